@@ -1,0 +1,133 @@
+import request from 'supertest';
+
+import { startTestGateway } from '../support/test-gateway';
+import type { TestGateway } from '../support/test-gateway';
+
+describe('platform operations (e2e)', () => {
+  let gw: TestGateway;
+  let http: ReturnType<typeof request>;
+
+  beforeAll(async () => {
+    gw = await startTestGateway();
+    http = request(gw.url);
+  });
+
+  afterAll(() => gw?.close());
+
+  it('reports liveness', async () => {
+    await http.get('/health/live').expect(200, { status: 'ok' });
+  });
+
+  it('reports readiness per context', async () => {
+    const res = await http.get('/health/ready').expect(200);
+    expect(res.body).toEqual({
+      status: 'ok',
+      contexts: expect.objectContaining({
+        events: { database: 'up', migrations: 'applied' },
+      }),
+    });
+  });
+
+  it('gives every response a request id, honouring a sane incoming one', async () => {
+    const generated = await http.get('/health/live');
+    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const echoed = await http
+      .get('/health/live')
+      .set('X-Request-Id', 'trace-abc.123');
+    expect(echoed.headers['x-request-id']).toBe('trace-abc.123');
+    const replaced = await http
+      .get('/health/live')
+      .set('X-Request-Id', 'bad id with spaces');
+    expect(replaced.headers['x-request-id']).not.toBe('bad id with spaces');
+  });
+
+  it('exposes Prometheus metrics by route pattern and pool use', async () => {
+    await http.get('/events/01a20177-f2a1-76d2-8065-e60865a06cdf').expect(404);
+    const res = await http.get('/metrics').expect(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(res.text).toMatch(
+      /http_requests_total\{method="GET",route="\/events\/:id",status="404"\} \d+/,
+    );
+    expect(res.text).toMatch(/http_request_duration_seconds_bucket\{/);
+    expect(res.text).toMatch(/db_pool_connections\{context="events"\} \d+/);
+  });
+
+  it('serves an OpenAPI document covering the events API, and its UI', async () => {
+    const res = await http.get('/openapi.json').expect(200);
+    expect(res.body.openapi).toMatch(/^3\./);
+    expect(Object.keys(res.body.paths)).toEqual(
+      expect.arrayContaining([
+        '/events',
+        '/events/{id}',
+        '/events/{id}/test',
+        '/health/ready',
+        '/metrics',
+      ]),
+    );
+    expect(Object.keys(res.body.paths['/events/{id}'])).toEqual(
+      expect.arrayContaining(['get', 'patch', 'put', 'delete']),
+    );
+    const docs = await http.get('/docs').redirects(1).expect(200);
+    expect(docs.text).toMatch(/swagger/i);
+  });
+
+  it('answers unknown paths with JSON, never an HTML page or a stack', async () => {
+    const res = await http.get('/no/such/thing').expect(404);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body).toEqual({
+      statusCode: 404,
+      error: 'route_not_found',
+      message: expect.any(String),
+      request_id: res.headers['x-request-id'],
+    });
+  });
+
+  it('does not advertise its framework', async () => {
+    const res = await http.get('/health/live');
+    expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+});
+
+describe('graceful shutdown (e2e)', () => {
+  it('finishes accepted writes before closing; every acknowledged write is stored', async () => {
+    const gw = await startTestGateway();
+    const http = request(gw.url);
+    const tag = `shutdown-${Date.now()}`;
+    const writes = Array.from({ length: 30 }, (_, i) =>
+      http
+        .post('/events')
+        .send({ title: `${tag} ${i}` })
+        .then(
+          (res) => ({
+            status: res.status,
+            id: res.body?.id as string | undefined,
+          }),
+          () => ({ status: 0, id: undefined }),
+        ),
+    );
+    // Let the requests reach the server, then stop it while they run.
+    await new Promise((resolve) => setImmediate(resolve));
+    const closing = gw.gateway.app.close();
+    const results = await Promise.all(writes);
+    await closing;
+
+    const acknowledged = results
+      .filter((r) => r.status === 201)
+      .map((r) => r.id);
+    expect(results.every((r) => r.status === 201 || r.status === 0)).toBe(true);
+
+    // Re-open the same database with a fresh gateway and find every acknowledged record.
+    const { Client } = await import('pg');
+    const client = new Client({ connectionString: gw.databaseUrl });
+    await client.connect();
+    const stored = await client.query<{ id: string }>(
+      'SELECT id FROM events.events WHERE title LIKE $1',
+      [`${tag} %`],
+    );
+    await client.end();
+    expect(stored.rows.map((r) => r.id).sort()).toEqual(
+      expect.arrayContaining(acknowledged.sort() as string[]),
+    );
+    await gw.close();
+  });
+});

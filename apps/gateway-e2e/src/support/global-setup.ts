@@ -1,0 +1,4 @@
+import { migrationTargets } from '@quitanda/gateway';
+import { prepareTemplateDatabase } from '@quitanda/testing';
+
+export default () => prepareTemplateDatabase('gateway', migrationTargets());

@@ -1,0 +1,53 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { loadConfig, startGateway } from '@quitanda/gateway';
+import type { Gateway } from '@quitanda/gateway';
+import { openTestDatabase } from '@quitanda/testing';
+import type { TestDatabase } from '@quitanda/testing';
+
+export interface TestGateway {
+  readonly url: string;
+  readonly gateway: Gateway;
+  readonly databaseUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The real gateway, listening on a free port, over this test file's own
+ * migrated database. `env` is what an operator would set.
+ */
+export async function startTestGateway(
+  env: Record<string, string> = {},
+): Promise<TestGateway> {
+  const database: TestDatabase = await openTestDatabase();
+  const dataDir = await mkdtemp(join(tmpdir(), 'quitanda-e2e-'));
+  try {
+    const gateway = await startGateway(
+      loadConfig({
+        HOST: '127.0.0.1',
+        PORT: '0',
+        DATABASE_URL: database.url,
+        DATA_DIR: dataDir,
+        MIGRATIONS: 'off',
+        LOG_LEVEL: 'silent',
+        DB_POOL_SIZE: '4',
+        ...env,
+      }),
+    );
+    return {
+      url: gateway.url,
+      gateway,
+      databaseUrl: database.url,
+      async close() {
+        await gateway.close();
+        await database.close();
+        await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

@@ -1,0 +1,79 @@
+import { Module } from '@nestjs/common';
+import type { DynamicModule, OnModuleInit } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { Inject } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { RequestValidationPipe } from '@quitanda/http';
+import { METRICS_REGISTRY } from '@quitanda/kernel';
+import { LoggerModule } from 'nestjs-pino';
+import type { Registry } from 'prom-client';
+
+import type { GatewayConfig } from './config/gateway-config';
+import { CONTEXT_CATALOG, activeContexts } from './contexts/context-catalog';
+import {
+  CONTEXT_DATA_SOURCES,
+  contextDataSourcesProvider,
+} from './contexts/context-data-sources';
+import type { NamedDataSource } from './contexts/context-data-sources';
+import { HealthController } from './health/health.controller';
+import { ReadinessService } from './health/readiness.service';
+import { HTTP_ERROR_FORMATS, HttpErrorFilter } from './http/http-error.filter';
+import { loggerOptions } from './logging/logger-options';
+import { MetricsController } from './metrics/metrics.controller';
+import { registerPoolMetrics } from './metrics/metrics';
+import { PlatformModule } from './platform.module';
+
+export interface AppModuleOptions {
+  readonly config: GatewayConfig;
+  /** Where the database is: `config.databaseUrl` or the embedded server's URL. */
+  readonly databaseUrl: string;
+}
+
+/**
+ * The gateway: platform services, one TypeORM connection and one module per
+ * served context, one exception filter and one validation pipe for all.
+ */
+@Module({})
+export class AppModule implements OnModuleInit {
+  constructor(
+    @Inject(METRICS_REGISTRY) private readonly registry: Registry,
+    @Inject(CONTEXT_DATA_SOURCES)
+    private readonly dataSources: readonly NamedDataSource[],
+  ) {}
+
+  static forRoot({ config, databaseUrl }: AppModuleOptions): DynamicModule {
+    const contexts = activeContexts(config);
+    return {
+      module: AppModule,
+      imports: [
+        PlatformModule.forRoot(config),
+        LoggerModule.forRoot(loggerOptions(config)),
+        ...contexts.flatMap((entry) => [
+          TypeOrmModule.forRoot({
+            ...entry.dataSourceOptions(databaseUrl, config.dbPoolSize),
+            retryAttempts: 3,
+            retryDelay: 1_000,
+          }),
+          entry.module(config),
+        ]),
+      ],
+      controllers: [HealthController, MetricsController],
+      providers: [
+        ReadinessService,
+        contextDataSourcesProvider(contexts),
+        {
+          // Every context's format, served or not: a path keeps its own
+          // error shape even when this replica does not serve it.
+          provide: HTTP_ERROR_FORMATS,
+          useValue: CONTEXT_CATALOG.map((entry) => entry.errorFormat),
+        },
+        { provide: APP_FILTER, useClass: HttpErrorFilter },
+        { provide: APP_PIPE, useClass: RequestValidationPipe },
+      ],
+    };
+  }
+
+  onModuleInit(): void {
+    registerPoolMetrics(this.registry, this.dataSources);
+  }
+}

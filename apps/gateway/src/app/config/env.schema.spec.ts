@@ -1,0 +1,82 @@
+import { ConfigurationError, validateEnvironment } from './env.schema';
+import { loadConfig } from './gateway-config';
+
+function problemsOf(env: Record<string, string>): readonly string[] {
+  try {
+    validateEnvironment(env);
+  } catch (error) {
+    if (error instanceof ConfigurationError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('environment validation', () => {
+  it('applies the documented defaults to an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      databaseUrl: undefined,
+      trustProxy: false,
+      migrations: 'auto',
+      logLevel: 'info',
+    });
+    expect([...config.contexts]).toEqual([
+      'marketplace',
+      'events',
+      'error-tracking',
+    ]);
+    expect(config.dataDir).toMatch(/\.data$/);
+  });
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '', PORT: '' }).port).toBe(3000);
+  });
+
+  it('parses typed values', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      TRUST_PROXY: 'true',
+      CONTEXTS: 'events, error-tracking',
+      PUBLIC_BASE_URL: 'https://q.example.com/base/',
+      DATABASE_URL: 'postgres://u:p@db:5432/app',
+    });
+    expect(config.port).toBe(8080);
+    expect(config.trustProxy).toBe(true);
+    expect([...config.contexts]).toEqual(['events', 'error-tracking']);
+    expect(config.publicBaseUrl).toBe('https://q.example.com/base');
+  });
+
+  it('names every bad variable at once', () => {
+    const problems = problemsOf({
+      PORT: 'eighty',
+      TRUST_PROXY: 'maybe',
+      CONTEXTS: 'events,billing',
+      MIGRATIONS: 'sometimes',
+      LOG_LEVEL: 'loud',
+    });
+    expect(problems).toContain(
+      'PORT must be an integer from 0 to 65535; got "eighty"',
+    );
+    expect(problems.join('\n')).toMatch(/^TRUST_PROXY must be true or false/m);
+    expect(problems.join('\n')).toMatch(/^CONTEXTS must list some of/m);
+    expect(problems.join('\n')).toMatch(/^MIGRATIONS must be auto or off/m);
+    expect(problems.join('\n')).toMatch(/^LOG_LEVEL must be one of/m);
+  });
+
+  it('never repeats a secret value in its message', () => {
+    const problems = problemsOf({ DATABASE_URL: 'mysql://root:hunter2@db/x' });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^DATABASE_URL must be a postgres:\/\/ URL/);
+    expect(problems[0]).not.toContain('hunter2');
+  });
+
+  it('requires the marketplace app variables together', () => {
+    expect(problemsOf({ MARKETPLACE_APP_KEY: 'kid_abcdefghijklmnop' })).toEqual(
+      [
+        'MARKETPLACE_APP_KEY, MARKETPLACE_APP_SECRET and MARKETPLACE_MASTER_SECRET must be set together',
+      ],
+    );
+  });
+});

@@ -1,0 +1,231 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
+import type { ValidationError } from 'class-validator';
+
+export const CONTEXT_NAMES = [
+  'marketplace',
+  'events',
+  'error-tracking',
+] as const;
+export type ContextName = (typeof CONTEXT_NAMES)[number];
+
+export const LOG_LEVELS = [
+  'fatal',
+  'error',
+  'warn',
+  'info',
+  'debug',
+  'trace',
+  'silent',
+] as const;
+
+/** An integer within [min, max], reported as one problem whatever rule fails. */
+function IntRange(min: number, max: number): PropertyDecorator {
+  const message = `must be an integer from ${min} to ${max}`;
+  const decorators = [
+    IsInt({ message }),
+    Min(min, { message }),
+    Max(max, { message }),
+  ];
+  return (target, key) =>
+    decorators.forEach((decorate) => decorate(target, key));
+}
+
+const toInt = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^-?\d+$/.test(value.trim())
+    ? Number(value)
+    : value;
+
+const toBool = ({ value }: { value: unknown }) => {
+  if (typeof value !== 'string') return value;
+  const normalised = value.trim().toLowerCase();
+  if (['true', '1', 'yes'].includes(normalised)) return true;
+  if (['false', '0', 'no'].includes(normalised)) return false;
+  return value;
+};
+
+const toList = ({ value }: { value: unknown }) =>
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean)
+    : value;
+
+/** Variables whose values must never appear in an error message. */
+export const SECRET_VARIABLES = new Set([
+  'DATABASE_URL',
+  'INITIAL_ROOT_TOKEN',
+  'EVENTS_WRITE_TOKEN',
+  'MARKETPLACE_APP_SECRET',
+  'MARKETPLACE_MASTER_SECRET',
+]);
+
+/**
+ * Every environment variable the gateway reads, with its rules. The only
+ * place in the codebase that knows about `process.env`.
+ */
+export class EnvironmentVariables {
+  @Transform(toInt)
+  @IntRange(0, 65535)
+  PORT = 3000;
+
+  @IsString()
+  @MinLength(1)
+  HOST = '0.0.0.0';
+
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// URL' })
+  DATABASE_URL?: string;
+
+  @IsString()
+  @MinLength(1)
+  DATA_DIR = './.data';
+
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s?#]+$/, {
+    message: 'must be an absolute http(s) URL without query or fragment',
+  })
+  PUBLIC_BASE_URL?: string;
+
+  @Transform(toBool)
+  @IsBoolean({ message: 'must be true or false' })
+  TRUST_PROXY = false;
+
+  @Transform(toList)
+  @IsIn(CONTEXT_NAMES, {
+    each: true,
+    message: `must list some of ${CONTEXT_NAMES.join(', ')}`,
+  })
+  @MinLength(1, { each: true })
+  CONTEXTS: string[] = [...CONTEXT_NAMES];
+
+  @IsIn(['auto', 'off'], { message: 'must be auto or off' })
+  MIGRATIONS: 'auto' | 'off' = 'auto';
+
+  @IsOptional()
+  @IsString()
+  @MinLength(20, { message: 'must be at least 20 characters' })
+  @MaxLength(255)
+  INITIAL_ROOT_TOKEN?: string;
+
+  @IsOptional()
+  @Matches(/^kid_[A-Za-z0-9]{4,64}$/, {
+    message: 'must look like kid_<letters and digits>',
+  })
+  MARKETPLACE_APP_KEY?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'must be at least 16 characters' })
+  MARKETPLACE_APP_SECRET?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'must be at least 16 characters' })
+  MARKETPLACE_MASTER_SECRET?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  MARKETPLACE_APP_NAME?: string;
+
+  @IsIn(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
+  LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
+
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'must be at least 16 characters' })
+  EVENTS_WRITE_TOKEN?: string;
+
+  @Transform(toInt)
+  @IntRange(1, 200)
+  DB_POOL_SIZE = 10;
+
+  @Transform(toInt)
+  @IntRange(0, 300_000)
+  SHUTDOWN_TIMEOUT_MS = 15_000;
+}
+
+export class ConfigurationError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(
+      `Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
+    this.name = 'ConfigurationError';
+  }
+}
+
+function describe(
+  error: ValidationError,
+  env: Record<string, string | undefined>,
+): string[] {
+  const name = error.property;
+  const shown = SECRET_VARIABLES.has(name)
+    ? '(value hidden)'
+    : JSON.stringify(env[name]);
+  const messages = new Set(
+    Object.values(error.constraints ?? {}).map((constraint) =>
+      constraint.startsWith(`${name} `)
+        ? constraint.slice(name.length + 1)
+        : constraint,
+    ),
+  );
+  return [`${name} ${[...messages].join('; ')}; got ${shown}`];
+}
+
+/**
+ * Validates the environment; throws `ConfigurationError` naming every bad
+ * variable. Empty values count as unset.
+ */
+export function validateEnvironment(
+  env: Record<string, string | undefined>,
+): EnvironmentVariables {
+  const known = Object.keys(new EnvironmentVariables());
+  const optional = [
+    'DATABASE_URL',
+    'PUBLIC_BASE_URL',
+    'INITIAL_ROOT_TOKEN',
+    'MARKETPLACE_APP_KEY',
+    'MARKETPLACE_APP_SECRET',
+    'MARKETPLACE_MASTER_SECRET',
+    'MARKETPLACE_APP_NAME',
+    'EVENTS_WRITE_TOKEN',
+  ];
+  const present: Record<string, string> = {};
+  for (const name of [...known, ...optional]) {
+    const value = env[name];
+    if (value !== undefined && value !== '') present[name] = value;
+  }
+  const variables = plainToInstance(EnvironmentVariables, present);
+  const errors = validateSync(variables, { forbidUnknownValues: false });
+  const problems = errors.flatMap((error) => describe(error, env));
+  const marketplace = [
+    'MARKETPLACE_APP_KEY',
+    'MARKETPLACE_APP_SECRET',
+    'MARKETPLACE_MASTER_SECRET',
+  ].filter((name) => present[name] !== undefined);
+  if (marketplace.length > 0 && marketplace.length < 3) {
+    problems.push(
+      'MARKETPLACE_APP_KEY, MARKETPLACE_APP_SECRET and MARKETPLACE_MASTER_SECRET must be set together',
+    );
+  }
+  if (Array.isArray(variables.CONTEXTS) && variables.CONTEXTS.length === 0) {
+    problems.push('CONTEXTS must name at least one context');
+  }
+  if (problems.length > 0) throw new ConfigurationError(problems);
+  return variables;
+}

@@ -1,0 +1,63 @@
+import { resolve } from 'node:path';
+
+import { validateEnvironment } from './env.schema';
+import type { ContextName, LOG_LEVELS } from './env.schema';
+
+/** The gateway's validated, typed configuration. Built once, at boot. */
+export interface GatewayConfig {
+  readonly port: number;
+  readonly host: string;
+  /** Unset: the embedded PGlite under `dataDir`. */
+  readonly databaseUrl?: string;
+  readonly dataDir: string;
+  readonly publicBaseUrl?: string;
+  readonly trustProxy: boolean;
+  readonly contexts: ReadonlySet<ContextName>;
+  readonly migrations: 'auto' | 'off';
+  readonly logLevel: (typeof LOG_LEVELS)[number];
+  readonly dbPoolSize: number;
+  readonly shutdownTimeoutMs: number;
+  readonly initialRootToken?: string;
+  readonly marketplaceApp?: {
+    readonly appKey: string;
+    readonly appSecret: string;
+    readonly masterSecret: string;
+    readonly name?: string;
+  };
+  readonly events: { readonly writeToken?: string };
+}
+
+export const GATEWAY_CONFIG = 'gateway:config';
+
+/** Reads and validates the environment (throws `ConfigurationError`). */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+): GatewayConfig {
+  const vars = validateEnvironment(env);
+  return {
+    port: vars.PORT,
+    host: vars.HOST,
+    databaseUrl: vars.DATABASE_URL,
+    dataDir: resolve(vars.DATA_DIR),
+    publicBaseUrl: vars.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+    trustProxy: vars.TRUST_PROXY,
+    contexts: new Set(vars.CONTEXTS as ContextName[]),
+    migrations: vars.MIGRATIONS,
+    logLevel: vars.LOG_LEVEL,
+    dbPoolSize: vars.DB_POOL_SIZE,
+    shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS,
+    initialRootToken: vars.INITIAL_ROOT_TOKEN,
+    marketplaceApp:
+      vars.MARKETPLACE_APP_KEY &&
+      vars.MARKETPLACE_APP_SECRET &&
+      vars.MARKETPLACE_MASTER_SECRET
+        ? {
+            appKey: vars.MARKETPLACE_APP_KEY,
+            appSecret: vars.MARKETPLACE_APP_SECRET,
+            masterSecret: vars.MARKETPLACE_MASTER_SECRET,
+            name: vars.MARKETPLACE_APP_NAME,
+          }
+        : undefined,
+    events: { writeToken: vars.EVENTS_WRITE_TOKEN },
+  };
+}

@@ -1,0 +1,26 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+
+import type { GatewayConfig } from './config/gateway-config';
+import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
+import type { HttpMetrics } from './metrics/metrics';
+import { setupOpenApi } from './openapi/openapi';
+import { HTTP_METRICS } from './platform.module';
+
+/**
+ * Application-level HTTP settings, shared by `main.ts` and the e2e tests so
+ * both run the same gateway.
+ */
+export function configureApp(
+  app: NestExpressApplication,
+  config: GatewayConfig,
+): void {
+  app.useLogger(app.get(Logger));
+  app.set('trust proxy', config.trustProxy);
+  app.disable('x-powered-by');
+  // Contexts send their own strong ETags where the contract wants them;
+  // Express's automatic weak ones would hash every response body.
+  app.set('etag', false);
+  app.use(httpMetricsMiddleware(app.get<HttpMetrics>(HTTP_METRICS)));
+  setupOpenApi(app);
+}

@@ -1,0 +1,78 @@
+import type { DynamicModule } from '@nestjs/common';
+import {
+  ERROR_TRACKING_DATA_SOURCE,
+  ErrorTrackingModule,
+  errorTrackingDataSourceOptions,
+  errorTrackingHttpErrorFormat,
+} from '@quitanda/error-tracking';
+import {
+  EVENTS_DATA_SOURCE,
+  EventsModule,
+  eventsDataSourceOptions,
+  eventsHttpErrorFormat,
+} from '@quitanda/events';
+import type { HttpErrorFormat } from '@quitanda/kernel';
+import {
+  MARKETPLACE_DATA_SOURCE,
+  MarketplaceModule,
+  marketplaceDataSourceOptions,
+  marketplaceHttpErrorFormat,
+} from '@quitanda/marketplace';
+import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+
+import type { ContextName } from '../config/env.schema';
+import type { GatewayConfig } from '../config/gateway-config';
+
+/**
+ * Everything the gateway needs to know about one bounded context. Adding a
+ * context means adding one entry here (see README, "Adding a context").
+ */
+export interface ContextEntry {
+  readonly name: ContextName;
+  /** Nest/TypeORM connection name of the context's DataSource. */
+  readonly dataSourceName: string;
+  dataSourceOptions(url: string, poolSize: number): PostgresConnectionOptions;
+  module(config: GatewayConfig): DynamicModule;
+  /** The context's operator commands (nest-commander), if it has any. */
+  cliModule?(config: GatewayConfig): DynamicModule;
+  readonly errorFormat: HttpErrorFormat;
+}
+
+export const CONTEXT_CATALOG: readonly ContextEntry[] = [
+  {
+    name: 'marketplace',
+    dataSourceName: MARKETPLACE_DATA_SOURCE,
+    dataSourceOptions: marketplaceDataSourceOptions,
+    module: () => MarketplaceModule.forRoot(),
+    errorFormat: marketplaceHttpErrorFormat,
+  },
+  {
+    name: 'events',
+    dataSourceName: EVENTS_DATA_SOURCE,
+    dataSourceOptions: eventsDataSourceOptions,
+    module: (config) =>
+      EventsModule.forRoot({ writeToken: config.events.writeToken }),
+    errorFormat: eventsHttpErrorFormat,
+  },
+  {
+    name: 'error-tracking',
+    dataSourceName: ERROR_TRACKING_DATA_SOURCE,
+    dataSourceOptions: errorTrackingDataSourceOptions,
+    module: () => ErrorTrackingModule.forRoot(),
+    errorFormat: errorTrackingHttpErrorFormat,
+  },
+];
+
+/** The catalog entries this process serves (`CONTEXTS`). */
+export function activeContexts(config: GatewayConfig): ContextEntry[] {
+  return CONTEXT_CATALOG.filter((entry) => config.contexts.has(entry.name));
+}
+
+/** Every context's DataSource options, to migrate a database for tests. */
+export function migrationTargets(): Array<
+  (url: string) => PostgresConnectionOptions
+> {
+  return CONTEXT_CATALOG.map(
+    (entry) => (url: string) => entry.dataSourceOptions(url, 2),
+  );
+}

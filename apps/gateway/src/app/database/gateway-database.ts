@@ -1,0 +1,63 @@
+import {
+  probeEmbeddedPostgres,
+  runMigrations,
+  startEmbeddedPostgres,
+} from '@quitanda/database';
+
+import type { GatewayConfig } from '../config/gateway-config';
+import { activeContexts } from '../contexts/context-catalog';
+
+export interface GatewayDatabase {
+  readonly url: string;
+  /** `embedded` (PGlite under DATA_DIR) or `server` (DATABASE_URL). */
+  readonly kind: 'embedded' | 'server';
+  close(): Promise<void>;
+}
+
+export class DatabaseInUseError extends Error {
+  constructor(dataDir: string) {
+    super(
+      `The embedded database in ${dataDir} is already served by another Quitanda process. ` +
+        'Stop it, point DATA_DIR elsewhere, or set DATABASE_URL.',
+    );
+    this.name = 'DatabaseInUseError';
+  }
+}
+
+/**
+ * The database the gateway talks to: `DATABASE_URL`, or the embedded PGlite
+ * under `DATA_DIR`. `attach` lets an operator command (the CLI) use the
+ * embedded database of a running gateway instead of refusing.
+ */
+export async function openGatewayDatabase(
+  config: GatewayConfig,
+  options: { attach?: boolean } = {},
+): Promise<GatewayDatabase> {
+  if (config.databaseUrl) {
+    return {
+      url: config.databaseUrl,
+      kind: 'server',
+      close: async () => undefined,
+    };
+  }
+  const running = await probeEmbeddedPostgres(config.dataDir);
+  if (running) {
+    if (!options.attach) throw new DatabaseInUseError(config.dataDir);
+    return { url: running, kind: 'embedded', close: async () => undefined };
+  }
+  const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir });
+  return { url: embedded.url, kind: 'embedded', close: () => embedded.close() };
+}
+
+/** Applies pending migrations of every served context; returns their names. */
+export async function migrateContexts(
+  config: GatewayConfig,
+  databaseUrl: string,
+): Promise<string[]> {
+  const applied: string[] = [];
+  for (const entry of activeContexts(config)) {
+    const names = await runMigrations(entry.dataSourceOptions(databaseUrl, 2));
+    applied.push(...names.map((name) => `${entry.name}: ${name}`));
+  }
+  return applied;
+}

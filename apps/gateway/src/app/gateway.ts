@@ -1,0 +1,74 @@
+import type { AddressInfo } from 'node:net';
+
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import pino from 'pino';
+
+import { AppModule } from './app.module';
+import type { GatewayConfig } from './config/gateway-config';
+import { configureApp } from './configure-app';
+import {
+  migrateContexts,
+  openGatewayDatabase,
+} from './database/gateway-database';
+
+export interface Gateway {
+  readonly app: NestExpressApplication;
+  /** Base URL the gateway listens on, e.g. `http://127.0.0.1:3000`. */
+  readonly url: string;
+  /** Stop accepting, finish in-flight requests, close the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Boots the whole gateway: database (server or embedded), migrations when
+ * `MIGRATIONS=auto`, the Nest application, the listener. Used by `main.ts`
+ * and by the e2e tests, so both run the same code.
+ */
+export async function startGateway(config: GatewayConfig): Promise<Gateway> {
+  const log = pino({ level: config.logLevel, name: 'gateway' });
+  const database = await openGatewayDatabase(config);
+  try {
+    if (config.migrations === 'auto') {
+      const applied = await migrateContexts(config, database.url);
+      if (applied.length > 0) log.info({ applied }, 'Applied migrations');
+    }
+    const app = await NestFactory.create<NestExpressApplication>(
+      AppModule.forRoot({ config, databaseUrl: database.url }),
+      { bodyParser: false, bufferLogs: true, abortOnError: false },
+    );
+    configureApp(app, config);
+    await app.listen(config.port, config.host);
+    const address = app.getHttpServer().address() as AddressInfo;
+    const host =
+      config.host === '0.0.0.0' || config.host === '::'
+        ? '127.0.0.1'
+        : config.host;
+    const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+    log.info(
+      {
+        url,
+        contexts: [...config.contexts],
+        database:
+          database.kind === 'embedded'
+            ? `embedded PGlite in ${config.dataDir}`
+            : 'PostgreSQL (DATABASE_URL)',
+      },
+      'Quitanda is listening',
+    );
+    return {
+      app,
+      url,
+      async close() {
+        try {
+          await app.close();
+        } finally {
+          await database.close();
+        }
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

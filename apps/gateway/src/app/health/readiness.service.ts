@@ -1,0 +1,83 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { pendingMigrations, poolOf } from '@quitanda/database';
+
+import { CONTEXT_DATA_SOURCES } from '../contexts/context-data-sources';
+import type { NamedDataSource } from '../contexts/context-data-sources';
+
+export interface ContextReadiness {
+  database: 'up' | 'down';
+  migrations: 'applied' | 'pending' | 'unknown';
+  pending?: string[];
+  error?: string;
+}
+
+export interface ReadinessReport {
+  status: 'ok' | 'unavailable';
+  contexts: Record<string, ContextReadiness>;
+  failed?: string[];
+}
+
+const CHECK_TIMEOUT_MS = 2_000;
+
+function withTimeout<T>(work: Promise<T>): Promise<T> {
+  return Promise.race([
+    work,
+    new Promise<T>((_, reject) =>
+      setTimeout(
+        () => reject(new Error('timed out')),
+        CHECK_TIMEOUT_MS,
+      ).unref(),
+    ),
+  ]);
+}
+
+@Injectable()
+export class ReadinessService {
+  /** Migrations never un-apply at runtime, so a context once found migrated stays so. */
+  private readonly migrated = new Set<string>();
+
+  constructor(
+    @Inject(CONTEXT_DATA_SOURCES)
+    private readonly dataSources: readonly NamedDataSource[],
+  ) {}
+
+  async check(): Promise<ReadinessReport> {
+    const contexts: Record<string, ContextReadiness> = {};
+    const failed: string[] = [];
+    await Promise.all(
+      this.dataSources.map(async ({ name, dataSource }) => {
+        try {
+          await withTimeout(poolOf(dataSource).query('SELECT 1'));
+        } catch (error) {
+          contexts[name] = {
+            database: 'down',
+            migrations: 'unknown',
+            error: error instanceof Error ? error.message : String(error),
+          };
+          failed.push(`${name}: database unreachable`);
+          return;
+        }
+        if (this.migrated.has(name)) {
+          contexts[name] = { database: 'up', migrations: 'applied' };
+          return;
+        }
+        const pending = await withTimeout(pendingMigrations(dataSource)).catch(
+          () => undefined,
+        );
+        if (pending === undefined) {
+          contexts[name] = { database: 'up', migrations: 'unknown' };
+          failed.push(`${name}: migrations could not be read`);
+        } else if (pending.length > 0) {
+          contexts[name] = { database: 'up', migrations: 'pending', pending };
+          failed.push(`${name}: ${pending.length} pending migration(s)`);
+        } else {
+          this.migrated.add(name);
+          contexts[name] = { database: 'up', migrations: 'applied' };
+        }
+      }),
+    );
+    return failed.length > 0
+      ? { status: 'unavailable', contexts, failed }
+      : { status: 'ok', contexts };
+  }
+}

@@ -1,0 +1,138 @@
+import { NotFoundException, PayloadTooLargeException } from '@nestjs/common';
+import type { ArgumentsHost } from '@nestjs/common';
+import {
+  DomainError,
+  TransportError,
+  TransportErrorKind,
+} from '@quitanda/kernel';
+import type { HttpErrorFormat } from '@quitanda/kernel';
+
+import { HttpErrorFilter } from './http-error.filter';
+
+class ShopError extends DomainError<'sold_out'> {
+  readonly context = 'shop';
+  constructor() {
+    super('sold_out', 'Sold out');
+  }
+}
+
+const shopFormat: HttpErrorFormat = {
+  context: 'shop',
+  owns: (path) => path.startsWith('/shop'),
+  render: (error) => ({
+    status: error instanceof DomainError ? 409 : 499,
+    contentType: 'application/x-shop+json',
+    body: {
+      shop: error instanceof DomainError ? error.code : error.kind,
+      message: error.message,
+    },
+  }),
+};
+
+function exchange(path: string, headersSent = false) {
+  const sent: {
+    status?: number;
+    headers: Record<string, string>;
+    body?: string;
+    destroyed?: boolean;
+  } = {
+    headers: {},
+  };
+  const res = {
+    headersSent,
+    status(code: number) {
+      sent.status = code;
+      return res;
+    },
+    setHeader(name: string, value: string) {
+      sent.headers[name] = value;
+    },
+    end(body: string) {
+      sent.body = body;
+    },
+    destroy() {
+      sent.destroyed = true;
+    },
+  };
+  const host = {
+    switchToHttp: () => ({
+      getRequest: () => ({ path, id: 'req-9' }),
+      getResponse: () => res,
+    }),
+  } as unknown as ArgumentsHost;
+  return { host, sent };
+}
+
+describe('HttpErrorFilter', () => {
+  const filter = new HttpErrorFilter([shopFormat]);
+
+  it("renders a domain error in its own context's format", () => {
+    const { host, sent } = exchange('/anything');
+    filter.catch(new ShopError(), host);
+    expect(sent.status).toBe(409);
+    expect(sent.headers['Content-Type']).toBe('application/x-shop+json');
+    expect(JSON.parse(sent.body as string)).toEqual({
+      shop: 'sold_out',
+      message: 'Sold out',
+    });
+  });
+
+  it('renders transport failures by the format owning the path', () => {
+    const { host, sent } = exchange('/shop/cart');
+    filter.catch(
+      new TransportError(TransportErrorKind.MalformedBody, 'bad json'),
+      host,
+    );
+    expect(JSON.parse(sent.body as string)).toEqual({
+      shop: 'malformed_body',
+      message: 'bad json',
+    });
+  });
+
+  it("turns Nest's HTTP exceptions into transport failures", () => {
+    const notFound = exchange('/shop/nothing');
+    filter.catch(
+      new NotFoundException('Cannot GET /shop/nothing'),
+      notFound.host,
+    );
+    expect(JSON.parse(notFound.sent.body as string).shop).toBe(
+      'route_not_found',
+    );
+
+    const tooLarge = exchange('/shop');
+    filter.catch(new PayloadTooLargeException(), tooLarge.host);
+    expect(JSON.parse(tooLarge.sent.body as string).shop).toBe(
+      'payload_too_large',
+    );
+  });
+
+  it('answers unexpected errors with a generic 500 and the request id, never the message', () => {
+    const { host, sent } = exchange('/health/ready');
+    filter.catch(new Error('connection string postgres://u:hunter2@db'), host);
+    expect(sent.status).toBe(500);
+    expect(sent.body).not.toContain('hunter2');
+    expect(JSON.parse(sent.body as string)).toMatchObject({
+      statusCode: 500,
+      request_id: 'req-9',
+    });
+  });
+
+  it('maps an unreachable database to 503 with Retry-After', () => {
+    const { host, sent } = exchange('/health/ready');
+    filter.catch(
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+        code: 'ECONNREFUSED',
+      }),
+      host,
+    );
+    expect(sent.status).toBe(503);
+    expect(sent.headers['Retry-After']).toBe('5');
+  });
+
+  it('cuts the connection when the response has already started', () => {
+    const { host, sent } = exchange('/shop', true);
+    filter.catch(new Error('late'), host);
+    expect(sent.destroyed).toBe(true);
+    expect(sent.body).toBeUndefined();
+  });
+});

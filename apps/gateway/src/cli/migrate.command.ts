@@ -1,0 +1,30 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandRunner } from 'nest-commander';
+
+import { GATEWAY_CONFIG } from '../app/config/gateway-config';
+import type { GatewayConfig } from '../app/config/gateway-config';
+import { migrateContexts } from '../app/database/gateway-database';
+import { CLI_DATABASE_URL } from './cli.tokens';
+
+@Command({
+  name: 'migrate',
+  description:
+    'Apply pending migrations of every served context (CONTEXTS), under the advisory lock',
+})
+export class MigrateCommand extends CommandRunner {
+  constructor(
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    @Inject(CLI_DATABASE_URL) private readonly databaseUrl: string,
+  ) {
+    super();
+  }
+
+  async run(): Promise<void> {
+    const applied = await migrateContexts(this.config, this.databaseUrl);
+    process.stdout.write(
+      applied.length === 0
+        ? 'Nothing to migrate: every schema is up to date.\n'
+        : `Applied:\n${applied.map((name) => `  ${name}`).join('\n')}\n`,
+    );
+  }
+}

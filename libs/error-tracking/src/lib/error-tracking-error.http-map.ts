@@ -1,0 +1,15 @@
+import { HttpStatus } from '@nestjs/common';
+
+import { ErrorTrackingErrorCode } from './error-tracking.errors';
+
+/** Exhaustive: a new error code without a status does not compile. */
+export const ERROR_TRACKING_ERROR_HTTP_STATUS: Record<
+  ErrorTrackingErrorCode,
+  HttpStatus
+> = {
+  [ErrorTrackingErrorCode.Unauthorized]: HttpStatus.UNAUTHORIZED,
+  [ErrorTrackingErrorCode.Forbidden]: HttpStatus.FORBIDDEN,
+  [ErrorTrackingErrorCode.ProjectNotFound]: HttpStatus.NOT_FOUND,
+  [ErrorTrackingErrorCode.NotFound]: HttpStatus.NOT_FOUND,
+  [ErrorTrackingErrorCode.InvalidParameter]: HttpStatus.BAD_REQUEST,
+};

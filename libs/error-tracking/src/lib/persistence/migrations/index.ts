@@ -1,0 +1,2 @@
+/** Every migration of the error_tracking schema, oldest first. */
+export const ERROR_TRACKING_MIGRATIONS = [];

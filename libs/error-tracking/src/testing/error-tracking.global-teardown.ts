@@ -1,0 +1,3 @@
+import { dropTemplateDatabase } from '@quitanda/testing';
+
+export default () => dropTemplateDatabase();

@@ -1,0 +1,7 @@
+export { EventsModule } from './lib/events.module';
+export type { EventsModuleOptions } from './lib/events.options';
+export { EVENTS_DATA_SOURCE, EVENTS_SCHEMA } from './lib/events.constants';
+export { eventsDataSourceOptions } from './lib/persistence/events.data-source-options';
+export { eventsHttpErrorFormat } from './lib/events.http-error-format';
+export { EVENTS_ERROR_HTTP_STATUS } from './lib/events-error.http-map';
+export { EventsError, EventsErrorCode } from './lib/events.errors';

@@ -1,0 +1,20 @@
+import { contextDataSourceOptions } from '@quitanda/database';
+import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+
+import { EVENTS_DATA_SOURCE, EVENTS_SCHEMA } from '../events.constants';
+import { EventRecordEntity } from './event-record.entity';
+import { EVENTS_MIGRATIONS } from './migrations';
+
+export function eventsDataSourceOptions(
+  url: string,
+  poolSize?: number,
+): PostgresConnectionOptions {
+  return contextDataSourceOptions({
+    name: EVENTS_DATA_SOURCE,
+    schema: EVENTS_SCHEMA,
+    url,
+    entities: [EventRecordEntity],
+    migrations: EVENTS_MIGRATIONS,
+    poolSize,
+  });
+}

@@ -1,0 +1,58 @@
+import { TransportError, TransportErrorKind } from '@quitanda/kernel';
+
+import { MarketplaceError, MarketplaceErrorCode } from './marketplace.errors';
+import { marketplaceHttpErrorFormat } from './marketplace.http-error-format';
+
+const context = { requestId: 'req-7', path: '/appdata/kid_x/product' };
+
+describe('marketplaceHttpErrorFormat', () => {
+  it('owns the Kinvey namespaces', () => {
+    expect(marketplaceHttpErrorFormat.owns('/appdata/kid_x')).toBe(true);
+    expect(marketplaceHttpErrorFormat.owns('/user/kid_x/login')).toBe(true);
+    expect(marketplaceHttpErrorFormat.owns('/blob/kid_x')).toBe(true);
+    expect(marketplaceHttpErrorFormat.owns('/rpc/kid_x/custom/match')).toBe(
+      true,
+    );
+    expect(marketplaceHttpErrorFormat.owns('/events')).toBe(false);
+    expect(marketplaceHttpErrorFormat.owns('/userx')).toBe(false);
+  });
+
+  it('renders error, description and debug, all strings', () => {
+    const response = marketplaceHttpErrorFormat.render(
+      new MarketplaceError(
+        MarketplaceErrorCode.CollectionNotFound,
+        'No such collection',
+        'fruit',
+      ),
+      context,
+    );
+    expect(response.status).toBe(404);
+    expect(response.contentType).toMatch(/^application\/json/);
+    expect(response.body).toEqual({
+      error: 'CollectionNotFound',
+      description: 'No such collection',
+      debug: 'fruit',
+    });
+  });
+
+  it('renders malformed bodies as JSONParseError and unexpected errors as a retryable 500', () => {
+    const parse = marketplaceHttpErrorFormat.render(
+      new TransportError(TransportErrorKind.MalformedBody, 'bad'),
+      context,
+    );
+    expect(parse.status).toBe(400);
+    expect((parse.body as { error: string }).error).toBe('JSONParseError');
+
+    const internal = marketplaceHttpErrorFormat.render(
+      new TransportError(TransportErrorKind.Internal, 'secret detail'),
+      context,
+    );
+    expect(internal.status).toBe(500);
+    expect(internal.body).toEqual({
+      error: 'KinveyInternalErrorRetry',
+      description: expect.any(String),
+      debug: 'request id req-7',
+    });
+    expect(JSON.stringify(internal.body)).not.toContain('secret detail');
+  });
+});

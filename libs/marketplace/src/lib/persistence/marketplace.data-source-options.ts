@@ -1,0 +1,22 @@
+import { contextDataSourceOptions } from '@quitanda/database';
+import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+
+import {
+  MARKETPLACE_DATA_SOURCE,
+  MARKETPLACE_SCHEMA,
+} from '../marketplace.constants';
+import { MARKETPLACE_MIGRATIONS } from './migrations';
+
+export function marketplaceDataSourceOptions(
+  url: string,
+  poolSize?: number,
+): PostgresConnectionOptions {
+  return contextDataSourceOptions({
+    name: MARKETPLACE_DATA_SOURCE,
+    schema: MARKETPLACE_SCHEMA,
+    url,
+    entities: [],
+    migrations: MARKETPLACE_MIGRATIONS,
+    poolSize,
+  });
+}

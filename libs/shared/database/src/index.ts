@@ -1,0 +1,16 @@
+export { contextDataSourceOptions } from './lib/context-data-source-options';
+export type { ContextDataSourceSpec } from './lib/context-data-source-options';
+export { connectionFieldsFromUrl } from './lib/connection-url';
+export {
+  runMigrations,
+  pendingMigrations,
+  MIGRATIONS_LOCK_KEY,
+} from './lib/migration-runner';
+export {
+  startEmbeddedPostgres,
+  probeEmbeddedPostgres,
+} from './lib/embedded-postgres';
+export type { EmbeddedPostgres } from './lib/embedded-postgres';
+export { isUniqueViolation, isConnectionFailure } from './lib/pg-errors';
+export { Sql, poolOf } from './lib/sql';
+export type { SqlExecutor } from './lib/sql';

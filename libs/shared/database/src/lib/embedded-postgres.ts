@@ -1,0 +1,115 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+export interface EmbeddedPostgres {
+  /** A `postgres://` URL that `pg` connects to, like any other server. */
+  readonly url: string;
+  /** The whole data directory as a tarball, to clone it elsewhere (tests). */
+  dumpDataDir(): Promise<Blob>;
+  close(): Promise<void>;
+}
+
+export interface EmbeddedPostgresOptions {
+  /**
+   * Directory holding the database files; `undefined` keeps everything in
+   * memory (tests).
+   */
+  readonly dataDir?: string;
+  /** A data-directory dump (`PGlite.dumpDataDir`) to start from (tests). */
+  readonly loadDataDir?: Blob;
+  /** Most simultaneous client connections the multiplexer accepts. */
+  readonly maxConnections?: number;
+}
+
+// Unix socket paths are limited to ~107 bytes; fall back to loopback TCP when
+// the data directory is too deep for one.
+const MAX_SOCKET_PATH = 100;
+
+function socketDirOf(dataDir: string): string {
+  return join(dataDir, 'run');
+}
+
+function socketUrl(socketDir: string): string {
+  return `postgres://postgres@localhost:5432/postgres?host=${encodeURIComponent(socketDir)}`;
+}
+
+/**
+ * The URL of an embedded database another process is already serving from
+ * `dataDir`, if any. PGlite has no locking of its own: two processes opening
+ * one data directory would corrupt it, so the socket doubles as the lock.
+ */
+export function probeEmbeddedPostgres(
+  dataDir: string,
+): Promise<string | undefined> {
+  const socketDir = socketDirOf(dataDir);
+  const path = join(socketDir, '.s.PGSQL.5432');
+  return new Promise((resolve) => {
+    const socket = connect(path);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(socketUrl(socketDir));
+    });
+    socket.once('error', () => resolve(undefined));
+  });
+}
+
+/**
+ * PGlite (PostgreSQL compiled to WebAssembly) served over the PostgreSQL wire
+ * protocol, so the application talks to it through `pg` exactly as it talks
+ * to a real server and no code path branches on which one is behind the URL.
+ *
+ * PGlite runs one query at a time; pglite-socket's multiplexer queues the
+ * statements of every connection and keeps an open transaction's connection
+ * in front, so several pools can share it without deadlock as long as no code
+ * waits on a second connection while holding a transaction open.
+ */
+export async function startEmbeddedPostgres(
+  options: EmbeddedPostgresOptions,
+): Promise<EmbeddedPostgres> {
+  let db: PGlite;
+  if (options.dataDir) {
+    const pgdata = join(options.dataDir, 'pglite');
+    await mkdir(pgdata, { recursive: true, mode: 0o700 });
+    db = await PGlite.create({ dataDir: pgdata });
+  } else {
+    db = await PGlite.create({ loadDataDir: options.loadDataDir });
+  }
+
+  const socketDir = options.dataDir ? socketDirOf(options.dataDir) : undefined;
+  const socketPath = socketDir ? join(socketDir, '.s.PGSQL.5432') : undefined;
+  const useSocket =
+    socketPath !== undefined && socketPath.length <= MAX_SOCKET_PATH;
+  if (useSocket && socketDir) {
+    // Only the owner may connect: PGlite trusts every client.
+    await mkdir(socketDir, { recursive: true, mode: 0o700 });
+    // A stale socket file from a killed process would make listen() fail.
+    await rm(socketPath, { force: true });
+  }
+  const server = new PGLiteSocketServer({
+    db,
+    ...(useSocket ? { path: socketPath } : { host: '127.0.0.1', port: 0 }),
+    maxConnections: options.maxConnections ?? 64,
+  });
+  await server.start();
+
+  let url: string;
+  if (useSocket && socketDir) {
+    url = socketUrl(socketDir);
+  } else {
+    const address = server.getServerConn();
+    url = `postgres://postgres@${address}/postgres`;
+  }
+
+  return {
+    url,
+    dumpDataDir: () => db.dumpDataDir('none'),
+    async close() {
+      await server.stop();
+      await db.close();
+    },
+  };
+}

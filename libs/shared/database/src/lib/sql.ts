@@ -1,0 +1,63 @@
+import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import type { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+
+/** Something that runs parameterised SQL: the pool, or one transaction. */
+export interface SqlExecutor {
+  rows<T extends QueryResultRow>(
+    text: string,
+    values?: readonly unknown[],
+  ): Promise<T[]>;
+}
+
+/** The `pg` pool behind a TypeORM DataSource. */
+export function poolOf(dataSource: DataSource): Pool {
+  return (dataSource.driver as PostgresDriver).master as Pool;
+}
+
+class ClientExecutor implements SqlExecutor {
+  constructor(private readonly client: PoolClient) {}
+
+  async rows<T extends QueryResultRow>(
+    text: string,
+    values?: readonly unknown[],
+  ): Promise<T[]> {
+    return (await this.client.query<T>(text, values as unknown[])).rows;
+  }
+}
+
+/**
+ * Parameterised SQL straight on the DataSource's `pg` pool.
+ *
+ * Hot paths use this rather than TypeORM's query runner, which costs a
+ * second round of bookkeeping per query and returns `[rows, count]` for
+ * UPDATE/DELETE ... RETURNING. Entities still define the schema and its
+ * migrations; values always travel as bind parameters.
+ */
+export class Sql implements SqlExecutor {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async rows<T extends QueryResultRow>(
+    text: string,
+    values?: readonly unknown[],
+  ): Promise<T[]> {
+    return (await poolOf(this.dataSource).query<T>(text, values as unknown[]))
+      .rows;
+  }
+
+  /** Runs `work` in one transaction on one connection; rolls back on error. */
+  async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    const client = await poolOf(this.dataSource).connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(new ClientExecutor(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+}

@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'http',
+  preset: '../../../jest.preset.js',
+  rootDir: __dirname,
+};

@@ -1,0 +1,6 @@
+export { jsonBody } from './lib/json-body.middleware';
+export type { JsonBodyOptions } from './lib/json-body.middleware';
+export { requestIdOf, REQUEST_ID_HEADER } from './lib/request-id';
+export { isJsonContentType } from './lib/content-type';
+export { RequestValidationPipe, fieldErrorsOf } from './lib/validation.pipe';
+export { TrimmedLength } from './lib/trimmed-length.decorator';

@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'kernel',
+  preset: '../../../jest.preset.js',
+  rootDir: __dirname,
+};

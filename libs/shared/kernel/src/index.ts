@@ -1,0 +1,22 @@
+export { DomainError } from './lib/domain-error';
+export type { FieldError } from './lib/field-error';
+export {
+  TransportError,
+  TransportErrorKind,
+  isTransportError,
+} from './lib/transport-error';
+export type {
+  HttpErrorFormat,
+  HttpErrorResponse,
+  ErrorRenderContext,
+} from './lib/http-error-format';
+export { newId, isUuid } from './lib/ids';
+export { CLOCK, systemClock, FixedClock } from './lib/clock';
+export type { Clock } from './lib/clock';
+export {
+  hashToken,
+  constantTimeEqual,
+  randomToken,
+  SecretMatcher,
+} from './lib/secrets';
+export { METRICS_REGISTRY } from './lib/metrics';

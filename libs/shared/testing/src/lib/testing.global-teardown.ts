@@ -1,0 +1,3 @@
+import { dropTemplateDatabase } from './test-database';
+
+export default () => dropTemplateDatabase();
