@@ -7,7 +7,7 @@ import { loadConfig } from './app/config/gateway-config';
 import type { GatewayConfig } from './app/config/gateway-config';
 import { startGateway } from './app/gateway';
 
-const log = pino({ name: 'gateway' });
+let log = pino({ name: 'gateway' });
 
 function configOrExit(): GatewayConfig {
   try {
@@ -23,6 +23,7 @@ function configOrExit(): GatewayConfig {
 
 async function main(): Promise<void> {
   const config = configOrExit();
+  log = pino({ name: 'gateway', level: config.logLevel });
   const gateway = await startGateway(config);
 
   let closing = false;

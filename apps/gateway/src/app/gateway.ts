@@ -5,8 +5,13 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import pino from 'pino';
 
 import { AppModule } from './app.module';
+import {
+  bootstrapContexts,
+  recordInitialCredentials,
+} from './bootstrap/initial-credentials';
 import type { GatewayConfig } from './config/gateway-config';
 import { configureApp } from './configure-app';
+import { activeContexts } from './contexts/context-catalog';
 import {
   migrateContexts,
   openGatewayDatabase,
@@ -38,6 +43,15 @@ export async function startGateway(config: GatewayConfig): Promise<Gateway> {
       { bodyParser: false, bufferLogs: true, abortOnError: false },
     );
     configureApp(app, config);
+    await app.init();
+    const generated = await bootstrapContexts(app, activeContexts(config));
+    if (Object.keys(generated).length > 0) {
+      const file = await recordInitialCredentials(config.dataDir, generated);
+      log.info(
+        { file, contexts: Object.keys(generated) },
+        'First boot: generated demo credentials; they are in this file (owner-only), not in the log',
+      );
+    }
     await app.listen(config.port, config.host);
     const address = app.getHttpServer().address() as AddressInfo;
     const host =

@@ -20,3 +20,8 @@ export {
   SecretMatcher,
 } from './lib/secrets';
 export { METRICS_REGISTRY } from './lib/metrics';
+export {
+  hashPassword,
+  verifyPassword,
+  DUMMY_PASSWORD_HASH,
+} from './lib/passwords';

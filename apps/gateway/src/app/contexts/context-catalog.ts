@@ -1,4 +1,4 @@
-import type { DynamicModule } from '@nestjs/common';
+import type { DynamicModule, INestApplicationContext } from '@nestjs/common';
 import {
   ERROR_TRACKING_DATA_SOURCE,
   ErrorTrackingModule,
@@ -35,6 +35,14 @@ export interface ContextEntry {
   module(config: GatewayConfig): DynamicModule;
   /** The context's operator commands (nest-commander), if it has any. */
   cliModule?(config: GatewayConfig): DynamicModule;
+  /**
+   * First-boot work once the application is up: make sure configured
+   * credentials exist and, on an empty database, generate demo ones. Returns
+   * the generated secrets (recorded in DATA_DIR/initial-credentials.json).
+   */
+  bootstrap?(
+    app: INestApplicationContext,
+  ): Promise<Readonly<Record<string, string>> | undefined>;
   readonly errorFormat: HttpErrorFormat;
 }
 
