@@ -9,7 +9,11 @@ export const ERROR_TRACKING_ERROR_HTTP_STATUS: Record<
 > = {
   [ErrorTrackingErrorCode.Unauthorized]: HttpStatus.UNAUTHORIZED,
   [ErrorTrackingErrorCode.Forbidden]: HttpStatus.FORBIDDEN,
+  [ErrorTrackingErrorCode.InsufficientScope]: HttpStatus.FORBIDDEN,
   [ErrorTrackingErrorCode.ProjectNotFound]: HttpStatus.NOT_FOUND,
   [ErrorTrackingErrorCode.NotFound]: HttpStatus.NOT_FOUND,
+  [ErrorTrackingErrorCode.Conflict]: HttpStatus.CONFLICT,
   [ErrorTrackingErrorCode.InvalidParameter]: HttpStatus.BAD_REQUEST,
+  [ErrorTrackingErrorCode.BadRequest]: HttpStatus.BAD_REQUEST,
+  [ErrorTrackingErrorCode.RateLimited]: HttpStatus.TOO_MANY_REQUESTS,
 };

@@ -2,5 +2,34 @@
 export const ERROR_TRACKING_SCHEMA = 'error_tracking';
 /** Name of the context's TypeORM DataSource (Nest connection name). */
 export const ERROR_TRACKING_DATA_SOURCE = 'error_tracking';
+/** Injection token of `ErrorTrackingModuleOptions`. */
+export const ERROR_TRACKING_OPTIONS = 'error-tracking:options';
 /** Where Sentry SDKs send events (the DSN path prefix). */
 export const COLLECTOR_PATH_PREFIX = '/api/v4/error_tracking/collector';
+/** Root of GitLab's REST API. */
+export const API_PREFIX = '/api/v4';
+/** Largest JSON/form body the REST API reads. */
+export const API_BODY_LIMIT_BYTES = 1024 * 1024;
+
+export const MIB = 1024 * 1024;
+export const DEFAULT_RETENTION_DAYS = 90;
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 6_000;
+export const DEFAULT_MAX_BODY_BYTES = 20 * MIB;
+export const DEFAULT_MAX_ENVELOPE_BYTES = 100 * MIB;
+export const DEFAULT_MAX_EVENT_BYTES = 1 * MIB;
+export const DEFAULT_RETENTION_INTERVAL_MINUTES = 60;
+
+/** GitLab's pagination defaults. */
+export const DEFAULT_PER_PAGE = 20;
+export const MAX_PER_PAGE = 100;
+
+/** Access levels (GitLab's numbers). */
+export enum AccessLevel {
+  Guest = 10,
+  Reporter = 20,
+  Developer = 30,
+  Maintainer = 40,
+  Owner = 50,
+}
+
+export const ACCESS_LEVELS: readonly number[] = [10, 20, 30, 40, 50];

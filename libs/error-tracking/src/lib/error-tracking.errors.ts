@@ -3,15 +3,85 @@ import { DomainError } from '@quitanda/kernel';
 export enum ErrorTrackingErrorCode {
   Unauthorized = 'unauthorized',
   Forbidden = 'forbidden',
+  InsufficientScope = 'insufficient_scope',
   ProjectNotFound = 'project_not_found',
   NotFound = 'not_found',
+  Conflict = 'conflict',
   InvalidParameter = 'invalid_parameter',
+  BadRequest = 'bad_request',
+  RateLimited = 'rate_limited',
 }
 
+/**
+ * The error-tracking context's errors. `message` is the exact text the
+ * client sees: GitLab's (`404 Project Not Found`, `active is missing`) on
+ * the REST API, Sentry's `detail` on the collector.
+ */
 export class ErrorTrackingError extends DomainError<ErrorTrackingErrorCode> {
   readonly context = 'error-tracking';
 
-  constructor(code: ErrorTrackingErrorCode, message: string) {
-    super(code, message);
+  constructor(
+    code: ErrorTrackingErrorCode,
+    message: string,
+    details: Readonly<Record<string, unknown>> = {},
+  ) {
+    super(code, message, details);
+  }
+
+  static unauthorized(message = '401 Unauthorized'): ErrorTrackingError {
+    return new ErrorTrackingError(ErrorTrackingErrorCode.Unauthorized, message);
+  }
+
+  static forbidden(message = '403 Forbidden'): ErrorTrackingError {
+    return new ErrorTrackingError(ErrorTrackingErrorCode.Forbidden, message);
+  }
+
+  /** A `read_api` token on a write (GitLab's OAuth-style body). */
+  static insufficientScope(): ErrorTrackingError {
+    return new ErrorTrackingError(
+      ErrorTrackingErrorCode.InsufficientScope,
+      'The request requires higher privileges than provided by the access token.',
+    );
+  }
+
+  /** Also what a non-member sees: existence is not revealed. */
+  static projectNotFound(): ErrorTrackingError {
+    return new ErrorTrackingError(
+      ErrorTrackingErrorCode.ProjectNotFound,
+      '404 Project Not Found',
+    );
+  }
+
+  /** `404 <Resource> Not Found`, or GitLab's bare `404 Not found`. */
+  static notFound(resource?: string): ErrorTrackingError {
+    return new ErrorTrackingError(
+      ErrorTrackingErrorCode.NotFound,
+      resource ? `404 ${resource} Not Found` : '404 Not found',
+    );
+  }
+
+  static conflict(message: string): ErrorTrackingError {
+    return new ErrorTrackingError(ErrorTrackingErrorCode.Conflict, message);
+  }
+
+  /** Grape's parameter errors: `active is missing`, `active is invalid`. */
+  static invalidParameter(message: string): ErrorTrackingError {
+    return new ErrorTrackingError(
+      ErrorTrackingErrorCode.InvalidParameter,
+      message,
+    );
+  }
+
+  static badRequest(message: string): ErrorTrackingError {
+    return new ErrorTrackingError(ErrorTrackingErrorCode.BadRequest, message);
+  }
+
+  /** Sentry's 429: `Retry-After` and `X-Sentry-Rate-Limits: <s>::key`. */
+  static rateLimited(retryAfterSeconds: number): ErrorTrackingError {
+    return new ErrorTrackingError(
+      ErrorTrackingErrorCode.RateLimited,
+      'Event rate limit of this client key exceeded; retry later.',
+      { retryAfterSeconds },
+    );
   }
 }

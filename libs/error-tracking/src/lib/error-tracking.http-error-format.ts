@@ -13,6 +13,7 @@ import {
   ErrorTrackingError,
   ErrorTrackingErrorCode,
 } from './error-tracking.errors';
+import { COLLECTOR_CORS_HEADERS } from './http/cors';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -33,14 +34,93 @@ const REASON: Partial<Record<number, string>> = {
   404: 'Not Found',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
 
+interface Rendered {
+  status: number;
+  /** The client-facing text (GitLab's `message` or Sentry's `detail`). */
+  text: string;
+  headers: Record<string, string>;
+}
+
+function classify(
+  error: DomainError | TransportError,
+  requestId: string,
+): Rendered {
+  if (error instanceof ErrorTrackingError) {
+    const headers: Record<string, string> = {};
+    const retry = error.details['retryAfterSeconds'];
+    if (
+      error.code === ErrorTrackingErrorCode.RateLimited &&
+      typeof retry === 'number'
+    ) {
+      headers['Retry-After'] = String(retry);
+      headers['X-Sentry-Rate-Limits'] = `${retry}::key`;
+    }
+    return {
+      status: ERROR_TRACKING_ERROR_HTTP_STATUS[error.code],
+      text: error.message,
+      headers,
+    };
+  }
+  // Another context's domain error cannot come from these routes: a bug.
+  const kind =
+    error instanceof DomainError ? TransportErrorKind.Internal : error.kind;
+  const status = TRANSPORT_STATUS[kind];
+  const headers: Record<string, string> = {};
+  if (!(error instanceof DomainError) && error.retryAfterSeconds !== undefined)
+    headers['Retry-After'] = String(error.retryAfterSeconds);
+  let text = error.message;
+  if (kind === TransportErrorKind.Internal)
+    text = `Internal Server Error (request id ${requestId})`;
+  else if (
+    kind === TransportErrorKind.InvalidRequest &&
+    !(error instanceof DomainError) &&
+    error.fieldErrors.length > 0
+  )
+    text = error.fieldErrors.map((f) => `${f.field} ${f.message}`).join(', ');
+  return { status, text, headers };
+}
+
+/** GitLab's REST bodies for one error. */
+function gitlabBody(
+  error: DomainError | TransportError,
+  rendered: Rendered,
+): unknown {
+  if (error instanceof ErrorTrackingError) {
+    switch (error.code) {
+      case ErrorTrackingErrorCode.InvalidParameter:
+        return { error: error.message };
+      case ErrorTrackingErrorCode.InsufficientScope:
+        return {
+          error: 'insufficient_scope',
+          error_description: error.message,
+          scope: 'api',
+        };
+      default:
+        return { message: error.message };
+    }
+  }
+  const kind =
+    error instanceof DomainError ? TransportErrorKind.Internal : error.kind;
+  switch (kind) {
+    case TransportErrorKind.InvalidRequest:
+    case TransportErrorKind.MalformedBody:
+      return { error: rendered.text };
+    case TransportErrorKind.RouteNotFound:
+      return { error: '404 Not Found' };
+    default:
+      return { message: `${rendered.status} ${REASON[rendered.status]}` };
+  }
+}
+
 /**
  * GitLab's REST error bodies (`{"message": "404 Project Not Found"}`,
  * `{"error": "active is missing"}`) under `/api/v4`, and Sentry's
- * `{"detail": ...}` on the collector that SDKs talk to.
+ * `{"detail": ...}` with CORS headers on the collector that SDKs talk to.
  */
 export const errorTrackingHttpErrorFormat: HttpErrorFormat = {
   context: 'error-tracking',
@@ -53,37 +133,20 @@ export const errorTrackingHttpErrorFormat: HttpErrorFormat = {
     error: DomainError | TransportError,
     { requestId, path }: ErrorRenderContext,
   ): HttpErrorResponse {
-    let status: number;
-    let message: string;
-    if (error instanceof ErrorTrackingError) {
-      status = ERROR_TRACKING_ERROR_HTTP_STATUS[error.code];
-      message = error.message;
-    } else {
-      const kind =
-        error instanceof DomainError ? TransportErrorKind.Internal : error.kind;
-      status = TRANSPORT_STATUS[kind];
-      message =
-        kind === TransportErrorKind.Internal
-          ? `Internal Server Error (request id ${requestId})`
-          : error.message;
-    }
-    const retry =
-      !(error instanceof DomainError) && error.retryAfterSeconds !== undefined
-        ? { 'Retry-After': String(error.retryAfterSeconds) }
-        : undefined;
+    const rendered = classify(error, requestId);
     if (path.startsWith(COLLECTOR_PATH_PREFIX)) {
       return {
-        status,
+        status: rendered.status,
         contentType: JSON_TYPE,
-        headers: { 'Access-Control-Allow-Origin': '*', ...retry },
-        body: { detail: message },
+        headers: { ...COLLECTOR_CORS_HEADERS, ...rendered.headers },
+        body: { detail: rendered.text },
       };
     }
-    const body =
-      error instanceof ErrorTrackingError &&
-      error.code === ErrorTrackingErrorCode.InvalidParameter
-        ? { error: message }
-        : { message: `${status} ${REASON[status] ?? message}` };
-    return { status, contentType: JSON_TYPE, headers: retry, body };
+    return {
+      status: rendered.status,
+      contentType: JSON_TYPE,
+      headers: rendered.headers,
+      body: gitlabBody(error, rendered),
+    };
   },
 };

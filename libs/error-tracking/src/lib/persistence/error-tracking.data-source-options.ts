@@ -5,6 +5,7 @@ import {
   ERROR_TRACKING_DATA_SOURCE,
   ERROR_TRACKING_SCHEMA,
 } from '../error-tracking.constants';
+import { ERROR_TRACKING_ENTITIES } from './entities';
 import { ERROR_TRACKING_MIGRATIONS } from './migrations';
 
 export function errorTrackingDataSourceOptions(
@@ -15,7 +16,7 @@ export function errorTrackingDataSourceOptions(
     name: ERROR_TRACKING_DATA_SOURCE,
     schema: ERROR_TRACKING_SCHEMA,
     url,
-    entities: [],
+    entities: ERROR_TRACKING_ENTITIES,
     migrations: ERROR_TRACKING_MIGRATIONS,
     poolSize,
   });

@@ -1,2 +1,8 @@
+import { CreateErrorTracking1795322979204 } from './1795322979204-CreateErrorTracking';
+import { CreateEventsPartitioned1795322979205 } from './1795322979205-CreateEventsPartitioned';
+
 /** Every migration of the error_tracking schema, oldest first. */
-export const ERROR_TRACKING_MIGRATIONS = [];
+export const ERROR_TRACKING_MIGRATIONS = [
+  CreateErrorTracking1795322979204,
+  CreateEventsPartitioned1795322979205,
+];

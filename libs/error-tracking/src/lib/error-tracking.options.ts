@@ -1,0 +1,21 @@
+/** What the gateway passes to `ErrorTrackingModule.forRoot` (validated env). */
+export interface ErrorTrackingModuleOptions {
+  /** Absolute base for URLs handed out (DSNs, web URLs); else the request's. */
+  readonly publicBaseUrl?: string;
+  /** Honour `X-Forwarded-Proto/Host` when deriving URLs from the request. */
+  readonly trustProxy: boolean;
+  /** `api` token of the admin user `root` (INITIAL_ROOT_TOKEN). */
+  readonly initialRootToken?: string;
+  /** Events older than this many days are deleted (default 90). */
+  readonly retentionDays: number;
+  /** Minutes between scheduled retention runs; 0 disables the schedule. */
+  readonly retentionIntervalMinutes: number;
+  /** Events per minute and client key; 0 disables the limit. */
+  readonly rateLimitPerMinute: number;
+  /** Largest request body as sent (compressed). */
+  readonly maxBodyBytes: number;
+  /** Largest envelope once decompressed. */
+  readonly maxEnvelopeBytes: number;
+  /** Largest single event once decompressed. */
+  readonly maxEventBytes: number;
+}

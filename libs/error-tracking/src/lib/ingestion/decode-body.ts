@@ -1,0 +1,144 @@
+import {
+  brotliDecompress,
+  brotliDecompressSync,
+  gunzip,
+  gunzipSync,
+  inflate,
+  inflateRaw,
+  inflateRawSync,
+  inflateSync,
+} from 'node:zlib';
+import type { InputType, ZlibOptions } from 'node:zlib';
+import { promisify } from 'node:util';
+
+import { TransportError, TransportErrorKind } from '@quitanda/kernel';
+
+import { ZstdDataError, ZstdLimitError, zstdDecompress } from './zstd';
+
+export const SUPPORTED_ENCODINGS = ['gzip', 'deflate', 'br', 'zstd'] as const;
+
+type Sync = (buffer: InputType, options: ZlibOptions) => Buffer;
+type Async = (buffer: InputType, options: ZlibOptions) => Promise<Buffer>;
+
+interface Codec {
+  sync: Sync;
+  async: Async;
+}
+
+const GZIP: Codec = { sync: gunzipSync, async: promisify(gunzip) };
+const ZLIB: Codec = { sync: inflateSync, async: promisify(inflate) };
+const RAW_DEFLATE: Codec = {
+  sync: inflateRawSync,
+  async: promisify(inflateRaw),
+};
+const BROTLI: Codec = {
+  sync: brotliDecompressSync as Sync,
+  async: promisify(brotliDecompress) as Async,
+};
+
+/** Bodies up to this size decode on the event loop; larger ones off it. */
+const SYNC_INPUT_LIMIT = 64 * 1024;
+/** Most output a synchronous decode may produce before going async. */
+const SYNC_OUTPUT_LIMIT = 8 * 1024 * 1024;
+
+function tooLarge(maxBytes: number): TransportError {
+  return new TransportError(
+    TransportErrorKind.PayloadTooLarge,
+    `The decompressed body is larger than ${maxBytes} bytes.`,
+  );
+}
+
+function corrupt(encoding: string): TransportError {
+  return new TransportError(
+    TransportErrorKind.MalformedBody,
+    `The body could not be decoded as ${encoding}.`,
+  );
+}
+
+function isTooLarge(error: unknown): boolean {
+  return (
+    error instanceof RangeError ||
+    (error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE'
+  );
+}
+
+/** zlib-wrapped deflate (RFC 1950) or raw deflate (RFC 1951), as sent. */
+function deflateCodec(body: Buffer): Codec {
+  const [cmf, flg] = [body[0] ?? 0, body[1] ?? 0];
+  const zlibWrapped = (cmf & 0x0f) === 8 && ((cmf << 8) | flg) % 31 === 0;
+  return zlibWrapped ? ZLIB : RAW_DEFLATE;
+}
+
+async function decodeOnce(
+  body: Buffer,
+  encoding: string,
+  codec: Codec,
+  maxBytes: number,
+): Promise<Buffer> {
+  try {
+    if (body.length <= SYNC_INPUT_LIMIT) {
+      try {
+        return codec.sync(body, {
+          maxOutputLength: Math.min(maxBytes, SYNC_OUTPUT_LIMIT),
+        });
+      } catch (error) {
+        if (!isTooLarge(error) || maxBytes <= SYNC_OUTPUT_LIMIT) throw error;
+      }
+    }
+    // maxOutputLength stops the decoder at the limit: bomb-safe.
+    return await codec.async(body, { maxOutputLength: maxBytes });
+  } catch (error) {
+    if (isTooLarge(error)) throw tooLarge(maxBytes);
+    throw corrupt(encoding);
+  }
+}
+
+async function decodeOne(
+  body: Buffer,
+  encoding: string,
+  maxBytes: number,
+): Promise<Buffer> {
+  switch (encoding) {
+    case 'gzip':
+    case 'x-gzip':
+      return decodeOnce(body, encoding, GZIP, maxBytes);
+    case 'deflate':
+      return decodeOnce(body, encoding, deflateCodec(body), maxBytes);
+    case 'br':
+      return decodeOnce(body, encoding, BROTLI, maxBytes);
+    case 'zstd':
+      try {
+        return zstdDecompress(body, maxBytes);
+      } catch (error) {
+        if (error instanceof ZstdLimitError) throw tooLarge(maxBytes);
+        if (error instanceof ZstdDataError) throw corrupt(encoding);
+        throw error;
+      }
+    default:
+      throw new TransportError(
+        TransportErrorKind.UnsupportedMediaType,
+        `Unsupported Content-Encoding "${encoding}"; supported: identity, ${SUPPORTED_ENCODINGS.join(', ')}.`,
+      );
+  }
+}
+
+/**
+ * Undoes `Content-Encoding` (none, empty, `identity`, gzip, deflate in both
+ * wrappings, br, zstd; a list is undone last-applied first), never producing
+ * more than `maxBytes`.
+ */
+export async function decodeBody(
+  body: Buffer,
+  contentEncoding: string | undefined,
+  maxBytes: number,
+): Promise<Buffer> {
+  const encodings = (contentEncoding ?? '')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter((e) => e !== '' && e !== 'identity');
+  let decoded = body;
+  for (const encoding of encodings.reverse())
+    decoded = await decodeOne(decoded, encoding, maxBytes);
+  if (decoded.length > maxBytes) throw tooLarge(maxBytes);
+  return decoded;
+}

@@ -1,0 +1,45 @@
+import type {
+  Discard,
+  SessionBucket,
+  SessionUpdate,
+} from './release-health-items';
+
+/** One event ready to store: the normalised payload and its grouping. */
+export interface PreparedEvent {
+  /** 32 lowercase hex, as SDKs and the API show it. */
+  readonly eventId: string;
+  readonly timestamp: Date;
+  readonly receivedAt: Date;
+  readonly fingerprint: string;
+  readonly groupingVersion: number;
+  readonly level: string;
+  readonly logger: string | null;
+  readonly release: string | null;
+  readonly environment: string;
+  readonly platform: string;
+  readonly title: string;
+  readonly type: string;
+  readonly message: string;
+  readonly culprit: string;
+  readonly userKey: string | null;
+  /** The whole normalised event as JSON text. */
+  readonly payloadJson: string;
+}
+
+/** What one collector request carries, parsed and normalised. */
+export interface PreparedRequest {
+  readonly events: readonly PreparedEvent[];
+  readonly sessions: readonly SessionUpdate[];
+  readonly buckets: readonly SessionBucket[];
+  readonly discards: readonly Discard[];
+}
+
+/** A prepared request of an authenticated client key. */
+export interface IngestRequest extends PreparedRequest {
+  readonly keyId: number;
+  readonly projectId: number;
+  readonly receivedAt: Date;
+}
+
+/** How the flush decided about one request. */
+export type IngestVerdict = 'ok' | 'forbidden' | 'rate_limited';

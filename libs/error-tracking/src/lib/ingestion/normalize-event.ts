@@ -1,0 +1,461 @@
+import { randomUUID } from 'node:crypto';
+
+import { isJsonObject } from './envelope';
+import type { JsonObject } from './envelope';
+import {
+  CULPRIT_MAX,
+  FRAMES_MAX,
+  MESSAGE_MAX,
+  SHORT_FIELD_MAX,
+  TAG_MAX,
+  TITLE_MAX,
+} from './limits';
+
+/** How far in the future a timestamp may be before it is replaced. */
+const MAX_FUTURE_MS = 60_000;
+
+const LEVELS = new Set(['fatal', 'error', 'warning', 'info', 'debug']);
+const LEVEL_ALIASES: Record<string, string> = {
+  warn: 'warning',
+  critical: 'fatal',
+  log: 'info',
+  sample: 'info',
+};
+
+export interface NormalizeContext {
+  readonly receivedAt: Date;
+  /** The envelope header's `event_id`, which wins over the payload's. */
+  readonly envelopeEventId?: unknown;
+  /** The client address, for `{{auto}}` user IPs. */
+  readonly clientIp?: string;
+}
+
+export interface Frame extends JsonObject {
+  readonly filename?: unknown;
+  readonly abs_path?: unknown;
+  readonly module?: unknown;
+  readonly function?: unknown;
+  readonly lineno?: unknown;
+  readonly colno?: unknown;
+  readonly in_app?: unknown;
+}
+
+export interface ExceptionValue {
+  readonly type?: string;
+  readonly value?: string;
+  readonly module?: string;
+  readonly synthetic: boolean;
+  readonly frames: readonly Frame[];
+}
+
+export interface EventUser {
+  readonly id?: string;
+  readonly email?: string;
+  readonly username?: string;
+  readonly ip_address?: string;
+}
+
+/** An event as the collector understands it, plus its stored form. */
+export interface NormalizedEvent {
+  /** 32 lowercase hex. */
+  readonly eventId: string;
+  readonly timestamp: Date;
+  readonly receivedAt: Date;
+  readonly level: string;
+  readonly platform: string;
+  readonly release: string | null;
+  readonly environment: string;
+  readonly logger: string | null;
+  readonly transaction: string | null;
+  readonly user: EventUser | null;
+  readonly tags: Readonly<Record<string, string>>;
+  /** Oldest to newest: the last one was thrown. */
+  readonly exceptions: readonly ExceptionValue[];
+  /** Formatted message (`logentry.formatted`, the template filled, or `message`). */
+  readonly message: string | null;
+  /** `logentry.message` when parameters were given separately, else the message. */
+  readonly messageTemplate: string | null;
+  readonly fingerprint: readonly string[] | null;
+  /** Frames of the first thread with a stack trace (ruby puts messages' there). */
+  readonly threadFrames: readonly Frame[];
+  readonly title: string;
+  readonly type: string;
+  /** The error's message: the exception value, or the message. */
+  readonly value: string;
+  readonly culprit: string;
+  /** The whole normalised payload, as stored. */
+  readonly payload: JsonObject;
+}
+
+export function truncate(value: string, max: number): string {
+  if (value.length <= max) return value;
+  // Do not cut a surrogate pair in half.
+  let end = max;
+  const code = value.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return value.slice(0, end);
+}
+
+function shortString(value: unknown, max = SHORT_FIELD_MAX): string | null {
+  if (typeof value === 'string')
+    return value === '' ? null : truncate(value, max);
+  if (typeof value === 'number' || typeof value === 'boolean')
+    return String(value);
+  return null;
+}
+
+function text(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean')
+    return String(value);
+  return undefined;
+}
+
+/** Replaces `\u0000` in every string and key (PostgreSQL cannot store it). */
+export function stripNul(value: unknown): unknown {
+  if (typeof value === 'string')
+    return value.includes('\u0000') ? value.replace(/\u0000/g, '') : value;
+  if (Array.isArray(value)) return value.map(stripNul);
+  if (isJsonObject(value)) {
+    const result: JsonObject = {};
+    for (const [key, inner] of Object.entries(value))
+      result[key.replace(/\u0000/g, '')] = stripNul(inner);
+    return result;
+  }
+  return value;
+}
+
+export function normalizeEventId(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const hex = value.replace(/-/g, '').toLowerCase();
+  return /^[0-9a-f]{32}$/.test(hex) ? hex : undefined;
+}
+
+/** RFC 3339 string, epoch seconds (number or numeric string); else undefined. */
+export function parseTimestamp(value: unknown): Date | undefined {
+  let ms: number;
+  if (typeof value === 'number') ms = value * 1000;
+  else if (typeof value === 'string') {
+    const trimmed = value.trim();
+    if (/^-?\d+(\.\d+)?$/.test(trimmed)) ms = Number(trimmed) * 1000;
+    else {
+      // Naive date-times are UTC, as Sentry reads them.
+      const zoned = /(Z|[+-]\d{2}:?\d{2})$/i.test(trimmed)
+        ? trimmed
+        : `${trimmed}Z`;
+      ms = Date.parse(zoned);
+    }
+  } else return undefined;
+  if (!Number.isFinite(ms)) return undefined;
+  const date = new Date(Math.round(ms));
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+function normalizeLevel(value: unknown): string {
+  if (typeof value !== 'string') return 'error';
+  const lower = value.toLowerCase();
+  const level = LEVEL_ALIASES[lower] ?? lower;
+  return LEVELS.has(level) ? level : 'error';
+}
+
+function normalizeTags(value: unknown): Record<string, string> {
+  const tags: Record<string, string> = {};
+  const add = (key: unknown, tagValue: unknown) => {
+    const k = text(key);
+    const v = text(tagValue);
+    if (k === undefined || k === '' || v === undefined) return;
+    tags[truncate(k, TAG_MAX)] = truncate(v, TAG_MAX);
+  };
+  if (Array.isArray(value)) {
+    for (const pair of value)
+      if (Array.isArray(pair) && pair.length >= 2) add(pair[0], pair[1]);
+  } else if (isJsonObject(value)) {
+    for (const [k, v] of Object.entries(value)) add(k, v);
+  }
+  return tags;
+}
+
+function normalizeUser(
+  value: unknown,
+  clientIp: string | undefined,
+): JsonObject | null {
+  if (!isJsonObject(value)) return null;
+  const user: JsonObject = { ...value };
+  for (const field of ['id', 'email', 'username', 'ip_address']) {
+    const v = text(user[field]);
+    if (v === undefined || v === '') delete user[field];
+    else user[field] = truncate(v, SHORT_FIELD_MAX);
+  }
+  if (user['ip_address'] === '{{auto}}') {
+    if (clientIp) user['ip_address'] = clientIp;
+    else delete user['ip_address'];
+  }
+  return Object.keys(user).length > 0 ? user : null;
+}
+
+/** Keeps both ends of a long stack trace (the crash frame is the last). */
+function truncateFrames(frames: unknown[]): unknown[] {
+  if (frames.length <= FRAMES_MAX) return frames;
+  const head = Math.floor(FRAMES_MAX / 2);
+  return [
+    ...frames.slice(0, head),
+    ...frames.slice(frames.length - (FRAMES_MAX - head)),
+  ];
+}
+
+function normalizeStacktrace(value: unknown): JsonObject | undefined {
+  if (!isJsonObject(value) || !Array.isArray(value['frames'])) return undefined;
+  return {
+    ...value,
+    frames: truncateFrames(value['frames'].filter(isJsonObject)),
+  };
+}
+
+function exceptionList(value: unknown): JsonObject[] {
+  if (Array.isArray(value)) return value.filter(isJsonObject);
+  if (isJsonObject(value)) {
+    if (Array.isArray(value['values']))
+      return value['values'].filter(isJsonObject);
+    if ('type' in value || 'value' in value) return [value];
+  }
+  return [];
+}
+
+function normalizeException(raw: JsonObject): JsonObject {
+  const exception: JsonObject = { ...raw };
+  const type = text(raw['type']);
+  if (type !== undefined) exception['type'] = truncate(type, TITLE_MAX);
+  const value = text(raw['value']);
+  if (value !== undefined) exception['value'] = truncate(value, MESSAGE_MAX);
+  const stacktrace = normalizeStacktrace(raw['stacktrace']);
+  if (stacktrace) exception['stacktrace'] = stacktrace;
+  else delete exception['stacktrace'];
+  return exception;
+}
+
+function framesOf(container: unknown): Frame[] {
+  if (!isJsonObject(container)) return [];
+  const stacktrace = container['stacktrace'];
+  if (!isJsonObject(stacktrace) || !Array.isArray(stacktrace['frames']))
+    return [];
+  return stacktrace['frames'].filter(isJsonObject) as Frame[];
+}
+
+function toExceptionValue(exception: JsonObject): ExceptionValue {
+  const mechanism = exception['mechanism'];
+  return {
+    type: text(exception['type']) || undefined,
+    value: text(exception['value']),
+    module: text(exception['module']),
+    synthetic: isJsonObject(mechanism) && mechanism['synthetic'] === true,
+    frames: framesOf(exception),
+  };
+}
+
+function formatTemplate(template: string, params: unknown): string {
+  if (Array.isArray(params)) {
+    let index = 0;
+    return template.replace(/%[sdifoj]/g, (match) =>
+      index < params.length ? String(params[index++]) : match,
+    );
+  }
+  if (isJsonObject(params))
+    return template.replace(/%\((\w+)\)[sdif]/g, (match, name: string) =>
+      name in params ? String(params[name]) : match,
+    );
+  return template;
+}
+
+interface Message {
+  formatted: string;
+  template: string;
+  logentry: JsonObject;
+}
+
+function normalizeMessage(payload: JsonObject): Message | null {
+  const sources = [payload['logentry'], payload['message']];
+  for (const source of sources) {
+    if (typeof source === 'string' && source !== '') {
+      const formatted = truncate(source, MESSAGE_MAX);
+      return { formatted, template: formatted, logentry: { formatted } };
+    }
+    if (isJsonObject(source)) {
+      const template = text(source['message']);
+      const given = text(source['formatted']);
+      const formatted =
+        given || (template ? formatTemplate(template, source['params']) : '');
+      if (!formatted) continue;
+      const logentry: JsonObject = {
+        ...source,
+        formatted: truncate(formatted, MESSAGE_MAX),
+      };
+      if (template) logentry['message'] = truncate(template, MESSAGE_MAX);
+      return {
+        formatted: truncate(formatted, MESSAGE_MAX),
+        template: truncate(template || formatted, MESSAGE_MAX),
+        logentry,
+      };
+    }
+  }
+  return null;
+}
+
+function normalizeFingerprint(value: unknown): string[] | null {
+  if (!Array.isArray(value) || value.length === 0) return null;
+  const parts = value
+    .map((part) => text(part))
+    .filter((part): part is string => part !== undefined);
+  return parts.length > 0 ? parts.map((p) => truncate(p, TAG_MAX)) : null;
+}
+
+function threadFrames(payload: JsonObject): Frame[] {
+  const threads = exceptionList(payload['threads']);
+  const crashed = threads.find(
+    (t) => t['crashed'] === true && framesOf(t).length,
+  );
+  const withFrames = crashed ?? threads.find((t) => framesOf(t).length > 0);
+  return withFrames ? framesOf(withFrames) : [];
+}
+
+function firstLine(value: string): string {
+  const newline = value.indexOf('\n');
+  return newline < 0 ? value : value.slice(0, newline);
+}
+
+/** `function (module or filename)` of a frame. */
+export function frameLabel(frame: Frame): string {
+  const fn = text(frame.function) || '?';
+  const where =
+    text(frame.module) || text(frame.filename) || text(frame.abs_path);
+  return where ? `${fn} (${where})` : fn;
+}
+
+/**
+ * A message event, even with an exception: Sentry's newer SDKs attach a
+ * synthetic, type-less exception (just the stack) to captured messages.
+ */
+function isMessageEvent(
+  exceptions: readonly ExceptionValue[],
+  message: Message | null,
+): boolean {
+  if (exceptions.length === 0) return true;
+  return message !== null && exceptions.every((e) => e.synthetic || !e.type);
+}
+
+/**
+ * Turns an SDK's event into the normalised event: ids, timestamps, level,
+ * defaults, user, tags, exception and message shapes, truncation, title and
+ * culprit. Never rejects for content: odd values are dropped or truncated.
+ */
+export function normalizeEvent(
+  raw: JsonObject,
+  context: NormalizeContext,
+): NormalizedEvent {
+  const { receivedAt } = context;
+  const eventId =
+    normalizeEventId(context.envelopeEventId) ??
+    normalizeEventId(raw['event_id']) ??
+    randomUUID().replace(/-/g, '');
+  let timestamp = parseTimestamp(raw['timestamp']) ?? receivedAt;
+  if (timestamp.getTime() > receivedAt.getTime() + MAX_FUTURE_MS)
+    timestamp = receivedAt;
+
+  const level = normalizeLevel(raw['level']);
+  const platform = shortString(raw['platform']) ?? 'other';
+  const release = shortString(raw['release']);
+  const environment = shortString(raw['environment']) ?? 'production';
+  const logger = shortString(raw['logger']);
+  const transaction = shortString(raw['transaction']);
+  const user = normalizeUser(raw['user'], context.clientIp);
+  const tags = normalizeTags(raw['tags']);
+  const rawExceptions = exceptionList(raw['exception']).map(normalizeException);
+  const exceptions = rawExceptions.map(toExceptionValue);
+  const message = normalizeMessage(raw);
+  const fingerprint = normalizeFingerprint(raw['fingerprint']);
+
+  const payload: JsonObject = {
+    ...raw,
+    event_id: eventId,
+    timestamp: timestamp.toISOString(),
+    received_at: receivedAt.toISOString(),
+    level,
+    platform,
+    environment,
+    tags,
+  };
+  if (release !== null) payload['release'] = release;
+  else delete payload['release'];
+  for (const [field, value] of [
+    ['logger', logger],
+    ['transaction', transaction],
+    ['server_name', shortString(raw['server_name'])],
+  ] as const) {
+    if (value !== null) payload[field] = value;
+    else delete payload[field];
+  }
+  if (user) payload['user'] = user;
+  else delete payload['user'];
+  if (rawExceptions.length > 0)
+    payload['exception'] = { values: rawExceptions };
+  else delete payload['exception'];
+  if (message) {
+    payload['logentry'] = message.logentry;
+    payload['message'] = message.formatted;
+  } else {
+    delete payload['logentry'];
+    delete payload['message'];
+  }
+  if (fingerprint) payload['fingerprint'] = fingerprint;
+  else delete payload['fingerprint'];
+  if (Array.isArray(raw['breadcrumbs']))
+    payload['breadcrumbs'] = { values: raw['breadcrumbs'] };
+
+  const messageEvent = isMessageEvent(exceptions, message);
+  const thrown = exceptions[exceptions.length - 1];
+  let title: string;
+  let type = '';
+  let value: string;
+  if (!messageEvent && thrown) {
+    type = thrown.type ?? '';
+    const firstValueLine = thrown.value ? firstLine(thrown.value) : '';
+    title =
+      type && firstValueLine
+        ? `${type}: ${firstValueLine}`
+        : type || firstValueLine;
+    value = thrown.value ?? '';
+    if (!title) title = message?.formatted ?? '<unlabeled event>';
+  } else {
+    value = message?.formatted ?? thrown?.value ?? '';
+    title = value || '<unlabeled event>';
+  }
+
+  const crashFrames =
+    [...exceptions].reverse().find((e) => e.frames.length > 0)?.frames ??
+    threadFrames(raw);
+  const crashFrame = crashFrames[crashFrames.length - 1];
+  const culprit = crashFrame ? frameLabel(crashFrame) : (transaction ?? '');
+
+  return {
+    eventId,
+    timestamp,
+    receivedAt,
+    level,
+    platform,
+    release,
+    environment,
+    logger,
+    transaction,
+    user: user as EventUser | null,
+    tags,
+    exceptions,
+    message: message?.formatted ?? null,
+    messageTemplate: message?.template ?? null,
+    fingerprint,
+    threadFrames: threadFrames(raw),
+    title: truncate(title, TITLE_MAX),
+    type: truncate(type, TITLE_MAX),
+    value: truncate(value, MESSAGE_MAX),
+    culprit: truncate(culprit, CULPRIT_MAX),
+    payload,
+  };
+}

@@ -1,0 +1,206 @@
+import { ErrorTrackingError } from '../error-tracking.errors';
+import { isJsonObject, parseEnvelope } from './envelope';
+import type { EnvelopeItem, JsonObject } from './envelope';
+import { groupingCandidates, userKeyOf } from './grouping';
+import type { PreparedEvent, PreparedRequest } from './ingest-request';
+import { normalizeEvent, stripNul } from './normalize-event';
+import {
+  parseClientReport,
+  parseSession,
+  parseSessionAggregates,
+} from './release-health-items';
+import type {
+  Discard,
+  SessionBucket,
+  SessionUpdate,
+} from './release-health-items';
+import { TransportError, TransportErrorKind } from '@quitanda/kernel';
+
+export interface PrepareContext {
+  readonly receivedAt: Date;
+  readonly clientIp?: string;
+  readonly maxEventBytes: number;
+}
+
+const NUL_ESCAPE = Buffer.from('\\u0000');
+
+/** JSON.parse that also drops `\u0000` (PostgreSQL cannot store it). */
+export function parseJson(bytes: Buffer): unknown {
+  const value: unknown = JSON.parse(bytes.toString('utf8'));
+  return bytes.includes(NUL_ESCAPE) ? stripNul(value) : value;
+}
+
+const LONE_SURROGATE =
+  /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+function toWellFormed(value: string): string {
+  return value.replace(LONE_SURROGATE, '\uFFFD');
+}
+
+/** Well-formed UTF-16 everywhere (jsonb refuses escaped lone surrogates). */
+function wellFormed(value: unknown): unknown {
+  if (typeof value === 'string') return toWellFormed(value);
+  if (Array.isArray(value)) return value.map(wellFormed);
+  if (isJsonObject(value)) {
+    const result: JsonObject = {};
+    for (const [k, v] of Object.entries(value))
+      result[toWellFormed(k)] = wellFormed(v);
+    return result;
+  }
+  return value;
+}
+
+export function serializePayload(payload: JsonObject): string {
+  const json = JSON.stringify(payload);
+  // JSON.stringify escapes lone surrogates as \udXXX; only then walk.
+  return /\\ud[89a-f]/i.test(json) ? JSON.stringify(wellFormed(payload)) : json;
+}
+
+function eventTooLarge(maxBytes: number): TransportError {
+  return new TransportError(
+    TransportErrorKind.PayloadTooLarge,
+    `An event is larger than ${maxBytes} bytes.`,
+  );
+}
+
+export function prepareEvent(
+  raw: JsonObject,
+  context: PrepareContext,
+  envelopeEventId?: unknown,
+): PreparedEvent {
+  const event = normalizeEvent(raw, {
+    receivedAt: context.receivedAt,
+    clientIp: context.clientIp,
+    envelopeEventId,
+  });
+  const [grouping] = groupingCandidates(event);
+  return {
+    eventId: event.eventId,
+    timestamp: event.timestamp,
+    receivedAt: event.receivedAt,
+    fingerprint: grouping?.fingerprint as string,
+    groupingVersion: grouping?.version as number,
+    level: event.level,
+    logger: event.logger,
+    release: event.release,
+    environment: event.environment,
+    platform: event.platform,
+    title: event.title,
+    type: event.type,
+    message: event.value,
+    culprit: event.culprit,
+    userKey: userKeyOf(event),
+    payloadJson: serializePayload(event.payload),
+  };
+}
+
+/** `POST .../store/`: the body is one event. */
+export function prepareStore(
+  body: Buffer,
+  context: PrepareContext,
+): PreparedRequest {
+  if (body.length > context.maxEventBytes)
+    throw eventTooLarge(context.maxEventBytes);
+  let raw: unknown;
+  try {
+    raw = parseJson(body);
+  } catch {
+    throw ErrorTrackingError.badRequest('The event is not valid JSON.');
+  }
+  if (!isJsonObject(raw))
+    throw ErrorTrackingError.badRequest('The event is not a JSON object.');
+  return {
+    events: [prepareEvent(raw, context)],
+    sessions: [],
+    buckets: [],
+    discards: [],
+  };
+}
+
+interface Accumulator {
+  events: PreparedEvent[];
+  sessions: SessionUpdate[];
+  buckets: SessionBucket[];
+  discards: Discard[];
+}
+
+function discard(acc: Accumulator, item: EnvelopeItem, reason: string): void {
+  acc.discards.push({
+    source: 'server',
+    reason,
+    category: item.type || 'unknown',
+    quantity: 1,
+  });
+}
+
+function tryParse(item: EnvelopeItem): unknown {
+  try {
+    return parseJson(item.payload);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `POST .../envelope/`: every item handled on its own; a bad item is
+ * skipped and counted, never the envelope (broken framing aside, which
+ * `parseEnvelope` refuses whole).
+ */
+export function prepareEnvelope(
+  body: Buffer,
+  context: PrepareContext,
+): { request: PreparedRequest; header: JsonObject } {
+  const envelope = parseEnvelope(body);
+  const acc: Accumulator = {
+    events: [],
+    sessions: [],
+    buckets: [],
+    discards: [],
+  };
+  let headerEventIdUsed = false;
+  for (const item of envelope.items) {
+    switch (item.type) {
+      case 'event': {
+        if (item.payload.length > context.maxEventBytes)
+          throw eventTooLarge(context.maxEventBytes);
+        const raw = tryParse(item);
+        if (!isJsonObject(raw)) {
+          discard(acc, item, 'invalid_payload');
+          break;
+        }
+        // The envelope's event_id names its (first) event.
+        const headerId = headerEventIdUsed
+          ? undefined
+          : envelope.header['event_id'];
+        headerEventIdUsed = true;
+        acc.events.push(prepareEvent(raw, context, headerId));
+        break;
+      }
+      case 'session': {
+        const session = parseSession(tryParse(item), context.receivedAt);
+        if (session) acc.sessions.push(session);
+        else discard(acc, item, 'invalid_payload');
+        break;
+      }
+      case 'sessions': {
+        const buckets = parseSessionAggregates(
+          tryParse(item),
+          context.receivedAt,
+        );
+        if (buckets) acc.buckets.push(...buckets);
+        else discard(acc, item, 'invalid_payload');
+        break;
+      }
+      case 'client_report': {
+        const discards = parseClientReport(tryParse(item));
+        if (discards) acc.discards.push(...discards);
+        else discard(acc, item, 'invalid_payload');
+        break;
+      }
+      default:
+        // transaction, attachment, user_report, feedback, check_in, ...
+        discard(acc, item, 'unsupported_item');
+    }
+  }
+  return { request: acc, header: envelope.header };
+}

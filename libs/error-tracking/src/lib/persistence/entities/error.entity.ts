@@ -1,0 +1,100 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+import { ERROR_TRACKING_SCHEMA } from '../../error-tracking.constants';
+
+/**
+ * One grouped error and its aggregates, kept equal to its stored events by
+ * the ingestion flush (upserted once per flush) and by retention.
+ */
+@Entity({ name: 'errors', schema: ERROR_TRACKING_SCHEMA })
+@Index('errors_project_id_fingerprint_key', ['projectId', 'fingerprint'], {
+  unique: true,
+})
+@Index('errors_list_last_seen_idx', ['projectId', 'status', 'lastSeen', 'id'])
+@Index('errors_list_first_seen_idx', ['projectId', 'status', 'firstSeen', 'id'])
+@Index('errors_list_count_idx', ['projectId', 'status', 'count', 'id'])
+@Index('errors_first_seen_idx', ['firstSeen'])
+export class ErrorEntity {
+  @PrimaryGeneratedColumn({
+    type: 'bigint',
+    primaryKeyConstraintName: 'errors_pkey',
+  })
+  id!: string;
+
+  @Column({ type: 'integer' })
+  projectId!: number;
+
+  /** 128-bit grouping hash (see `grouping_version`). */
+  @Column({ type: 'uuid' })
+  fingerprint!: string;
+
+  /** Version of the grouping algorithm that computed `fingerprint`. */
+  @Column({ type: 'smallint' })
+  groupingVersion!: number;
+
+  @Column({ type: 'text' })
+  title!: string;
+
+  @Column({ type: 'text', default: '' })
+  type!: string;
+
+  @Column({ type: 'text', default: '' })
+  message!: string;
+
+  @Column({ type: 'text', default: '' })
+  culprit!: string;
+
+  @Column({ type: 'text', nullable: true })
+  platform!: string | null;
+
+  /** Level of the latest event. */
+  @Column({ type: 'text' })
+  level!: string;
+
+  /** Logger of the latest event. */
+  @Column({ type: 'text', nullable: true })
+  logger!: string | null;
+
+  /** `unresolved`, `resolved` or `ignored`. */
+  @Column({ type: 'text', default: 'unresolved' })
+  status!: string;
+
+  @Column({ type: 'bigint' })
+  count!: string;
+
+  @Column({ type: 'integer' })
+  userCount!: number;
+
+  @Column({ type: 'timestamptz', precision: 3 })
+  firstSeen!: Date;
+
+  @Column({ type: 'timestamptz', precision: 3 })
+  lastSeen!: Date;
+
+  @Column({ type: 'text', nullable: true })
+  firstRelease!: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  lastRelease!: string | null;
+
+  /** The latest event (by timestamp): stack trace and tags come from it. */
+  @Column({ type: 'uuid' })
+  lastEventId!: string;
+
+  @Column({ type: 'timestamptz', precision: 3, nullable: true })
+  regressedAt!: Date | null;
+
+  /** Flush that last reopened this error (tells a flush what it reopened). */
+  @Column({ type: 'uuid', nullable: true })
+  regressionFlush!: string | null;
+
+  /** iid of the issue created from this error, in the same project. */
+  @Column({ type: 'integer', nullable: true })
+  issueIid!: number | null;
+
+  @Column({ type: 'timestamptz', precision: 3 })
+  createdAt!: Date;
+
+  @Column({ type: 'timestamptz', precision: 3 })
+  updatedAt!: Date;
+}

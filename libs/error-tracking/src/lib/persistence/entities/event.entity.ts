@@ -1,0 +1,40 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+import { ERROR_TRACKING_SCHEMA } from '../../error-tracking.constants';
+
+/**
+ * One stored occurrence. The table is partitioned by day of `received_at`
+ * (retention drops whole partitions), which TypeORM cannot express: it is
+ * created by the hand-written migration `CreateEventsPartitioned`, and this
+ * entity is documentation only (`synchronize: false`).
+ */
+@Entity({ name: 'events', schema: ERROR_TRACKING_SCHEMA, synchronize: false })
+export class EventEntity {
+  @PrimaryColumn({ type: 'bigint' })
+  errorId!: string;
+
+  @PrimaryColumn({ type: 'timestamptz', precision: 3 })
+  timestamp!: Date;
+
+  @PrimaryColumn({ type: 'uuid' })
+  eventId!: string;
+
+  @PrimaryColumn({ type: 'timestamptz', precision: 3 })
+  receivedAt!: Date;
+
+  @Column({ type: 'integer' })
+  projectId!: number;
+
+  @Column({ type: 'text' })
+  level!: string;
+
+  @Column({ type: 'text', nullable: true })
+  release!: string | null;
+
+  @Column({ type: 'text' })
+  environment!: string;
+
+  /** The whole normalised event. */
+  @Column({ type: 'jsonb' })
+  payload!: unknown;
+}

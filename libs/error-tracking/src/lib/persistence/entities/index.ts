@@ -1,0 +1,38 @@
+import { ClientKeyEntity } from './client-key.entity';
+import { DiscardedEventEntity } from './discarded-event.entity';
+import { ErrorFacetEntity } from './error-facet.entity';
+import { ErrorHourlyCountEntity } from './error-hourly-count.entity';
+import { ErrorUserEntity } from './error-user.entity';
+import { ErrorEntity } from './error.entity';
+import { EventIdEntity } from './event-id.entity';
+import { EventEntity } from './event.entity';
+import { IssueEntity } from './issue.entity';
+import { MaintenanceRunEntity } from './maintenance-run.entity';
+import { PersonalAccessTokenEntity } from './personal-access-token.entity';
+import { ProjectMemberEntity } from './project-member.entity';
+import { ProjectEntity } from './project.entity';
+import { RateLimitWindowEntity } from './rate-limit-window.entity';
+import { ReleaseSessionBucketEntity } from './release-session-bucket.entity';
+import { ReleaseSessionEntity } from './release-session.entity';
+import { UserEntity } from './user.entity';
+
+/** Every entity of the error_tracking schema. */
+export const ERROR_TRACKING_ENTITIES = [
+  UserEntity,
+  PersonalAccessTokenEntity,
+  ProjectEntity,
+  ProjectMemberEntity,
+  ClientKeyEntity,
+  ErrorEntity,
+  ErrorHourlyCountEntity,
+  ErrorUserEntity,
+  ErrorFacetEntity,
+  EventIdEntity,
+  EventEntity,
+  IssueEntity,
+  ReleaseSessionEntity,
+  ReleaseSessionBucketEntity,
+  DiscardedEventEntity,
+  RateLimitWindowEntity,
+  MaintenanceRunEntity,
+];

@@ -1,0 +1,36 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+import { ERROR_TRACKING_SCHEMA } from '../../error-tracking.constants';
+
+/** A person (or bot) who signs in to the web UI and owns access tokens. */
+@Entity({ name: 'users', schema: ERROR_TRACKING_SCHEMA })
+// Usernames and emails are unique regardless of case, as in GitLab; the
+// expression indexes live in a hand-written migration.
+@Index('users_username_lower_key', { synchronize: false })
+@Index('users_email_lower_key', { synchronize: false })
+export class UserEntity {
+  @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'users_pkey' })
+  id!: number;
+
+  @Column({ type: 'text' })
+  username!: string;
+
+  @Column({ type: 'text' })
+  name!: string;
+
+  @Column({ type: 'text' })
+  email!: string;
+
+  @Column({ type: 'boolean', default: false })
+  isAdmin!: boolean;
+
+  @Column({ type: 'text', default: 'active' })
+  state!: string;
+
+  /** Argon2id PHC string; null until a password is set. */
+  @Column({ type: 'text', nullable: true })
+  passwordHash!: string | null;
+
+  @Column({ type: 'timestamptz', precision: 3 })
+  createdAt!: Date;
+}
