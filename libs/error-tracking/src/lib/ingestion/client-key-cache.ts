@@ -1,0 +1,102 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Sql } from '@quitanda/database';
+import { DataSource } from 'typeorm';
+
+import { ERROR_TRACKING_DATA_SOURCE } from '../error-tracking.constants';
+
+export interface CollectorKey {
+  readonly keyId: number;
+  readonly projectId: number;
+  readonly trackingActive: boolean;
+}
+
+interface Entry {
+  readonly value: Promise<CollectorKey | null>;
+  expires: number;
+  /** Set once the lookup finished, so eviction can decide synchronously. */
+  settled?: CollectorKey | null;
+}
+
+/** How long a found key is trusted before it is read again. */
+const HIT_TTL_MS = 60_000;
+/** How long an unknown key is remembered (floods of bad keys). */
+const MISS_TTL_MS = 1_000;
+const MAX_ENTRIES = 50_000;
+
+/**
+ * Public key -> project, cached. Deleting a key or changing a project's
+ * setting evicts the project's keys in this process at once; other replicas
+ * are protected by the flush, which re-checks every key inside its
+ * transaction (so a deleted key's events are refused everywhere at once;
+ * only the early rejection may take up to HIT_TTL_MS to reach other
+ * replicas, which answer 403 after the flush instead of before it).
+ */
+@Injectable()
+export class ClientKeyCache {
+  private readonly sql: Sql;
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    @InjectDataSource(ERROR_TRACKING_DATA_SOURCE) dataSource: DataSource,
+  ) {
+    this.sql = new Sql(dataSource);
+  }
+
+  lookup(publicKey: string, now = Date.now()): Promise<CollectorKey | null> {
+    const cached = this.entries.get(publicKey);
+    if (cached && cached.expires > now) return cached.value;
+    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+    const value = this.load(publicKey);
+    const entry: Entry = { value, expires: now + MISS_TTL_MS };
+    this.entries.set(publicKey, entry);
+    value.then(
+      (key) => {
+        entry.settled = key;
+        if (key) entry.expires = now + HIT_TTL_MS;
+      },
+      () => {
+        if (this.entries.get(publicKey) === entry)
+          this.entries.delete(publicKey);
+      },
+    );
+    return value;
+  }
+
+  /** Forgets every key of a project (key deleted, setting changed), at once. */
+  evictProject(projectId: number): void {
+    for (const [publicKey, entry] of this.entries) {
+      // Unsettled lookups may predate the change: forget them too.
+      if (entry.settled === undefined || entry.settled?.projectId === projectId)
+        this.entries.delete(publicKey);
+    }
+  }
+
+  /** Forgets one key (created, so a cached miss must go). */
+  evictKey(publicKey: string): void {
+    this.entries.delete(publicKey);
+  }
+
+  private async load(publicKey: string): Promise<CollectorKey | null> {
+    if (publicKey.length > 255) return null;
+    const rows = await this.sql.rows<{
+      key_id: number;
+      project_id: number;
+      tracking_active: boolean;
+    }>(
+      `SELECT k.id AS key_id, k.project_id, p.tracking_active
+         FROM error_tracking.client_keys k
+         JOIN error_tracking.projects p ON p.id = k.project_id
+        WHERE k.public_key = $1 AND k.active`,
+      [publicKey],
+    );
+    const row = rows[0];
+    return row
+      ? {
+          keyId: row.key_id,
+          projectId: row.project_id,
+          trackingActive: row.tracking_active,
+        }
+      : null;
+  }
+}

@@ -1,0 +1,182 @@
+import type { IncomingMessage } from 'node:http';
+
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, TransportError } from '@quitanda/kernel';
+import type { Clock } from '@quitanda/kernel';
+
+import { ERROR_TRACKING_OPTIONS } from '../error-tracking.constants';
+import { ErrorTrackingError } from '../error-tracking.errors';
+import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
+import { ClientKeyCache } from './client-key-cache';
+import type { CollectorKey } from './client-key-cache';
+import { decodeBody } from './decode-body';
+import { EnvelopeFramingError } from './envelope';
+import type { PreparedRequest } from './ingest-request';
+import { IngestionQueue } from './ingestion-queue';
+import { IngestionMetrics } from './ingestion.metrics';
+import { prepareEnvelope, prepareStore } from './prepare-request';
+import { RateLimiter } from './rate-limiter';
+import { readBody } from './read-body';
+import { hasKeyOutsideBody, resolvePublicKey } from './sentry-auth';
+import type { AuthSources } from './sentry-auth';
+
+export type CollectorEndpoint = 'store' | 'envelope';
+
+/** What the collector controller hands over from the HTTP request. */
+export interface CollectorRequest {
+  readonly endpoint: CollectorEndpoint;
+  readonly projectId: string;
+  readonly query: Readonly<Record<string, unknown>>;
+  readonly headers: IncomingMessage['headers'];
+  readonly body: IncomingMessage;
+  readonly clientIp?: string;
+}
+
+export interface CollectorResponse {
+  /** 32-hex id of the (first) event; absent when there was none. */
+  readonly id?: string;
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(',') : value;
+}
+
+function rejectionReason(error: unknown): string {
+  if (error instanceof ErrorTrackingError) return error.code;
+  if (error instanceof TransportError) return error.kind;
+  return 'internal';
+}
+
+/**
+ * The Sentry collector: authenticate, read and decode the body, parse it,
+ * normalise and group its events, and hand it to the group commit.
+ */
+@Injectable()
+export class IngestionService {
+  constructor(
+    private readonly keys: ClientKeyCache,
+    private readonly queue: IngestionQueue,
+    private readonly metrics: IngestionMetrics,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ERROR_TRACKING_OPTIONS)
+    private readonly options: ErrorTrackingModuleOptions,
+  ) {}
+
+  async ingest(request: CollectorRequest): Promise<CollectorResponse> {
+    try {
+      const response = await this.process(request);
+      this.metrics.requests.inc({
+        endpoint: request.endpoint,
+        outcome: 'accepted',
+      });
+      return response;
+    } catch (error) {
+      this.metrics.requests.inc({
+        endpoint: request.endpoint,
+        outcome: rejectionReason(error),
+      });
+      throw error;
+    }
+  }
+
+  private async process(request: CollectorRequest): Promise<CollectorResponse> {
+    const receivedAt = this.clock.now();
+    const sources: AuthSources = {
+      query: request.query['sentry_key'],
+      xSentryAuth: header(request.headers['x-sentry-auth']),
+      authorization: header(request.headers['authorization']),
+    };
+    // Refuse a bad key before reading what may be a large body.
+    if (hasKeyOutsideBody(sources))
+      await this.authorize(resolvePublicKey(sources), request.projectId);
+
+    const raw = await readBody(request.body, this.options.maxBodyBytes);
+    const body = await decodeBody(
+      raw,
+      header(request.headers['content-encoding']),
+      this.options.maxEnvelopeBytes,
+    );
+    const context = {
+      receivedAt,
+      clientIp: request.clientIp,
+      maxEventBytes: this.options.maxEventBytes,
+    };
+
+    let prepared: PreparedRequest;
+    let dsn: unknown;
+    if (request.endpoint === 'store') {
+      prepared = prepareStore(body, context);
+    } else {
+      try {
+        const envelope = prepareEnvelope(body, context);
+        prepared = envelope.request;
+        dsn = envelope.header['dsn'];
+      } catch (error) {
+        if (error instanceof EnvelopeFramingError)
+          throw ErrorTrackingError.badRequest(
+            `Malformed envelope: ${error.message}`,
+          );
+        throw error;
+      }
+    }
+    const key = await this.authorize(
+      resolvePublicKey({ ...sources, dsn }),
+      request.projectId,
+    );
+    for (const discard of prepared.discards)
+      if (discard.source === 'server')
+        this.metrics.discardedItems.inc({
+          reason: discard.reason,
+          category: discard.category,
+        });
+
+    const now = this.clock.now();
+    if (
+      this.queue.rateLimiter.exceeded(key.keyId, prepared.events.length, now)
+    ) {
+      this.metrics.events.inc(
+        { outcome: 'rate_limited' },
+        prepared.events.length,
+      );
+      throw ErrorTrackingError.rateLimited(RateLimiter.retryAfterSeconds(now));
+    }
+    const verdict = await this.queue.submit({
+      ...prepared,
+      keyId: key.keyId,
+      projectId: key.projectId,
+      receivedAt,
+    });
+    switch (verdict) {
+      case 'forbidden':
+        throw ErrorTrackingError.forbidden(
+          'Client key deleted or error tracking disabled for this project',
+        );
+      case 'rate_limited':
+        throw ErrorTrackingError.rateLimited(
+          RateLimiter.retryAfterSeconds(this.clock.now()),
+        );
+      case 'ok':
+        break;
+    }
+    const first = prepared.events[0];
+    return first ? { id: first.eventId } : {};
+  }
+
+  private async authorize(
+    publicKey: string,
+    projectId: string,
+  ): Promise<CollectorKey> {
+    const key = await this.keys.lookup(publicKey);
+    if (!key)
+      throw ErrorTrackingError.forbidden('Unknown or deleted client key');
+    if (!/^\d+$/.test(projectId) || key.projectId !== Number(projectId))
+      throw ErrorTrackingError.forbidden(
+        'The client key does not belong to this project',
+      );
+    if (!key.trackingActive)
+      throw ErrorTrackingError.forbidden(
+        'Error tracking is not enabled for this project',
+      );
+    return key;
+  }
+}

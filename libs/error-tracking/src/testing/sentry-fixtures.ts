@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** `../shared/fixtures/sentry` beside the workspace (read-only test data). */
+export const SENTRY_FIXTURES_DIR = join(
+  __dirname,
+  '../../../../../shared/fixtures/sentry',
+);
+
+export const FIXTURE_PUBLIC_KEY = 'glet_00000000000000000000000000000000';
+export const FIXTURE_PROJECT_ID = 4242;
+
+export interface ExpectedEvent {
+  event_id: string;
+  level: string;
+  platform: string;
+  release: string;
+  environment: string;
+  message: string | null;
+  exception_shape: string | null;
+  exception_type: string | null;
+  exception_value: string | null;
+  exception_synthetic: boolean;
+  frame_count: number;
+  in_app_functions: string[];
+  user: Record<string, string>;
+  tags: Record<string, string>;
+  timestamp: string;
+}
+
+export interface SentryFixture {
+  file: string;
+  kind: string;
+  endpoint: 'store' | 'envelope';
+  item_types: string[] | null;
+  request: { transfer_encoding: string | null };
+  replay: {
+    method: string;
+    path: string;
+    url: string;
+    headers: Record<string, string>;
+    query: string;
+  };
+  body: { raw_base64: string; content_encoding: string | null; text: string };
+  expect: {
+    carries_event: boolean;
+    events: ExpectedEvent[];
+    sessions: unknown[];
+  };
+}
+
+export function loadSentryFixtures(): SentryFixture[] {
+  const index = JSON.parse(
+    readFileSync(join(SENTRY_FIXTURES_DIR, 'index.json'), 'utf8'),
+  ) as { fixtures: Array<{ file: string }> };
+  return index.fixtures.map((entry) => ({
+    ...(JSON.parse(
+      readFileSync(join(SENTRY_FIXTURES_DIR, entry.file), 'utf8'),
+    ) as SentryFixture),
+    file: entry.file,
+  }));
+}
+
+export function fixtureBody(fixture: SentryFixture): Buffer {
+  return Buffer.from(fixture.body.raw_base64, 'base64');
+}
+
+/** The fixture's query string as an object (what Express hands over). */
+export function fixtureQuery(fixture: SentryFixture): Record<string, string> {
+  return Object.fromEntries(new URLSearchParams(fixture.replay.query));
+}
