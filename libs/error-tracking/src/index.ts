@@ -1,7 +1,18 @@
-export { ErrorTrackingModule } from './lib/error-tracking.module';
+export {
+  ErrorTrackingModule,
+  ErrorTrackingCliModule,
+  bootstrapErrorTracking,
+} from './lib/error-tracking.module';
+export type { ErrorTrackingModuleOptions } from './lib/error-tracking.options';
 export {
   ERROR_TRACKING_DATA_SOURCE,
   ERROR_TRACKING_SCHEMA,
+  DEFAULT_RETENTION_DAYS,
+  DEFAULT_RATE_LIMIT_PER_MINUTE,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_ENVELOPE_BYTES,
+  DEFAULT_MAX_EVENT_BYTES,
+  DEFAULT_RETENTION_INTERVAL_MINUTES,
 } from './lib/error-tracking.constants';
 export { errorTrackingDataSourceOptions } from './lib/persistence/error-tracking.data-source-options';
 export { errorTrackingHttpErrorFormat } from './lib/error-tracking.http-error-format';

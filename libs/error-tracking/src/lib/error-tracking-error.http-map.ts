@@ -15,5 +15,6 @@ export const ERROR_TRACKING_ERROR_HTTP_STATUS: Record<
   [ErrorTrackingErrorCode.Conflict]: HttpStatus.CONFLICT,
   [ErrorTrackingErrorCode.InvalidParameter]: HttpStatus.BAD_REQUEST,
   [ErrorTrackingErrorCode.BadRequest]: HttpStatus.BAD_REQUEST,
+  [ErrorTrackingErrorCode.ValidationFailed]: HttpStatus.BAD_REQUEST,
   [ErrorTrackingErrorCode.RateLimited]: HttpStatus.TOO_MANY_REQUESTS,
 };

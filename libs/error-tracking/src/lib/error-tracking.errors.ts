@@ -9,6 +9,7 @@ export enum ErrorTrackingErrorCode {
   Conflict = 'conflict',
   InvalidParameter = 'invalid_parameter',
   BadRequest = 'bad_request',
+  ValidationFailed = 'validation_failed',
   RateLimited = 'rate_limited',
 }
 
@@ -74,6 +75,17 @@ export class ErrorTrackingError extends DomainError<ErrorTrackingErrorCode> {
 
   static badRequest(message: string): ErrorTrackingError {
     return new ErrorTrackingError(ErrorTrackingErrorCode.BadRequest, message);
+  }
+
+  /** GitLab's model validation: `{"message": {"path": ["has already been taken"]}}`. */
+  static validation(fields: Record<string, string[]>): ErrorTrackingError {
+    return new ErrorTrackingError(
+      ErrorTrackingErrorCode.ValidationFailed,
+      Object.entries(fields)
+        .map(([field, messages]) => `${field} ${messages.join(', ')}`)
+        .join('; '),
+      { fields },
+    );
   }
 
   /** Sentry's 429: `Retry-After` and `X-Sentry-Rate-Limits: <s>::key`. */

@@ -94,6 +94,8 @@ function gitlabBody(
     switch (error.code) {
       case ErrorTrackingErrorCode.InvalidParameter:
         return { error: error.message };
+      case ErrorTrackingErrorCode.ValidationFailed:
+        return { message: error.details['fields'] };
       case ErrorTrackingErrorCode.InsufficientScope:
         return {
           error: 'insufficient_scope',

@@ -1,14 +1,47 @@
 import { Module } from '@nestjs/common';
-import type { DynamicModule } from '@nestjs/common';
+import type {
+  DynamicModule,
+  INestApplicationContext,
+  MiddlewareConsumer,
+  NestModule,
+} from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
 
+import { AccountsRepository } from './accounts/accounts.repository';
+import { AccountsService } from './accounts/accounts.service';
+import { RootBootstrapService } from './accounts/root-bootstrap.service';
+import { TokenAuthGuard } from './accounts/token-auth.guard';
+import { UsersController } from './accounts/users.controller';
+import {
+  CreateTokenCommand,
+  CreateUserCommand,
+  RunRetentionCommand,
+} from './cli/error-tracking-cli.commands';
 import { ERROR_TRACKING_OPTIONS } from './error-tracking.constants';
 import type { ErrorTrackingModuleOptions } from './error-tracking.options';
+import { ErrorsController } from './errors/errors.controller';
+import { ErrorsRepository } from './errors/errors.repository';
+import { ErrorsService } from './errors/errors.service';
+import { apiBody } from './http/api-body.middleware';
 import { ClientKeyCache } from './ingestion/client-key-cache';
 import { CollectorController } from './ingestion/collector.controller';
 import { IngestionQueue } from './ingestion/ingestion-queue';
 import { IngestionMetrics } from './ingestion/ingestion.metrics';
 import { IngestionRepository } from './ingestion/ingestion.repository';
 import { IngestionService } from './ingestion/ingestion.service';
+import { IssuesController } from './issues/issues.controller';
+import { IssuesRepository } from './issues/issues.repository';
+import { IssuesService } from './issues/issues.service';
+import { ProjectAccessService } from './projects/project-access.service';
+import { ProjectsController } from './projects/projects.controller';
+import { ProjectsRepository } from './projects/projects.repository';
+import { ProjectsService } from './projects/projects.service';
+import { ReleaseHealthService } from './release-health/release-health.service';
+import { RetentionRepository } from './retention/retention.repository';
+import { RetentionService } from './retention/retention.service';
+import { ClientKeysRepository } from './settings/client-keys.repository';
+import { SettingsController } from './settings/settings.controller';
+import { SettingsService } from './settings/settings.service';
 
 /** Providers of the collector (also used by specs without HTTP). */
 export const INGESTION_PROVIDERS = [
@@ -19,21 +52,90 @@ export const INGESTION_PROVIDERS = [
   IngestionService,
 ];
 
+/** Users, tokens, projects, settings, errors, issues (no HTTP, no schedule). */
+export const DOMAIN_PROVIDERS = [
+  AccountsRepository,
+  AccountsService,
+  RootBootstrapService,
+  ProjectsRepository,
+  ProjectsService,
+  ProjectAccessService,
+  ClientKeysRepository,
+  SettingsService,
+  ErrorsRepository,
+  ErrorsService,
+  IssuesRepository,
+  IssuesService,
+  ReleaseHealthService,
+  RetentionRepository,
+];
+
+const API_CONTROLLERS = [
+  UsersController,
+  ProjectsController,
+  SettingsController,
+  ErrorsController,
+  IssuesController,
+];
+
 /**
  * The error-tracking context (GitLab integrated error tracking over the
  * Sentry protocol). Expects the gateway to register the
  * `ERROR_TRACKING_DATA_SOURCE` connection, `CLOCK` and `METRICS_REGISTRY`.
  */
 @Module({})
-export class ErrorTrackingModule {
+export class ErrorTrackingModule implements NestModule {
   static forRoot(options: ErrorTrackingModuleOptions): DynamicModule {
     return {
       module: ErrorTrackingModule,
-      controllers: [CollectorController],
+      imports: [ScheduleModule.forRoot()],
+      controllers: [CollectorController, ...API_CONTROLLERS],
       providers: [
         { provide: ERROR_TRACKING_OPTIONS, useValue: options },
         ...INGESTION_PROVIDERS,
+        ...DOMAIN_PROVIDERS,
+        RetentionService,
+        TokenAuthGuard,
+      ],
+      exports: [RootBootstrapService],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    // The collector reads its bodies itself (raw, any encoding).
+    consumer.apply(apiBody()).forRoutes(...API_CONTROLLERS);
+  }
+}
+
+/** The context's operator commands: users:create, tokens:create, retention:run. */
+@Module({})
+export class ErrorTrackingCliModule {
+  static forRoot(options: ErrorTrackingModuleOptions): DynamicModule {
+    return {
+      module: ErrorTrackingCliModule,
+      imports: [ScheduleModule.forRoot()],
+      providers: [
+        {
+          provide: ERROR_TRACKING_OPTIONS,
+          useValue: { ...options, retentionIntervalMinutes: 0 },
+        },
+        ClientKeyCache,
+        ...DOMAIN_PROVIDERS,
+        RetentionService,
+        CreateUserCommand,
+        CreateTokenCommand,
+        RunRetentionCommand,
       ],
     };
   }
+}
+
+/**
+ * First-boot work for the gateway: the admin `root` and its token. Returns
+ * the generated secrets (to record in DATA_DIR/initial-credentials.json).
+ */
+export function bootstrapErrorTracking(
+  app: INestApplicationContext,
+): Promise<Record<string, string> | undefined> {
+  return app.get(RootBootstrapService, { strict: false }).run();
 }

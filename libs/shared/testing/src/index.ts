@@ -5,3 +5,13 @@ export {
 } from './lib/test-database';
 export type { TestDatabase, MigrationTarget } from './lib/test-database';
 export { schemaDrift } from './lib/schema-drift';
+export {
+  SENTRY_FIXTURES_DIR,
+  FIXTURE_PUBLIC_KEY,
+  FIXTURE_PROJECT_ID,
+  loadSentryFixtures,
+  fixtureBody,
+  fixtureQuery,
+} from './lib/sentry-fixtures';
+export type { SentryFixture, ExpectedEvent } from './lib/sentry-fixtures';
+export { defined } from './lib/defined';

@@ -152,6 +152,30 @@ export class EnvironmentVariables {
   EVENTS_WRITE_TOKEN?: string;
 
   @Transform(toInt)
+  @IntRange(1, 3650)
+  ERROR_TRACKING_RETENTION_DAYS = 90;
+
+  @Transform(toInt)
+  @IntRange(0, 60)
+  ERROR_TRACKING_RETENTION_INTERVAL_MINUTES = 60;
+
+  @Transform(toInt)
+  @IntRange(0, 100_000_000)
+  ERROR_TRACKING_RATE_LIMIT_PER_MINUTE = 6_000;
+
+  @Transform(toInt)
+  @IntRange(1_024, 1_073_741_824)
+  ERROR_TRACKING_MAX_BODY_BYTES = 20 * 1024 * 1024;
+
+  @Transform(toInt)
+  @IntRange(1_024, 1_073_741_824)
+  ERROR_TRACKING_MAX_ENVELOPE_BYTES = 100 * 1024 * 1024;
+
+  @Transform(toInt)
+  @IntRange(1_024, 104_857_600)
+  ERROR_TRACKING_MAX_EVENT_BYTES = 1024 * 1024;
+
+  @Transform(toInt)
   @IntRange(1, 200)
   DB_POOL_SIZE = 10;
 

@@ -25,6 +25,14 @@ export interface GatewayConfig {
     readonly name?: string;
   };
   readonly events: { readonly writeToken?: string };
+  readonly errorTracking: {
+    readonly retentionDays: number;
+    readonly retentionIntervalMinutes: number;
+    readonly rateLimitPerMinute: number;
+    readonly maxBodyBytes: number;
+    readonly maxEnvelopeBytes: number;
+    readonly maxEventBytes: number;
+  };
 }
 
 export const GATEWAY_CONFIG = 'gateway:config';
@@ -59,5 +67,13 @@ export function loadConfig(
           }
         : undefined,
     events: { writeToken: vars.EVENTS_WRITE_TOKEN },
+    errorTracking: {
+      retentionDays: vars.ERROR_TRACKING_RETENTION_DAYS,
+      retentionIntervalMinutes: vars.ERROR_TRACKING_RETENTION_INTERVAL_MINUTES,
+      rateLimitPerMinute: vars.ERROR_TRACKING_RATE_LIMIT_PER_MINUTE,
+      maxBodyBytes: vars.ERROR_TRACKING_MAX_BODY_BYTES,
+      maxEnvelopeBytes: vars.ERROR_TRACKING_MAX_ENVELOPE_BYTES,
+      maxEventBytes: vars.ERROR_TRACKING_MAX_EVENT_BYTES,
+    },
   };
 }

@@ -1,10 +1,13 @@
 import type { DynamicModule, INestApplicationContext } from '@nestjs/common';
 import {
   ERROR_TRACKING_DATA_SOURCE,
+  ErrorTrackingCliModule,
   ErrorTrackingModule,
+  bootstrapErrorTracking,
   errorTrackingDataSourceOptions,
   errorTrackingHttpErrorFormat,
 } from '@quitanda/error-tracking';
+import type { ErrorTrackingModuleOptions } from '@quitanda/error-tracking';
 import {
   EVENTS_DATA_SOURCE,
   EventsModule,
@@ -46,6 +49,17 @@ export interface ContextEntry {
   readonly errorFormat: HttpErrorFormat;
 }
 
+function errorTrackingOptions(
+  config: GatewayConfig,
+): ErrorTrackingModuleOptions {
+  return {
+    publicBaseUrl: config.publicBaseUrl,
+    trustProxy: config.trustProxy,
+    initialRootToken: config.initialRootToken,
+    ...config.errorTracking,
+  };
+}
+
 export const CONTEXT_CATALOG: readonly ContextEntry[] = [
   {
     name: 'marketplace',
@@ -66,7 +80,11 @@ export const CONTEXT_CATALOG: readonly ContextEntry[] = [
     name: 'error-tracking',
     dataSourceName: ERROR_TRACKING_DATA_SOURCE,
     dataSourceOptions: errorTrackingDataSourceOptions,
-    module: () => ErrorTrackingModule.forRoot(),
+    module: (config) =>
+      ErrorTrackingModule.forRoot(errorTrackingOptions(config)),
+    cliModule: (config) =>
+      ErrorTrackingCliModule.forRoot(errorTrackingOptions(config)),
+    bootstrap: (app) => bootstrapErrorTracking(app),
     errorFormat: errorTrackingHttpErrorFormat,
   },
 ];

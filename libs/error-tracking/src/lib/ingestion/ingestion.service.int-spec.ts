@@ -1,6 +1,14 @@
 import type { TestingModule } from '@nestjs/testing';
 import { Sql } from '@quitanda/database';
-import { openTestDatabase } from '@quitanda/testing';
+import {
+  defined,
+  FIXTURE_PROJECT_ID,
+  FIXTURE_PUBLIC_KEY,
+  fixtureBody,
+  fixtureQuery,
+  loadSentryFixtures,
+  openTestDatabase,
+} from '@quitanda/testing';
 import type { TestDatabase } from '@quitanda/testing';
 
 import {
@@ -9,13 +17,6 @@ import {
   seedProject,
   sqlOf,
 } from '../../testing/error-tracking-test-module';
-import {
-  FIXTURE_PROJECT_ID,
-  FIXTURE_PUBLIC_KEY,
-  fixtureBody,
-  fixtureQuery,
-  loadSentryFixtures,
-} from '../../testing/sentry-fixtures';
 import { INGESTION_PROVIDERS } from '../error-tracking.module';
 import { IngestionService } from './ingestion.service';
 
@@ -62,7 +63,7 @@ describe('IngestionService (fixtures through the service)', () => {
         expect(response).toEqual({});
         return;
       }
-      const expected = fixture.expect.events[0]!;
+      const expected = defined(fixture.expect.events[0]);
       expect(response).toEqual({ id: expected.event_id });
       const [row] = await sql.rows<{
         level: string;
@@ -78,11 +79,11 @@ describe('IngestionService (fixtures through the service)', () => {
         [FIXTURE_PROJECT_ID, expected.event_id],
       );
       expect(row).toBeDefined();
-      expect(row!.level).toBe(expected.level ?? 'error');
-      expect(row!.release).toBe(expected.release);
-      expect(row!.environment).toBe(expected.environment);
-      expect(row!.payload['user']).toEqual(expected.user);
-      expect(row!.payload['tags']).toEqual(expected.tags);
+      expect(defined(row).level).toBe(expected.level ?? 'error');
+      expect(defined(row).release).toBe(expected.release);
+      expect(defined(row).environment).toBe(expected.environment);
+      expect(defined(row).payload['user']).toEqual(expected.user);
+      expect(defined(row).payload['tags']).toEqual(expected.tags);
     },
   );
 });

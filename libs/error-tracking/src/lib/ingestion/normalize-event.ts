@@ -111,15 +111,17 @@ function text(value: unknown): string | undefined {
   return undefined;
 }
 
+const NUL = String.fromCharCode(0);
+
 /** Replaces `\u0000` in every string and key (PostgreSQL cannot store it). */
 export function stripNul(value: unknown): unknown {
   if (typeof value === 'string')
-    return value.includes('\u0000') ? value.replace(/\u0000/g, '') : value;
+    return value.includes(NUL) ? value.split(NUL).join('') : value;
   if (Array.isArray(value)) return value.map(stripNul);
   if (isJsonObject(value)) {
     const result: JsonObject = {};
     for (const [key, inner] of Object.entries(value))
-      result[key.replace(/\u0000/g, '')] = stripNul(inner);
+      result[key.split(NUL).join('')] = stripNul(inner);
     return result;
   }
   return value;
@@ -435,6 +437,11 @@ export function normalizeEvent(
   const crashFrame = crashFrames[crashFrames.length - 1];
   const culprit = crashFrame ? frameLabel(crashFrame) : (transaction ?? '');
 
+  const finalTitle = truncate(title, TITLE_MAX);
+  const finalCulprit = truncate(culprit, CULPRIT_MAX);
+  payload['title'] = finalTitle;
+  payload['culprit'] = finalCulprit;
+
   return {
     eventId,
     timestamp,
@@ -452,10 +459,10 @@ export function normalizeEvent(
     messageTemplate: message?.template ?? null,
     fingerprint,
     threadFrames: threadFrames(raw),
-    title: truncate(title, TITLE_MAX),
+    title: finalTitle,
     type: truncate(type, TITLE_MAX),
     value: truncate(value, MESSAGE_MAX),
-    culprit: truncate(culprit, CULPRIT_MAX),
+    culprit: finalCulprit,
     payload,
   };
 }

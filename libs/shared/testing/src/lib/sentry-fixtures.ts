@@ -1,10 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** `../shared/fixtures/sentry` beside the workspace (read-only test data). */
+/**
+ * HTTP requests captured from real Sentry SDKs, in `../shared/fixtures/sentry`
+ * beside the workspace (read-only test data of the error-tracking context,
+ * shared by its specs and the gateway's e2e suite).
+ */
 export const SENTRY_FIXTURES_DIR = join(
   __dirname,
-  '../../../../../shared/fixtures/sentry',
+  '../../../../../../shared/fixtures/sentry',
 );
 
 export const FIXTURE_PUBLIC_KEY = 'glet_00000000000000000000000000000000';
@@ -25,7 +29,7 @@ export interface ExpectedEvent {
   in_app_functions: string[];
   user: Record<string, string>;
   tags: Record<string, string>;
-  timestamp: string;
+  timestamp: string | number;
 }
 
 export interface SentryFixture {

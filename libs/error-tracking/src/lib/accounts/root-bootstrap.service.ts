@@ -1,0 +1,98 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, hashPassword, hashToken, randomToken } from '@quitanda/kernel';
+import type { Clock } from '@quitanda/kernel';
+
+import { ERROR_TRACKING_OPTIONS } from '../error-tracking.constants';
+import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
+import { AccountsRepository } from './accounts.repository';
+import { newAccessToken } from './accounts.service';
+
+/** Transaction-level advisory lock: replicas booting together make one root. */
+export const ROOT_BOOTSTRAP_LOCK_KEY = 0x45_54_52_54; // "ETRT"
+export const ROOT_USERNAME = 'root';
+export const INITIAL_ROOT_TOKEN_NAME = 'INITIAL_ROOT_TOKEN';
+
+/**
+ * First-boot work of the context: the admin user `root` exists, with
+ * `INITIAL_ROOT_TOKEN` as an `api` token when that is configured; on an
+ * empty database without it, root gets a generated token. Returns what was
+ * generated (root's password for the web UI, the token), for the gateway
+ * to record in DATA_DIR/initial-credentials.json.
+ */
+@Injectable()
+export class RootBootstrapService {
+  constructor(
+    private readonly accounts: AccountsRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ERROR_TRACKING_OPTIONS)
+    private readonly options: ErrorTrackingModuleOptions,
+  ) {}
+
+  async run(): Promise<Record<string, string> | undefined> {
+    const configured = this.options.initialRootToken;
+    // Slow hashing happens before the transaction, never inside it.
+    const password = randomToken(18);
+    const passwordHash = await hashPassword(password);
+    const generatedToken = configured ? undefined : newAccessToken();
+    const now = this.clock.now();
+    return this.accounts.sql.transaction(async (tx) => {
+      await tx.rows('SELECT pg_advisory_xact_lock($1)', [
+        ROOT_BOOTSTRAP_LOCK_KEY,
+      ]);
+      const generated: Record<string, string> = {};
+      let root = await this.accounts.findUserByUsername(ROOT_USERNAME, tx);
+      if (!root) {
+        if (!configured && (await this.accounts.countUsers(tx)) > 0)
+          return undefined;
+        root = await this.accounts.insertUser(
+          {
+            username: ROOT_USERNAME,
+            name: 'Administrator',
+            email: 'root@localhost',
+            isAdmin: true,
+            passwordHash,
+            createdAt: now,
+          },
+          tx,
+        );
+        generated['root_username'] = ROOT_USERNAME;
+        generated['root_password'] = password;
+        if (generatedToken) {
+          await this.accounts.insertToken(
+            {
+              userId: root.id,
+              name: 'initial root token',
+              digest: hashToken(generatedToken),
+              scopes: ['api'],
+              expiresAt: null,
+              createdAt: now,
+            },
+            tx,
+          );
+          generated['root_token'] = generatedToken;
+        }
+      }
+      if (configured) {
+        const digest = hashToken(configured);
+        // A changed INITIAL_ROOT_TOKEN replaces the previous one.
+        await tx.rows(
+          `UPDATE error_tracking.personal_access_tokens SET revoked = true
+            WHERE user_id = $1 AND name = $2 AND token_digest <> $3 AND NOT revoked`,
+          [root.id, INITIAL_ROOT_TOKEN_NAME, digest],
+        );
+        await this.accounts.insertToken(
+          {
+            userId: root.id,
+            name: INITIAL_ROOT_TOKEN_NAME,
+            digest,
+            scopes: ['api'],
+            expiresAt: null,
+            createdAt: now,
+          },
+          tx,
+        );
+      }
+      return Object.keys(generated).length > 0 ? generated : undefined;
+    });
+  }
+}

@@ -1,0 +1,170 @@
+import {
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Inject,
+  Param,
+  Post,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
+import { CLOCK } from '@quitanda/kernel';
+import type { Clock } from '@quitanda/kernel';
+import type { Request, Response } from 'express';
+
+import { ERROR_TRACKING_OPTIONS } from '../error-tracking.constants';
+import { ErrorTrackingError } from '../error-tracking.errors';
+import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
+import { baseUrlOf } from '../http/base-url';
+import { pageRequest, setPageHeaders } from '../http/pagination';
+import { Params } from '../http/params';
+import { parseId } from '../http/path-params';
+import type { Caller } from './account.types';
+import { AccountsService } from './accounts.service';
+import {
+  CreateTokenBodyDto,
+  CreateUserBodyDto,
+} from './dto/request-bodies.dto';
+import {
+  NewTokenResponseDto,
+  TokenResponseDto,
+  toTokenResponse,
+} from './dto/token.response.dto';
+import { UserResponseDto, toUserResponse } from './dto/user.response.dto';
+import { CurrentCaller, TokenAuthGuard } from './token-auth.guard';
+
+function requireAdmin(caller: Caller): void {
+  if (!caller.user.isAdmin) throw ErrorTrackingError.forbidden();
+}
+
+@ApiTags('error tracking: users and tokens')
+@ApiSecurity('private-token')
+@UseGuards(TokenAuthGuard)
+@Controller('api/v4')
+export class UsersController {
+  constructor(
+    private readonly accounts: AccountsService,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ERROR_TRACKING_OPTIONS)
+    private readonly options: ErrorTrackingModuleOptions,
+  ) {}
+
+  @Get('user')
+  @ApiOperation({ summary: 'The authenticated user' })
+  @ApiOkResponse({ type: UserResponseDto })
+  me(@CurrentCaller() caller: Caller, @Req() req: Request): UserResponseDto {
+    return toUserResponse(caller.user, baseUrlOf(req, this.options));
+  }
+
+  @Get('users')
+  @ApiOperation({ summary: 'List users (admin)' })
+  @ApiOkResponse({ type: UserResponseDto, isArray: true })
+  async list(
+    @CurrentCaller() caller: Caller,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<UserResponseDto[]> {
+    requireAdmin(caller);
+    const query = req.query as Record<string, unknown>;
+    const page = pageRequest(query);
+    const { users, total } = await this.accounts.listUsers(
+      page.perPage,
+      page.offset,
+    );
+    setPageHeaders(res, req.path, query, page, total);
+    const base = baseUrlOf(req, this.options);
+    return users.map((user) => toUserResponse(user, base));
+  }
+
+  @Post('users')
+  @ApiOperation({ summary: 'Create a user (admin)' })
+  @ApiBody({ type: CreateUserBodyDto })
+  @ApiCreatedResponse({ type: UserResponseDto })
+  async create(
+    @CurrentCaller() caller: Caller,
+    @Req() req: Request,
+  ): Promise<UserResponseDto> {
+    requireAdmin(caller);
+    const params = Params.of(req.query, req.body);
+    const email = params.string('email', true, 255);
+    const password = params.string('password', false, 1024);
+    const name = params.string('name', true, 255);
+    const username = params.string('username', true, 255);
+    const admin = params.boolean('admin');
+    params.check();
+    const user = await this.accounts.createUser({
+      username,
+      name,
+      email,
+      password,
+      isAdmin: admin ?? false,
+    });
+    return toUserResponse(user, baseUrlOf(req, this.options));
+  }
+
+  @Post('users/:user_id/personal_access_tokens')
+  @ApiOperation({
+    summary:
+      "Create a user's personal access token (admin); shows `token` once",
+  })
+  @ApiBody({ type: CreateTokenBodyDto })
+  @ApiCreatedResponse({ type: NewTokenResponseDto })
+  async createToken(
+    @CurrentCaller() caller: Caller,
+    @Param('user_id') userId: string,
+    @Req() req: Request,
+  ): Promise<NewTokenResponseDto> {
+    requireAdmin(caller);
+    const id = parseId(userId, 'User');
+    const params = Params.of(req.query, req.body);
+    const name = params.string('name', true, 255);
+    const scopes = params.list('scopes', true);
+    const expiresAt = params.string('expires_at');
+    params.check();
+    const issued = await this.accounts.createToken(id, {
+      name,
+      scopes: scopes ?? [],
+      expiresAt: expiresAt || null,
+    });
+    return {
+      ...toTokenResponse(issued.record, this.clock.now()),
+      token: issued.token,
+    };
+  }
+
+  @Get('personal_access_tokens')
+  @ApiOperation({ summary: "The caller's personal access tokens" })
+  @ApiOkResponse({ type: TokenResponseDto, isArray: true })
+  async tokens(@CurrentCaller() caller: Caller): Promise<TokenResponseDto[]> {
+    const now = this.clock.now();
+    return (await this.accounts.listTokens(caller.user.id)).map((t) =>
+      toTokenResponse(t, now),
+    );
+  }
+
+  @Delete('personal_access_tokens/:id')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  @ApiOperation({
+    summary: 'Revoke a token (own, or any for an admin); `self` = the one used',
+  })
+  @ApiNoContentResponse()
+  async revoke(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+  ): Promise<void> {
+    const tokenId = id === 'self' ? caller.token.id : parseId(id);
+    await this.accounts.revokeToken(caller, tokenId);
+  }
+}

@@ -1,0 +1,364 @@
+import {
+  Controller,
+  Get,
+  Inject,
+  Param,
+  Post,
+  Put,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+
+import type { Caller } from '../accounts/account.types';
+import { CurrentCaller, TokenAuthGuard } from '../accounts/token-auth.guard';
+import {
+  AccessLevel,
+  DEFAULT_PER_PAGE,
+  ERROR_TRACKING_OPTIONS,
+  MAX_PER_PAGE,
+} from '../error-tracking.constants';
+import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
+import { baseUrlOf } from '../http/base-url';
+import { Params } from '../http/params';
+import { parseBigId } from '../http/path-params';
+import {
+  IssueResponseDto,
+  issueWebUrl,
+  toIssueResponse,
+} from '../issues/dto/issue.response.dto';
+import { ProjectAccessService } from '../projects/project-access.service';
+import type { ProjectAccess } from '../projects/project.types';
+import {
+  ReleaseHealthResponseDto,
+  toReleaseHealthResponse,
+} from '../release-health/release-health.response.dto';
+import { ReleaseHealthService } from '../release-health/release-health.service';
+import {
+  DetailedErrorResponseDto,
+  ErrorResponseDto,
+  EventSummaryResponseDto,
+  StackTraceResponseDto,
+  UpdatedErrorResponseDto,
+  toDetailedErrorResponse,
+  toErrorResponse,
+  toEventSummaryResponse,
+} from './dto/error.response.dto';
+import { ERROR_SORTS, ERROR_STATUSES } from './error.types';
+import type {
+  ErrorRecord,
+  ErrorSort,
+  ErrorStatus,
+  Frequency,
+} from './error.types';
+import { ErrorsService } from './errors.service';
+
+function perPage(params: Params): number {
+  const value = params.integer('per_page');
+  if (value !== undefined && value < 1) params.invalid('per_page is invalid');
+  return Math.min(value ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
+}
+
+function nextLink(
+  req: Request,
+  cursor: string | undefined,
+  res: Response,
+): void {
+  if (!cursor) return;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(req.query))
+    if (typeof value === 'string' && key !== 'cursor') params.set(key, value);
+  params.set('cursor', cursor);
+  res.setHeader('Link', `<${req.path}?${params.toString()}>; rel="next"`);
+}
+
+@ApiTags('error tracking: errors')
+@ApiSecurity('private-token')
+@ApiParam({
+  name: 'id',
+  description: 'Numeric project id or URL-encoded path.',
+})
+@UseGuards(TokenAuthGuard)
+@Controller('api/v4/projects/:id/error_tracking')
+export class ErrorsController {
+  constructor(
+    private readonly errors: ErrorsService,
+    private readonly releaseHealth: ReleaseHealthService,
+    private readonly access: ProjectAccessService,
+    @Inject(ERROR_TRACKING_OPTIONS)
+    private readonly options: ErrorTrackingModuleOptions,
+  ) {}
+
+  @Get('errors')
+  @ApiOperation({
+    summary:
+      'Grouped errors, keyset-paginated via `Link: rel="next"` (reporter)',
+  })
+  @ApiQuery({ name: 'status', required: false, enum: ERROR_STATUSES })
+  @ApiQuery({ name: 'sort', required: false, enum: ERROR_SORTS })
+  @ApiQuery({
+    name: 'search',
+    required: false,
+    description: 'In title, message, culprit.',
+  })
+  @ApiQuery({ name: 'environment', required: false })
+  @ApiQuery({ name: 'release', required: false })
+  @ApiQuery({
+    name: 'per_page',
+    required: false,
+    schema: { default: 20, maximum: 100 },
+  })
+  @ApiQuery({ name: 'cursor', required: false })
+  @ApiOkResponse({ type: ErrorResponseDto, isArray: true })
+  async list(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ErrorResponseDto[]> {
+    const access = await this.access.require(caller, id, AccessLevel.Reporter);
+    const params = new Params(req.query as Record<string, unknown>);
+    const status = params.oneOf(
+      'status',
+      params.string('status'),
+      ERROR_STATUSES,
+    );
+    const sort = params.oneOf('sort', params.string('sort'), ERROR_SORTS);
+    const search = params.string('search', false, 1_000);
+    const environment = params.string('environment', false, 200);
+    const release = params.string('release', false, 200);
+    const cursor = params.string('cursor', false, 1_000);
+    const limit = perPage(params);
+    params.check();
+    const page = await this.errors.list(access, {
+      status: (status ?? 'unresolved') as ErrorStatus,
+      sort: (sort ?? 'last_seen') as ErrorSort,
+      search,
+      environment,
+      release,
+      cursor,
+      limit,
+    });
+    nextLink(req, page.nextCursor, res);
+    return page.items.map(({ error, frequency }) =>
+      toErrorResponse(error, frequency),
+    );
+  }
+
+  @Get('errors/:error_id')
+  @ApiOperation({
+    summary: 'One error with releases, tags and its issue (reporter)',
+  })
+  @ApiOkResponse({ type: DetailedErrorResponseDto })
+  async get(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Param('error_id') errorId: string,
+    @Req() req: Request,
+  ): Promise<DetailedErrorResponseDto> {
+    const access = await this.access.require(caller, id, AccessLevel.Reporter);
+    const { error, frequency } = await this.errors.get(
+      access,
+      parseBigId(errorId, 'Error'),
+    );
+    return this.detailed(req, access, error, frequency);
+  }
+
+  @Get('errors/:error_id/stack_trace')
+  @ApiOperation({
+    summary: "The latest event's stack trace, crash frame last (reporter)",
+  })
+  @ApiOkResponse({ type: StackTraceResponseDto })
+  async stackTrace(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Param('error_id') errorId: string,
+  ): Promise<StackTraceResponseDto> {
+    const access = await this.access.require(caller, id, AccessLevel.Reporter);
+    const trace = await this.errors.stackTrace(
+      access,
+      parseBigId(errorId, 'Error'),
+    );
+    return {
+      error: {
+        issue_id: trace.errorId,
+        date_received: trace.dateReceived?.toISOString() ?? null,
+        stack_trace_entries: trace.entries,
+      },
+    };
+  }
+
+  @Get('errors/:error_id/events')
+  @ApiOperation({
+    summary: 'Occurrences, newest first, keyset-paginated (reporter)',
+  })
+  @ApiQuery({
+    name: 'per_page',
+    required: false,
+    schema: { default: 20, maximum: 100 },
+  })
+  @ApiQuery({ name: 'cursor', required: false })
+  @ApiOkResponse({ type: EventSummaryResponseDto, isArray: true })
+  async events(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Param('error_id') errorId: string,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<EventSummaryResponseDto[]> {
+    const access = await this.access.require(caller, id, AccessLevel.Reporter);
+    const params = new Params(req.query as Record<string, unknown>);
+    const cursor = params.string('cursor', false, 1_000);
+    const limit = perPage(params);
+    params.check();
+    const page = await this.errors.events(
+      access,
+      parseBigId(errorId, 'Error'),
+      limit,
+      cursor,
+    );
+    nextLink(req, page.nextCursor, res);
+    return page.items.map(toEventSummaryResponse);
+  }
+
+  @Get('errors/:error_id/events/:event_id')
+  @ApiOperation({
+    summary: 'One occurrence: the whole normalised event (reporter)',
+  })
+  @ApiOkResponse({
+    schema: { type: 'object', description: 'The normalised Sentry event.' },
+  })
+  async event(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Param('error_id') errorId: string,
+    @Param('event_id') eventId: string,
+  ): Promise<Record<string, unknown>> {
+    const access = await this.access.require(caller, id, AccessLevel.Reporter);
+    return (
+      await this.errors.event(access, parseBigId(errorId, 'Error'), eventId)
+    ).payload;
+  }
+
+  @Put('errors/:error_id')
+  @ApiOperation({
+    summary: 'Set the status; resolving closes the linked issue (developer)',
+  })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['status'],
+      properties: { status: { type: 'string', enum: [...ERROR_STATUSES] } },
+    },
+  })
+  @ApiOkResponse({ type: UpdatedErrorResponseDto })
+  async update(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Param('error_id') errorId: string,
+    @Req() req: Request,
+  ): Promise<UpdatedErrorResponseDto> {
+    const access = await this.access.require(caller, id, AccessLevel.Developer);
+    const params = Params.of(req.query, req.body);
+    const status = params.oneOf(
+      'status',
+      params.string('status', true),
+      ERROR_STATUSES,
+    );
+    params.check();
+    const { error, closedIssueIid } = await this.errors.updateStatus(
+      access,
+      parseBigId(errorId, 'Error'),
+      status as ErrorStatus,
+    );
+    const { frequency } = await this.errors.get(access, error.id);
+    return {
+      ...this.detailed(req, access, error, frequency),
+      closed_issue_iid: closedIssueIid,
+    };
+  }
+
+  @Post('errors/:error_id/issue')
+  @ApiOperation({
+    summary:
+      'Create the issue of an error (201), or return the linked one (200) (developer)',
+  })
+  @ApiCreatedResponse({ type: IssueResponseDto })
+  @ApiOkResponse({ type: IssueResponseDto, description: 'Already linked.' })
+  async createIssue(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Param('error_id') errorId: string,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<IssueResponseDto> {
+    const access = await this.access.require(caller, id, AccessLevel.Developer);
+    const base = baseUrlOf(req, this.options);
+    const parsed = parseBigId(errorId, 'Error');
+    const { issue, created } = await this.errors.createIssue(
+      caller,
+      access,
+      parsed,
+      this.errorUrl(base, access, parsed),
+    );
+    res.status(created ? 201 : 200);
+    return toIssueResponse(issue, base);
+  }
+
+  @Get('release_health')
+  @ApiOperation({ summary: 'Sessions per release and environment (reporter)' })
+  @ApiQuery({ name: 'release', required: false })
+  @ApiQuery({ name: 'environment', required: false })
+  @ApiOkResponse({ type: ReleaseHealthResponseDto, isArray: true })
+  async health(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Req() req: Request,
+  ): Promise<ReleaseHealthResponseDto[]> {
+    const access = await this.access.require(caller, id, AccessLevel.Reporter);
+    const params = new Params(req.query as Record<string, unknown>);
+    const release = params.string('release', false, 200);
+    const environment = params.string('environment', false, 200);
+    params.check();
+    const rows = await this.releaseHealth.list(access, {
+      release: release || undefined,
+      environment: environment || undefined,
+    });
+    return rows.map(toReleaseHealthResponse);
+  }
+
+  private errorUrl(
+    base: string,
+    access: ProjectAccess,
+    errorId: string,
+  ): string {
+    return `${base}/projects/${access.project.id}/error_tracking/${errorId}`;
+  }
+
+  private detailed(
+    req: Request,
+    access: ProjectAccess,
+    error: ErrorRecord,
+    frequency: Frequency,
+  ): DetailedErrorResponseDto {
+    const base = baseUrlOf(req, this.options);
+    return toDetailedErrorResponse(error, frequency, {
+      errorUrl: this.errorUrl(base, access, error.id),
+      issueUrl:
+        error.issueIid === null
+          ? null
+          : issueWebUrl(base, access.project.id, error.issueIid),
+    });
+  }
+}

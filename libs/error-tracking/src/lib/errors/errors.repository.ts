@@ -1,0 +1,292 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Sql } from '@quitanda/database';
+import type { SqlExecutor } from '@quitanda/database';
+import { DataSource } from 'typeorm';
+
+import { ERROR_TRACKING_DATA_SOURCE } from '../error-tracking.constants';
+import type {
+  ErrorRecord,
+  ErrorSort,
+  ErrorStatus,
+  EventSummary,
+  StoredEvent,
+} from './error.types';
+
+interface ErrorRow {
+  id: string;
+  project_id: number;
+  title: string;
+  type: string;
+  message: string;
+  culprit: string;
+  status: ErrorStatus;
+  count: string;
+  user_count: number;
+  first_seen: Date;
+  last_seen: Date;
+  level: string;
+  logger: string | null;
+  platform: string | null;
+  first_release: string | null;
+  last_release: string | null;
+  last_event_id: string;
+  issue_iid: number | null;
+  grouping_version: number;
+}
+
+const COLUMNS = `id, project_id, title, type, message, culprit, status, count, user_count,
+  first_seen, last_seen, level, logger, platform, first_release, last_release,
+  replace(last_event_id::text, '-', '') AS last_event_id, issue_iid, grouping_version`;
+
+function toError(row: ErrorRow): ErrorRecord {
+  return {
+    id: String(row.id),
+    projectId: row.project_id,
+    title: row.title,
+    type: row.type,
+    message: row.message,
+    culprit: row.culprit,
+    status: row.status,
+    count: Number(row.count),
+    userCount: row.user_count,
+    firstSeen: row.first_seen,
+    lastSeen: row.last_seen,
+    level: row.level,
+    logger: row.logger,
+    platform: row.platform,
+    firstRelease: row.first_release,
+    lastRelease: row.last_release,
+    lastEventId: row.last_event_id,
+    issueIid: row.issue_iid,
+    groupingVersion: row.grouping_version,
+  };
+}
+
+const SORT_COLUMN: Record<ErrorSort, string> = {
+  last_seen: 'last_seen',
+  first_seen: 'first_seen',
+  frequency: 'count',
+};
+
+/** Keyset position: the sort value and id of a page's last error. */
+export interface ErrorPosition {
+  readonly value: string;
+  readonly id: string;
+}
+
+export interface ErrorListQuery {
+  readonly projectId: number;
+  readonly status: ErrorStatus;
+  readonly sort: ErrorSort;
+  readonly search?: string;
+  readonly environment?: string;
+  readonly release?: string;
+  readonly after?: ErrorPosition;
+  readonly limit: number;
+}
+
+/** `%`, `_` and `\` are literal in a search. */
+function likePattern(search: string): string {
+  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export function toUuid(hex: string): string {
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Reads of errors and their stored events; status and issue links. */
+@Injectable()
+export class ErrorsRepository {
+  readonly sql: Sql;
+
+  constructor(
+    @InjectDataSource(ERROR_TRACKING_DATA_SOURCE) dataSource: DataSource,
+  ) {
+    this.sql = new Sql(dataSource);
+  }
+
+  /**
+   * One page, newest/largest first; every sort has an index on
+   * (project, status, sort column, id), so the cost does not grow with the
+   * number of events.
+   */
+  async list(query: ErrorListQuery): Promise<ErrorRecord[]> {
+    const column = SORT_COLUMN[query.sort];
+    const params: unknown[] = [query.projectId, query.status];
+    const conditions = ['project_id = $1', 'status = $2'];
+    if (query.search) {
+      params.push(likePattern(query.search));
+      const p = `$${params.length}`;
+      conditions.push(
+        `(title ILIKE ${p} OR message ILIKE ${p} OR culprit ILIKE ${p})`,
+      );
+    }
+    for (const [kind, value] of [
+      ['environment', query.environment],
+      ['release', query.release],
+    ] as const) {
+      if (value === undefined) continue;
+      params.push(value);
+      conditions.push(
+        `EXISTS (SELECT 1 FROM error_tracking.error_facets f
+                  WHERE f.error_id = e.id AND f.kind = '${kind}' AND f.value = $${params.length})`,
+      );
+    }
+    if (query.after) {
+      params.push(query.after.value, query.after.id);
+      const cast = query.sort === 'frequency' ? 'bigint' : 'timestamptz';
+      conditions.push(
+        `(${column}, id) < ($${params.length - 1}::${cast}, $${params.length}::bigint)`,
+      );
+    }
+    params.push(query.limit);
+    const rows = await this.sql.rows<ErrorRow>(
+      `SELECT ${COLUMNS} FROM error_tracking.errors e
+        WHERE ${conditions.join(' AND ')}
+        ORDER BY ${column} DESC, id DESC LIMIT $${params.length}`,
+      params,
+    );
+    return rows.map(toError);
+  }
+
+  async find(
+    projectId: number,
+    errorId: string,
+    sql: SqlExecutor = this.sql,
+    forUpdate = false,
+  ): Promise<ErrorRecord | undefined> {
+    const rows = await sql.rows<ErrorRow>(
+      `SELECT ${COLUMNS} FROM error_tracking.errors
+        WHERE project_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`,
+      [projectId, errorId],
+    );
+    return rows[0] ? toError(rows[0]) : undefined;
+  }
+
+  /** Hourly counts since `from` for several errors. */
+  async hourlyCounts(
+    errorIds: readonly string[],
+    from: Date,
+  ): Promise<Array<{ errorId: string; hour: Date; count: number }>> {
+    if (errorIds.length === 0) return [];
+    const rows = await this.sql.rows<{
+      error_id: string;
+      hour: Date;
+      count: number;
+    }>(
+      `SELECT error_id, hour, count FROM error_tracking.error_hourly_counts
+        WHERE error_id = ANY($1::bigint[]) AND hour >= $2`,
+      [errorIds, from],
+    );
+    return rows.map((r) => ({
+      errorId: String(r.error_id),
+      hour: r.hour,
+      count: r.count,
+    }));
+  }
+
+  /** One stored event of an error (found through `event_ids`, so one partition is read). */
+  async findEvent(
+    projectId: number,
+    errorId: string,
+    eventId: string,
+  ): Promise<StoredEvent | undefined> {
+    const rows = await this.sql.rows<{
+      payload: Record<string, unknown>;
+      received_at: Date;
+    }>(
+      `SELECT ev.payload, ev.received_at
+         FROM error_tracking.event_ids i
+         JOIN error_tracking.events ev
+           ON ev.received_at = i.received_at AND ev.timestamp = i.timestamp
+          AND ev.event_id = i.event_id AND ev.error_id = $2
+        WHERE i.project_id = $1 AND i.event_id = $3`,
+      [projectId, errorId, toUuid(eventId)],
+    );
+    const row = rows[0];
+    return row
+      ? { payload: row.payload, receivedAt: row.received_at }
+      : undefined;
+  }
+
+  /** Occurrences newest first, after a (timestamp, event id) position. */
+  async listEvents(
+    errorId: string,
+    limit: number,
+    after?: { timestamp: Date; eventId: string },
+  ): Promise<EventSummary[]> {
+    const params: unknown[] = [errorId, limit];
+    let position = '';
+    if (after) {
+      params.push(after.timestamp, toUuid(after.eventId));
+      position = 'AND (timestamp, event_id) < ($3, $4::uuid)';
+    }
+    const rows = await this.sql.rows<{
+      event_id: string;
+      timestamp: Date;
+      received_at: Date;
+      level: string;
+      release: string | null;
+      environment: string;
+      title: string | null;
+      message: string | null;
+      exception_value: string | null;
+      platform: string | null;
+      user: unknown;
+      tags: unknown;
+      sdk: unknown;
+    }>(
+      `SELECT replace(event_id::text, '-', '') AS event_id, timestamp, received_at, level,
+              release, environment,
+              payload->>'title' AS title, payload->>'message' AS message,
+              payload->'exception'->'values'->-1->>'value' AS exception_value,
+              payload->>'platform' AS platform, payload->'user' AS user,
+              payload->'tags' AS tags, payload->'sdk' AS sdk
+         FROM error_tracking.events
+        WHERE error_id = $1 ${position}
+        ORDER BY timestamp DESC, event_id DESC LIMIT $2`,
+      params,
+    );
+    return rows.map((row) => ({
+      eventId: row.event_id,
+      timestamp: row.timestamp,
+      receivedAt: row.received_at,
+      level: row.level,
+      title: row.title ?? '',
+      message: row.message ?? row.exception_value ?? '',
+      release: row.release,
+      environment: row.environment,
+      platform: row.platform,
+      user: row.user ?? null,
+      tags: row.tags ?? {},
+      sdk: row.sdk ?? null,
+    }));
+  }
+
+  async setStatus(
+    sql: SqlExecutor,
+    projectId: number,
+    errorId: string,
+    status: ErrorStatus,
+    now: Date,
+  ): Promise<ErrorRecord | undefined> {
+    const rows = await sql.rows<ErrorRow>(
+      `UPDATE error_tracking.errors SET status = $3, updated_at = $4
+        WHERE project_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+      [projectId, errorId, status, now],
+    );
+    return rows[0] ? toError(rows[0]) : undefined;
+  }
+
+  async linkIssue(
+    sql: SqlExecutor,
+    errorId: string,
+    iid: number,
+  ): Promise<void> {
+    await sql.rows(
+      'UPDATE error_tracking.errors SET issue_iid = $2 WHERE id = $1',
+      [errorId, iid],
+    );
+  }
+}

@@ -1,0 +1,311 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK } from '@quitanda/kernel';
+import type { Clock } from '@quitanda/kernel';
+
+import type { Caller } from '../accounts/account.types';
+import { ErrorTrackingError } from '../error-tracking.errors';
+import { hourOf } from '../ingestion/flush-aggregates';
+import type { IssueRecord } from '../issues/issue.types';
+import { IssuesRepository } from '../issues/issues.repository';
+import type { ProjectAccess } from '../projects/project.types';
+import type {
+  ErrorRecord,
+  ErrorSort,
+  ErrorStatus,
+  EventSummary,
+  Frequency,
+  StoredEvent,
+} from './error.types';
+import { ErrorsRepository } from './errors.repository';
+import { issueDescription } from './issue-description';
+import { decodeCursor, encodeCursor, isValidSortValue } from './list-cursor';
+import { stackFrames, toStackTraceEntry } from './stack-trace';
+import type { StackTraceEntry } from './stack-trace';
+
+const HOUR_MS = 3_600_000;
+const SORT_VALUE: Record<ErrorSort, (e: ErrorRecord) => string> = {
+  last_seen: (e) => e.lastSeen.toISOString(),
+  first_seen: (e) => e.firstSeen.toISOString(),
+  frequency: (e) => String(e.count),
+};
+
+export interface ErrorListOptions {
+  readonly status: ErrorStatus;
+  readonly sort: ErrorSort;
+  readonly search?: string;
+  readonly environment?: string;
+  readonly release?: string;
+  readonly cursor?: string;
+  readonly limit: number;
+}
+
+export interface Page<T> {
+  readonly items: T[];
+  readonly nextCursor?: string;
+}
+
+export interface ErrorWithFrequency {
+  readonly error: ErrorRecord;
+  readonly frequency: Frequency;
+}
+
+export interface ErrorStackTrace {
+  readonly errorId: string;
+  readonly dateReceived: Date | null;
+  readonly entries: StackTraceEntry[];
+}
+
+/** Reading and triaging grouped errors (the API and, later, the web pages). */
+@Injectable()
+export class ErrorsService {
+  constructor(
+    private readonly errors: ErrorsRepository,
+    private readonly issues: IssuesRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async list(
+    access: ProjectAccess,
+    options: ErrorListOptions,
+  ): Promise<Page<ErrorWithFrequency>> {
+    let after: { value: string; id: string } | undefined;
+    if (options.cursor !== undefined) {
+      const parts = decodeCursor(options.cursor, 3);
+      if (
+        !parts ||
+        parts[0] !== options.sort ||
+        !isValidSortValue(options.sort, parts[1] as string) ||
+        !/^\d{1,19}$/.test(parts[2] as string)
+      )
+        throw ErrorTrackingError.invalidParameter('cursor is invalid');
+      after = { value: parts[1] as string, id: parts[2] as string };
+    }
+    const rows = await this.errors.list({
+      projectId: access.project.id,
+      status: options.status,
+      sort: options.sort,
+      search: options.search || undefined,
+      environment: options.environment || undefined,
+      release: options.release || undefined,
+      after,
+      limit: options.limit + 1,
+    });
+    const items = rows.slice(0, options.limit);
+    const frequencies = await this.frequencies(items.map((e) => e.id));
+    const last = items[items.length - 1];
+    return {
+      items: items.map((error) => ({
+        error,
+        frequency: frequencies.get(error.id) ?? this.emptyFrequency(),
+      })),
+      nextCursor:
+        rows.length > options.limit && last
+          ? encodeCursor([
+              options.sort,
+              SORT_VALUE[options.sort](last),
+              last.id,
+            ])
+          : undefined,
+    };
+  }
+
+  async get(
+    access: ProjectAccess,
+    errorId: string,
+  ): Promise<ErrorWithFrequency> {
+    const error = await this.find(access, errorId);
+    const frequencies = await this.frequencies([error.id]);
+    return {
+      error,
+      frequency: frequencies.get(error.id) ?? this.emptyFrequency(),
+    };
+  }
+
+  async find(access: ProjectAccess, errorId: string): Promise<ErrorRecord> {
+    const error = await this.errors.find(access.project.id, errorId);
+    if (!error) throw ErrorTrackingError.notFound('Error');
+    return error;
+  }
+
+  async latestEvent(
+    access: ProjectAccess,
+    error: ErrorRecord,
+  ): Promise<StoredEvent | undefined> {
+    return this.errors.findEvent(
+      access.project.id,
+      error.id,
+      error.lastEventId,
+    );
+  }
+
+  /** GitLab's stack trace of the latest event, crash frame last. */
+  async stackTrace(
+    access: ProjectAccess,
+    errorId: string,
+  ): Promise<ErrorStackTrace> {
+    const error = await this.find(access, errorId);
+    const event = await this.latestEvent(access, error);
+    return {
+      errorId: error.id,
+      dateReceived: event?.receivedAt ?? null,
+      entries: event ? stackFrames(event.payload).map(toStackTraceEntry) : [],
+    };
+  }
+
+  async events(
+    access: ProjectAccess,
+    errorId: string,
+    limit: number,
+    cursor?: string,
+  ): Promise<Page<EventSummary>> {
+    const error = await this.find(access, errorId);
+    let after: { timestamp: Date; eventId: string } | undefined;
+    if (cursor !== undefined) {
+      const parts = decodeCursor(cursor, 2);
+      if (
+        !parts ||
+        Number.isNaN(Date.parse(parts[0] as string)) ||
+        !/^[0-9a-f]{32}$/.test(parts[1] as string)
+      )
+        throw ErrorTrackingError.invalidParameter('cursor is invalid');
+      after = {
+        timestamp: new Date(parts[0] as string),
+        eventId: parts[1] as string,
+      };
+    }
+    const rows = await this.errors.listEvents(error.id, limit + 1, after);
+    const items = rows.slice(0, limit);
+    const last = items[items.length - 1];
+    return {
+      items,
+      nextCursor:
+        rows.length > limit && last
+          ? encodeCursor([last.timestamp.toISOString(), last.eventId])
+          : undefined,
+    };
+  }
+
+  async event(
+    access: ProjectAccess,
+    errorId: string,
+    eventId: string,
+  ): Promise<StoredEvent> {
+    const error = await this.find(access, errorId);
+    const hex = eventId.replace(/-/g, '').toLowerCase();
+    const event = /^[0-9a-f]{32}$/.test(hex)
+      ? await this.errors.findEvent(access.project.id, error.id, hex)
+      : undefined;
+    if (!event) throw ErrorTrackingError.notFound('Event');
+    return event;
+  }
+
+  /** Sets the status; resolving closes the linked issue (its iid is returned). */
+  async updateStatus(
+    access: ProjectAccess,
+    errorId: string,
+    status: ErrorStatus,
+  ): Promise<{ error: ErrorRecord; closedIssueIid: number | null }> {
+    const now = this.clock.now();
+    return this.errors.sql.transaction(async (tx) => {
+      const error = await this.errors.setStatus(
+        tx,
+        access.project.id,
+        errorId,
+        status,
+        now,
+      );
+      if (!error) throw ErrorTrackingError.notFound('Error');
+      let closedIssueIid: number | null = null;
+      if (status === 'resolved' && error.issueIid !== null) {
+        const issue = await this.issues.find(
+          access.project.id,
+          error.issueIid,
+          tx,
+        );
+        if (issue?.state === 'opened') {
+          await this.issues.update(
+            tx,
+            access.project.id,
+            issue.iid,
+            { stateEvent: 'close' },
+            now,
+          );
+          closedIssueIid = issue.iid;
+        }
+      }
+      return { error, closedIssueIid };
+    });
+  }
+
+  /**
+   * The issue linked to the error: created (with the error's title and a
+   * description holding the stack trace) unless one is linked already.
+   */
+  async createIssue(
+    caller: Caller,
+    access: ProjectAccess,
+    errorId: string,
+    errorUrl: string,
+  ): Promise<{ issue: IssueRecord; created: boolean }> {
+    const error = await this.find(access, errorId);
+    const latest = await this.latestEvent(access, error);
+    const now = this.clock.now();
+    return this.errors.sql.transaction(async (tx) => {
+      const locked = await this.errors.find(
+        access.project.id,
+        errorId,
+        tx,
+        true,
+      );
+      if (!locked) throw ErrorTrackingError.notFound('Error');
+      if (locked.issueIid !== null) {
+        const existing = await this.issues.find(
+          access.project.id,
+          locked.issueIid,
+          tx,
+        );
+        if (existing) return { issue: existing, created: false };
+      }
+      const issue = await this.issues.create(tx, {
+        projectId: access.project.id,
+        title: locked.title.slice(0, 255),
+        description: issueDescription(locked, errorUrl, latest?.payload),
+        labels: [],
+        authorId: caller.user.id,
+        now,
+      });
+      await this.errors.linkIssue(tx, locked.id, issue.iid);
+      return { issue, created: true };
+    });
+  }
+
+  /** 24 hourly buckets: the current hour and the 23 before it, oldest first. */
+  private emptyFrequency(): Frequency {
+    const current = hourOf(this.clock.now()).getTime();
+    return Array.from({ length: 24 }, (_, i): [number, number] => [
+      (current - (23 - i) * HOUR_MS) / 1000,
+      0,
+    ]);
+  }
+
+  private async frequencies(
+    errorIds: readonly string[],
+  ): Promise<Map<string, Frequency>> {
+    const result = new Map<string, Frequency>();
+    if (errorIds.length === 0) return result;
+    const template = this.emptyFrequency();
+    const from = new Date((template[0] as [number, number])[0] * 1000);
+    for (const id of errorIds)
+      result.set(
+        id,
+        template.map(([t]) => [t, 0]),
+      );
+    for (const row of await this.errors.hourlyCounts(errorIds, from)) {
+      const frequency = result.get(row.errorId);
+      const index = (row.hour.getTime() - from.getTime()) / HOUR_MS;
+      const bucket = frequency?.[index];
+      if (bucket) bucket[1] = row.count;
+    }
+    return result;
+  }
+}

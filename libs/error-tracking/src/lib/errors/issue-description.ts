@@ -1,0 +1,68 @@
+import type { JsonObject } from '../ingestion/envelope';
+import type { ErrorRecord } from './error.types';
+import { stackFrames } from './stack-trace';
+
+function utc(date: Date): string {
+  return `${date
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d{3}Z$/, '')} UTC`;
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** `function (file:line)`, then its context line, for one frame. */
+function frameLines(frame: JsonObject): string[] {
+  const file =
+    str(frame['filename']) ??
+    str(frame['abs_path']) ??
+    str(frame['module']) ??
+    '?';
+  const line = typeof frame['lineno'] === 'number' ? `:${frame['lineno']}` : '';
+  const header = `${str(frame['function']) ?? '?'} (${file}${line})`;
+  const context = str(frame['context_line']);
+  return context === undefined ? [header] : [header, `    ${context.trim()}`];
+}
+
+/** A fence longer than any backtick run inside the block. */
+function fence(text: string): string {
+  const longest = Math.max(
+    0,
+    ...(text.match(/`+/g) ?? []).map((run) => run.length),
+  );
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+function release(value: string | null): string {
+  return value ? ` (release \`${value}\`)` : '';
+}
+
+/**
+ * The Markdown description of an issue created from an error: a link to
+ * the error, first and last seen with their releases, event and user
+ * counts, and the latest event's stack trace, crash frame first.
+ */
+export function issueDescription(
+  error: ErrorRecord,
+  errorUrl: string,
+  latestPayload: JsonObject | undefined,
+): string {
+  const lines = [
+    `**Error:** [${error.title.replace(/[[\]]/g, '\\$&')}](${errorUrl})`,
+    '',
+    `- **First seen:** ${utc(error.firstSeen)}${release(error.firstRelease)}`,
+    `- **Last seen:** ${utc(error.lastSeen)}${release(error.lastRelease)}`,
+    `- **Events:** ${error.count}`,
+    `- **Users:** ${error.userCount}`,
+  ];
+  if (error.culprit) lines.push(`- **Culprit:** \`${error.culprit}\``);
+  const frames = latestPayload ? stackFrames(latestPayload) : [];
+  if (frames.length > 0) {
+    const trace = [...frames].reverse().flatMap(frameLines).join('\n');
+    const marks = fence(trace);
+    lines.push('', '### Stack trace', '', marks, trace, marks);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,165 @@
+import {
+  Controller,
+  Get,
+  Inject,
+  Param,
+  Post,
+  Put,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+
+import type { Caller } from '../accounts/account.types';
+import { CurrentCaller, TokenAuthGuard } from '../accounts/token-auth.guard';
+import {
+  AccessLevel,
+  ERROR_TRACKING_OPTIONS,
+} from '../error-tracking.constants';
+import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
+import { baseUrlOf } from '../http/base-url';
+import { pageRequest, setPageHeaders } from '../http/pagination';
+import { Params } from '../http/params';
+import { parseId } from '../http/path-params';
+import { ProjectAccessService } from '../projects/project-access.service';
+import { IssueResponseDto, toIssueResponse } from './dto/issue.response.dto';
+import {
+  CreateIssueBodyDto,
+  UpdateIssueBodyDto,
+} from './dto/request-bodies.dto';
+import { IssuesService } from './issues.service';
+
+@ApiTags('error tracking: issues')
+@ApiSecurity('private-token')
+@ApiParam({
+  name: 'id',
+  description: 'Numeric project id or URL-encoded path.',
+})
+@UseGuards(TokenAuthGuard)
+@Controller('api/v4/projects/:id/issues')
+export class IssuesController {
+  constructor(
+    private readonly issues: IssuesService,
+    private readonly access: ProjectAccessService,
+    @Inject(ERROR_TRACKING_OPTIONS)
+    private readonly options: ErrorTrackingModuleOptions,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Issues of a project, newest first (reporter)' })
+  @ApiQuery({
+    name: 'state',
+    required: false,
+    enum: ['opened', 'closed', 'all'],
+  })
+  @ApiOkResponse({ type: IssueResponseDto, isArray: true })
+  async list(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<IssueResponseDto[]> {
+    const access = await this.access.require(caller, id, AccessLevel.Reporter);
+    const query = req.query as Record<string, unknown>;
+    const params = new Params(query);
+    const state = params.oneOf('state', params.string('state'), [
+      'opened',
+      'closed',
+      'all',
+    ]);
+    params.check();
+    const page = pageRequest(query);
+    const { issues, total } = await this.issues.list(
+      access,
+      state === 'all' ? undefined : (state as 'opened' | 'closed' | undefined),
+      page.perPage,
+      page.offset,
+    );
+    setPageHeaders(res, req.path, query, page, total);
+    const base = baseUrlOf(req, this.options);
+    return issues.map((issue) => toIssueResponse(issue, base));
+  }
+
+  @Post()
+  @ApiOperation({ summary: 'Create an issue (developer)' })
+  @ApiBody({ type: CreateIssueBodyDto })
+  @ApiCreatedResponse({ type: IssueResponseDto })
+  async create(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Req() req: Request,
+  ): Promise<IssueResponseDto> {
+    const access = await this.access.require(caller, id, AccessLevel.Developer);
+    const params = Params.of(req.query, req.body);
+    const title = params.string('title', true, 255);
+    const description = params.string('description', false, 1_048_576);
+    const labels = params.list('labels');
+    params.check();
+    const issue = await this.issues.create(caller, access, {
+      title,
+      description,
+      labels,
+    });
+    return toIssueResponse(issue, baseUrlOf(req, this.options));
+  }
+
+  @Get(':iid')
+  @ApiOperation({ summary: 'One issue (reporter)' })
+  @ApiOkResponse({ type: IssueResponseDto })
+  async get(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Param('iid') iid: string,
+    @Req() req: Request,
+  ): Promise<IssueResponseDto> {
+    const access = await this.access.require(caller, id, AccessLevel.Reporter);
+    const issue = await this.issues.get(access, parseId(iid, 'Issue'));
+    return toIssueResponse(issue, baseUrlOf(req, this.options));
+  }
+
+  @Put(':iid')
+  @ApiOperation({
+    summary:
+      'Update, close (`state_event=close`) or reopen an issue (developer)',
+  })
+  @ApiBody({ type: UpdateIssueBodyDto })
+  @ApiOkResponse({ type: IssueResponseDto })
+  async update(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Param('iid') iid: string,
+    @Req() req: Request,
+  ): Promise<IssueResponseDto> {
+    const access = await this.access.require(caller, id, AccessLevel.Developer);
+    const params = Params.of(req.query, req.body);
+    const title = params.string('title', false, 255);
+    const description = params.string('description', false, 1_048_576);
+    const labels = params.list('labels');
+    const stateEvent = params.oneOf(
+      'state_event',
+      params.string('state_event'),
+      ['close', 'reopen'],
+    );
+    if (title !== undefined && title.trim() === '')
+      params.invalid('title is empty');
+    params.check();
+    const issue = await this.issues.update(access, parseId(iid, 'Issue'), {
+      title,
+      description,
+      labels,
+      stateEvent: stateEvent as 'close' | 'reopen' | undefined,
+    });
+    return toIssueResponse(issue, baseUrlOf(req, this.options));
+  }
+}

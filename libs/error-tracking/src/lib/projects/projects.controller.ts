@@ -1,0 +1,225 @@
+import {
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Inject,
+  Param,
+  Post,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+
+import type { Caller } from '../accounts/account.types';
+import { CurrentCaller, TokenAuthGuard } from '../accounts/token-auth.guard';
+import {
+  ACCESS_LEVELS,
+  AccessLevel,
+  ERROR_TRACKING_OPTIONS,
+} from '../error-tracking.constants';
+import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
+import { baseUrlOf } from '../http/base-url';
+import { pageRequest, setPageHeaders } from '../http/pagination';
+import { Params } from '../http/params';
+import { parseId } from '../http/path-params';
+import {
+  MemberResponseDto,
+  ProjectResponseDto,
+  toMemberResponse,
+  toProjectResponse,
+} from './dto/project.response.dto';
+import {
+  AddMemberBodyDto,
+  CreateProjectBodyDto,
+} from './dto/request-bodies.dto';
+import { ProjectAccessService } from './project-access.service';
+import { ProjectsService } from './projects.service';
+
+const PROJECT_ID = ApiParam({
+  name: 'id',
+  description: 'Numeric project id or URL-encoded path.',
+});
+
+@ApiTags('error tracking: projects and members')
+@ApiSecurity('private-token')
+@UseGuards(TokenAuthGuard)
+@Controller('api/v4/projects')
+export class ProjectsController {
+  constructor(
+    private readonly projects: ProjectsService,
+    private readonly access: ProjectAccessService,
+    @Inject(ERROR_TRACKING_OPTIONS)
+    private readonly options: ErrorTrackingModuleOptions,
+  ) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Create a project; the creator becomes its owner' })
+  @ApiBody({ type: CreateProjectBodyDto })
+  @ApiCreatedResponse({ type: ProjectResponseDto })
+  async create(
+    @CurrentCaller() caller: Caller,
+    @Req() req: Request,
+  ): Promise<ProjectResponseDto> {
+    const params = Params.of(req.query, req.body);
+    const name = params.string('name', false, 255);
+    const path = params.string('path', false, 255);
+    const description = params.string('description', false, 10_000);
+    if (!name && !path)
+      params.invalid(
+        'name, path are missing, at least one parameter must be provided',
+      );
+    params.check();
+    const project = await this.projects.create(caller, {
+      name,
+      path,
+      description,
+    });
+    return toProjectResponse(project, baseUrlOf(req, this.options));
+  }
+
+  @Get()
+  @ApiOperation({
+    summary: 'Projects the caller is a member of (all for admins)',
+  })
+  @ApiOkResponse({ type: ProjectResponseDto, isArray: true })
+  async list(
+    @CurrentCaller() caller: Caller,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ProjectResponseDto[]> {
+    const query = req.query as Record<string, unknown>;
+    const page = pageRequest(query);
+    const { projects, total } = await this.projects.list(
+      caller,
+      page.perPage,
+      page.offset,
+    );
+    setPageHeaders(res, req.path, query, page, total);
+    const base = baseUrlOf(req, this.options);
+    return projects.map((p) => toProjectResponse(p, base));
+  }
+
+  @Get(':id')
+  @PROJECT_ID
+  @ApiOperation({ summary: 'One project (any member)' })
+  @ApiOkResponse({ type: ProjectResponseDto })
+  async get(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Req() req: Request,
+  ): Promise<ProjectResponseDto> {
+    const { project } = await this.access.require(
+      caller,
+      id,
+      AccessLevel.Guest,
+    );
+    return toProjectResponse(project, baseUrlOf(req, this.options));
+  }
+
+  @Get(':id/members')
+  @PROJECT_ID
+  @ApiOperation({ summary: 'Members of a project (any member)' })
+  @ApiOkResponse({ type: MemberResponseDto, isArray: true })
+  async members(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<MemberResponseDto[]> {
+    const access = await this.access.require(caller, id, AccessLevel.Guest);
+    const query = req.query as Record<string, unknown>;
+    const page = pageRequest(query);
+    const { members, total } = await this.projects.listMembers(
+      access,
+      page.perPage,
+      page.offset,
+    );
+    setPageHeaders(res, req.path, query, page, total);
+    const base = baseUrlOf(req, this.options);
+    return members.map((m) => toMemberResponse(m, base));
+  }
+
+  @Get(':id/members/:user_id')
+  @PROJECT_ID
+  @ApiOperation({ summary: 'One member (any member)' })
+  @ApiOkResponse({ type: MemberResponseDto })
+  async member(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Param('user_id') userId: string,
+    @Req() req: Request,
+  ): Promise<MemberResponseDto> {
+    const access = await this.access.require(caller, id, AccessLevel.Guest);
+    const member = await this.projects.getMember(
+      access,
+      parseId(userId, 'Member'),
+    );
+    return toMemberResponse(member, baseUrlOf(req, this.options));
+  }
+
+  @Post(':id/members')
+  @PROJECT_ID
+  @ApiOperation({
+    summary: 'Add a member (maintainer; not above your own level)',
+  })
+  @ApiBody({ type: AddMemberBodyDto })
+  @ApiCreatedResponse({ type: MemberResponseDto })
+  async addMember(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Req() req: Request,
+  ): Promise<MemberResponseDto> {
+    const access = await this.access.require(
+      caller,
+      id,
+      AccessLevel.Maintainer,
+    );
+    const params = Params.of(req.query, req.body);
+    const userId = params.integer('user_id', true);
+    const level = params.oneOf(
+      'access_level',
+      params.integer('access_level', true),
+      ACCESS_LEVELS,
+    );
+    params.check();
+    const member = await this.projects.addMember(
+      access,
+      userId,
+      level as number,
+    );
+    return toMemberResponse(member, baseUrlOf(req, this.options));
+  }
+
+  @Delete(':id/members/:user_id')
+  @PROJECT_ID
+  @HttpCode(HttpStatus.NO_CONTENT)
+  @ApiOperation({
+    summary: 'Remove a member (maintainer; owners only by owners)',
+  })
+  @ApiNoContentResponse()
+  async removeMember(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Param('user_id') userId: string,
+  ): Promise<void> {
+    const access = await this.access.require(
+      caller,
+      id,
+      AccessLevel.Maintainer,
+    );
+    await this.projects.removeMember(access, parseId(userId, 'Member'));
+  }
+}

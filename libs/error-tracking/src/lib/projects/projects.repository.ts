@@ -1,0 +1,215 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Sql } from '@quitanda/database';
+import type { SqlExecutor } from '@quitanda/database';
+import { DataSource } from 'typeorm';
+
+import { ERROR_TRACKING_DATA_SOURCE } from '../error-tracking.constants';
+import type { MemberRecord, ProjectRecord } from './project.types';
+
+interface ProjectRow {
+  id: number;
+  name: string;
+  path: string;
+  description: string;
+  created_at: Date;
+  tracking_active: boolean;
+  tracking_integrated: boolean;
+}
+
+interface MemberRow {
+  user_id: number;
+  username: string;
+  name: string;
+  email: string;
+  is_admin: boolean;
+  state: string;
+  user_created_at: Date;
+  access_level: number;
+  created_at: Date;
+}
+
+const PROJECT_COLUMNS =
+  'p.id, p.name, p.path, p.description, p.created_at, p.tracking_active, p.tracking_integrated';
+const MEMBER_COLUMNS = `u.id AS user_id, u.username, u.name, u.email, u.is_admin, u.state,
+  u.created_at AS user_created_at, m.access_level, m.created_at`;
+
+function toProject(row: ProjectRow): ProjectRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    path: row.path,
+    description: row.description,
+    createdAt: row.created_at,
+    trackingActive: row.tracking_active,
+    trackingIntegrated: row.tracking_integrated,
+  };
+}
+
+function toMember(row: MemberRow): MemberRecord {
+  return {
+    user: {
+      id: row.user_id,
+      username: row.username,
+      name: row.name,
+      email: row.email,
+      isAdmin: row.is_admin,
+      state: row.state,
+      createdAt: row.user_created_at,
+    },
+    accessLevel: row.access_level,
+    createdAt: row.created_at,
+  };
+}
+
+@Injectable()
+export class ProjectsRepository {
+  readonly sql: Sql;
+
+  constructor(
+    @InjectDataSource(ERROR_TRACKING_DATA_SOURCE) dataSource: DataSource,
+  ) {
+    this.sql = new Sql(dataSource);
+  }
+
+  /** Creates the project and makes `ownerId` its owner, in one transaction. */
+  createWithOwner(
+    project: {
+      name: string;
+      path: string;
+      description: string;
+      createdAt: Date;
+    },
+    ownerId: number,
+  ): Promise<ProjectRecord> {
+    return this.sql.transaction(async (tx) => {
+      const rows = await tx.rows<ProjectRow>(
+        `INSERT INTO error_tracking.projects AS p (name, path, description, created_at)
+         VALUES ($1, $2, $3, $4) RETURNING ${PROJECT_COLUMNS}`,
+        [project.name, project.path, project.description, project.createdAt],
+      );
+      const created = toProject(rows[0] as ProjectRow);
+      await tx.rows(
+        `INSERT INTO error_tracking.project_members (project_id, user_id, access_level, created_at)
+         VALUES ($1, $2, 50, $3)`,
+        [created.id, ownerId, project.createdAt],
+      );
+      return created;
+    });
+  }
+
+  /** The project by id or path, with `userId`'s access level (null: not a member). */
+  async findWithAccess(
+    idOrPath: { id: number } | { path: string },
+    userId: number,
+  ): Promise<
+    { project: ProjectRecord; accessLevel: number | null } | undefined
+  > {
+    const byId = 'id' in idOrPath;
+    const rows = await this.sql.rows<
+      ProjectRow & { access_level: number | null }
+    >(
+      `SELECT ${PROJECT_COLUMNS}, m.access_level
+         FROM error_tracking.projects p
+         LEFT JOIN error_tracking.project_members m ON m.project_id = p.id AND m.user_id = $2
+        WHERE ${byId ? 'p.id = $1' : 'p.path = $1'}`,
+      [byId ? idOrPath.id : idOrPath.path, userId],
+    );
+    const row = rows[0];
+    return row
+      ? { project: toProject(row), accessLevel: row.access_level }
+      : undefined;
+  }
+
+  async list(
+    userId: number | null,
+    limit: number,
+    offset: number,
+  ): Promise<{ projects: ProjectRecord[]; total: number }> {
+    const filter =
+      userId === null
+        ? ''
+        : 'WHERE EXISTS (SELECT 1 FROM error_tracking.project_members m WHERE m.project_id = p.id AND m.user_id = $3)';
+    const rows = await this.sql.rows<ProjectRow & { total: number }>(
+      `SELECT ${PROJECT_COLUMNS}, count(*) OVER ()::int AS total
+         FROM error_tracking.projects p ${filter}
+        ORDER BY p.id DESC LIMIT $1 OFFSET $2`,
+      userId === null ? [limit, offset] : [limit, offset, userId],
+    );
+    let total = rows[0]?.total ?? 0;
+    if (rows.length === 0 && offset > 0) {
+      const counted = await this.sql.rows<{ n: number }>(
+        `SELECT count(*)::int AS n FROM error_tracking.projects p ${filter.replace('$3', '$1')}`,
+        userId === null ? [] : [userId],
+      );
+      total = counted[0]?.n ?? 0;
+    }
+    return { projects: rows.map(toProject), total };
+  }
+
+  async listMembers(
+    projectId: number,
+    limit: number,
+    offset: number,
+  ): Promise<{ members: MemberRecord[]; total: number }> {
+    const rows = await this.sql.rows<MemberRow & { total: number }>(
+      `SELECT ${MEMBER_COLUMNS}, count(*) OVER ()::int AS total
+         FROM error_tracking.project_members m
+         JOIN error_tracking.users u ON u.id = m.user_id
+        WHERE m.project_id = $1 ORDER BY u.id LIMIT $2 OFFSET $3`,
+      [projectId, limit, offset],
+    );
+    return { members: rows.map(toMember), total: rows[0]?.total ?? 0 };
+  }
+
+  async findMember(
+    projectId: number,
+    userId: number,
+  ): Promise<MemberRecord | undefined> {
+    const rows = await this.sql.rows<MemberRow>(
+      `SELECT ${MEMBER_COLUMNS}
+         FROM error_tracking.project_members m
+         JOIN error_tracking.users u ON u.id = m.user_id
+        WHERE m.project_id = $1 AND m.user_id = $2`,
+      [projectId, userId],
+    );
+    return rows[0] ? toMember(rows[0]) : undefined;
+  }
+
+  /** Adds a member; false when already one. */
+  async addMember(
+    projectId: number,
+    userId: number,
+    accessLevel: number,
+    now: Date,
+  ): Promise<boolean> {
+    const rows = await this.sql.rows(
+      `INSERT INTO error_tracking.project_members (project_id, user_id, access_level, created_at)
+       VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING user_id`,
+      [projectId, userId, accessLevel, now],
+    );
+    return rows.length > 0;
+  }
+
+  async removeMember(projectId: number, userId: number): Promise<void> {
+    await this.sql.rows(
+      'DELETE FROM error_tracking.project_members WHERE project_id = $1 AND user_id = $2',
+      [projectId, userId],
+    );
+  }
+
+  /** Sets the error-tracking setting; returns the updated project. */
+  async updateSetting(
+    projectId: number,
+    active: boolean,
+    integrated: boolean,
+    sql: SqlExecutor = this.sql,
+  ): Promise<ProjectRecord> {
+    const rows = await sql.rows<ProjectRow>(
+      `UPDATE error_tracking.projects p SET tracking_active = $2, tracking_integrated = $3
+        WHERE id = $1 RETURNING ${PROJECT_COLUMNS}`,
+      [projectId, active, integrated],
+    );
+    return toProject(rows[0] as ProjectRow);
+  }
+}

@@ -1,0 +1,200 @@
+import {
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Inject,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+
+import type { Caller } from '../accounts/account.types';
+import { CurrentCaller, TokenAuthGuard } from '../accounts/token-auth.guard';
+import {
+  AccessLevel,
+  ERROR_TRACKING_OPTIONS,
+} from '../error-tracking.constants';
+import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
+import { baseUrlOf } from '../http/base-url';
+import { pageRequest, setPageHeaders } from '../http/pagination';
+import { Params } from '../http/params';
+import { parseId } from '../http/path-params';
+import { ProjectAccessService } from '../projects/project-access.service';
+import {
+  PatchSettingBodyDto,
+  PutSettingBodyDto,
+} from './dto/request-bodies.dto';
+import {
+  ClientKeyResponseDto,
+  SettingResponseDto,
+  toClientKeyResponse,
+  toSettingResponse,
+} from './dto/settings.response.dto';
+import { SettingsService } from './settings.service';
+
+@ApiTags('error tracking: settings and client keys')
+@ApiSecurity('private-token')
+@ApiParam({
+  name: 'id',
+  description: 'Numeric project id or URL-encoded path.',
+})
+@UseGuards(TokenAuthGuard)
+@Controller('api/v4/projects/:id/error_tracking')
+export class SettingsController {
+  constructor(
+    private readonly settings: SettingsService,
+    private readonly access: ProjectAccessService,
+    @Inject(ERROR_TRACKING_OPTIONS)
+    private readonly options: ErrorTrackingModuleOptions,
+  ) {}
+
+  @Get('settings')
+  @ApiOperation({ summary: 'Error-tracking setting (maintainer)' })
+  @ApiOkResponse({ type: SettingResponseDto })
+  async get(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+  ): Promise<SettingResponseDto> {
+    const { project } = await this.access.require(
+      caller,
+      id,
+      AccessLevel.Maintainer,
+    );
+    return toSettingResponse(project);
+  }
+
+  @Patch('settings')
+  @ApiOperation({
+    summary:
+      'Enable or disable error tracking (maintainer); enabling creates the first key',
+  })
+  @ApiBody({ type: PatchSettingBodyDto })
+  @ApiOkResponse({ type: SettingResponseDto })
+  async patch(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Req() req: Request,
+  ): Promise<SettingResponseDto> {
+    const params = Params.of(req.query, req.body);
+    const active = params.boolean('active', true);
+    const integrated = params.boolean('integrated');
+    const access = await this.access.require(
+      caller,
+      id,
+      AccessLevel.Maintainer,
+    );
+    params.check();
+    const project = await this.settings.update(
+      access,
+      active,
+      integrated ?? access.project.trackingIntegrated,
+    );
+    return toSettingResponse(project);
+  }
+
+  @Put('settings')
+  @ApiOperation({ summary: 'Create or replace the setting (maintainer)' })
+  @ApiBody({ type: PutSettingBodyDto })
+  @ApiOkResponse({ type: SettingResponseDto })
+  async put(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Req() req: Request,
+  ): Promise<SettingResponseDto> {
+    const params = Params.of(req.query, req.body);
+    const active = params.boolean('active', true);
+    const integrated = params.boolean('integrated', true);
+    const access = await this.access.require(
+      caller,
+      id,
+      AccessLevel.Maintainer,
+    );
+    params.check();
+    return toSettingResponse(
+      await this.settings.update(access, active, integrated),
+    );
+  }
+
+  @Get('client_keys')
+  @ApiOperation({ summary: 'Client keys (DSNs), paginated (maintainer)' })
+  @ApiOkResponse({ type: ClientKeyResponseDto, isArray: true })
+  async keys(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ClientKeyResponseDto[]> {
+    const access = await this.access.require(
+      caller,
+      id,
+      AccessLevel.Maintainer,
+    );
+    const query = req.query as Record<string, unknown>;
+    const page = pageRequest(query);
+    const { keys, total } = await this.settings.listKeys(
+      access,
+      page.perPage,
+      page.offset,
+    );
+    setPageHeaders(res, req.path, query, page, total);
+    const base = baseUrlOf(req, this.options);
+    return keys.map((key) => toClientKeyResponse(key, base));
+  }
+
+  @Post('client_keys')
+  @ApiOperation({ summary: 'Create a client key (no body; maintainer)' })
+  @ApiCreatedResponse({ type: ClientKeyResponseDto })
+  async createKey(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Req() req: Request,
+  ): Promise<ClientKeyResponseDto> {
+    const access = await this.access.require(
+      caller,
+      id,
+      AccessLevel.Maintainer,
+    );
+    return toClientKeyResponse(
+      await this.settings.createKey(access),
+      baseUrlOf(req, this.options),
+    );
+  }
+
+  @Delete('client_keys/:key_id')
+  @HttpCode(HttpStatus.OK)
+  @ApiOperation({
+    summary:
+      'Delete a client key; returns it (maintainer). It stops ingesting at once.',
+  })
+  @ApiOkResponse({ type: ClientKeyResponseDto })
+  async deleteKey(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Param('key_id') keyId: string,
+    @Req() req: Request,
+  ): Promise<ClientKeyResponseDto> {
+    const access = await this.access.require(
+      caller,
+      id,
+      AccessLevel.Maintainer,
+    );
+    const key = await this.settings.deleteKey(access, parseId(keyId));
+    return toClientKeyResponse(key, baseUrlOf(req, this.options));
+  }
+}
