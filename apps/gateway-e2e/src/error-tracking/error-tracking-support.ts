@@ -21,13 +21,15 @@ export interface ErrorTrackingGateway extends TestGateway {
 }
 
 export async function startErrorTrackingGateway(
-  env: Record<string, string> = {},
+  env:
+    | Record<string, string>
+    | ((databaseUrl: string) => Promise<Record<string, string>>) = {},
 ): Promise<ErrorTrackingGateway> {
-  const gw = await startTestGateway({
+  const gw = await startTestGateway(async (databaseUrl) => ({
     INITIAL_ROOT_TOKEN: ROOT_TOKEN,
     ERROR_TRACKING_RETENTION_INTERVAL_MINUTES: '0',
-    ...env,
-  });
+    ...(typeof env === 'function' ? await env(databaseUrl) : env),
+  }));
   const client = new Client({ connectionString: gw.databaseUrl });
   await client.connect();
   return {

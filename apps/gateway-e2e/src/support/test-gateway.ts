@@ -16,10 +16,13 @@ export interface TestGateway {
 
 /**
  * The real gateway, listening on a free port, over this test file's own
- * migrated database. `env` is what an operator would set.
+ * migrated database. `env` is what an operator would set; as a function it
+ * gets the database URL first (to put a proxy in front of it, say).
  */
 export async function startTestGateway(
-  env: Record<string, string> = {},
+  env:
+    | Record<string, string>
+    | ((databaseUrl: string) => Promise<Record<string, string>>) = {},
 ): Promise<TestGateway> {
   const database: TestDatabase = await openTestDatabase();
   const dataDir = await mkdtemp(join(tmpdir(), 'quitanda-e2e-'));
@@ -33,7 +36,7 @@ export async function startTestGateway(
         MIGRATIONS: 'off',
         LOG_LEVEL: 'silent',
         DB_POOL_SIZE: '4',
-        ...env,
+        ...(typeof env === 'function' ? await env(database.url) : env),
       }),
     );
     return {

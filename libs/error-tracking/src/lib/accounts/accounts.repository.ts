@@ -149,7 +149,7 @@ export class AccountsRepository {
   async insertToken(
     token: NewToken,
     sql: SqlExecutor = this.sql,
-  ): Promise<TokenRecord> {
+  ): Promise<TokenRecord | undefined> {
     const rows = await sql.rows<TokenRow>(
       `INSERT INTO error_tracking.personal_access_tokens
               (user_id, name, token_digest, scopes, expires_at, created_at)
@@ -165,7 +165,8 @@ export class AccountsRepository {
         token.createdAt,
       ],
     );
-    return toToken(rows[0] as TokenRow);
+    // Undefined when the digest exists already (a configured token on reboot).
+    return rows[0] ? toToken(rows[0]) : undefined;
   }
 
   async findTokenByDigest(

@@ -48,16 +48,26 @@ export class Sql implements SqlExecutor {
   /** Runs `work` in one transaction on one connection; rolls back on error. */
   async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     const client = await poolOf(this.dataSource).connect();
+    // A checked-out client whose connection drops between two statements
+    // emits 'error'; unheard, that would crash the process. The statement
+    // in flight (or the next one) fails instead, and so does the work.
+    const ignore = () => undefined;
+    client.on('error', ignore);
+    let broken = false;
     try {
       await client.query('BEGIN');
       const result = await work(new ClientExecutor(client));
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      await client.query('ROLLBACK').catch(() => {
+        broken = true;
+      });
       throw error;
     } finally {
-      client.release();
+      client.off('error', ignore);
+      // A connection that could not even roll back is discarded, not pooled.
+      client.release(broken);
     }
   }
 }

@@ -1,0 +1,646 @@
+import { createServer, connect } from 'node:net';
+import type { Server, Socket } from 'node:net';
+import {
+  brotliCompressSync,
+  deflateRawSync,
+  deflateSync,
+  gzipSync,
+} from 'node:zlib';
+
+import { defined } from '@quitanda/testing';
+
+import {
+  ROOT_TOKEN,
+  createTrackedProject,
+  sendRaw,
+  startErrorTrackingGateway,
+} from './error-tracking-support';
+import type {
+  ErrorTrackingGateway,
+  RawResponse,
+} from './error-tracking-support';
+
+/** An envelope (header {"event_id":"0123…cdef"}, one event "zstd encoded") compressed with the zstd CLI. */
+const ZSTD_ENVELOPE = Buffer.from(
+  'KLUv/QRYvQIAAoUSGnBpdeAqFCm5ar0jywEAMAhQ7f9/zHf6fz3UZ9qptqxmj2c2vF+X2ouFL2H1C+i9G9Q/IKDlmVbfRECCAKBhFiVBDqt3DWB7vGUDADQF0GrwDTKdAMCeAg==',
+  'base64',
+);
+/** 16 MiB of zeros as one zstd frame (zstd -19): a decompression bomb. */
+const ZSTD_BOMB = Buffer.from(
+  'KLUv/QRoTAAACAABAPz/ORACAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAgAQAAIAEAACABAAAwAQAAvY4l4=',
+  'base64',
+);
+
+function hex(n: number): string {
+  return n.toString(16).padStart(32, '0');
+}
+
+let sequence = 1;
+function nextId(): string {
+  return hex(Date.now() * 1000 + sequence++);
+}
+
+function envelope(...lines: string[]): Buffer {
+  return Buffer.from(lines.join('\n'));
+}
+
+function eventEnvelope(message: string, eventId = nextId()): Buffer {
+  return envelope(
+    JSON.stringify({ event_id: eventId }),
+    JSON.stringify({ type: 'event' }),
+    JSON.stringify({ message, level: 'info' }),
+  );
+}
+
+async function storedEvents(
+  gw: ErrorTrackingGateway,
+  projectId: number,
+  eventId: string,
+): Promise<number> {
+  const rows = await gw.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM error_tracking.events WHERE project_id = $1 AND event_id = $2',
+    [projectId, eventId],
+  );
+  return defined(rows[0]).n;
+}
+
+describe('Sentry collector (e2e)', () => {
+  let gw: ErrorTrackingGateway;
+  let project: { id: number; publicKey: string };
+  let other: { id: number; publicKey: string };
+
+  beforeAll(async () => {
+    gw = await startErrorTrackingGateway();
+    project = await createTrackedProject(gw);
+    other = await createTrackedProject(gw);
+  });
+
+  afterAll(() => gw?.close());
+
+  function envelopePath(
+    query = `?sentry_key=${project.publicKey}`,
+    slash = '/',
+  ) {
+    return `/api/v4/error_tracking/collector/api/${project.id}/envelope${slash}${query}`;
+  }
+
+  function post(
+    body: Buffer,
+    headers: Record<string, string> = {},
+    path = envelopePath(),
+  ): Promise<RawResponse> {
+    return sendRaw(gw.url, { path, headers, body });
+  }
+
+  describe('routes, CORS and transports', () => {
+    it.each([
+      ['envelope', '/'],
+      ['envelope', ''],
+      ['store', '/'],
+      ['store', ''],
+    ])('accepts POST .../%s with trailing "%s"', async (endpoint, slash) => {
+      const eventId = nextId();
+      const body =
+        endpoint === 'store'
+          ? Buffer.from(JSON.stringify({ event_id: eventId, message: 'hi' }))
+          : eventEnvelope('hi', eventId);
+      const res = await post(
+        body,
+        {},
+        `/api/v4/error_tracking/collector/api/${project.id}/${endpoint}${slash}?sentry_key=${project.publicKey}`,
+      );
+      expect(res.status).toBe(200);
+      expect(res.json()).toEqual({ id: eventId });
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+      expect(res.headers['access-control-expose-headers']).toMatch(
+        /x-sentry-rate-limits/,
+      );
+      expect(await storedEvents(gw, project.id, eventId)).toBe(1);
+    });
+
+    it('answers CORS preflights for browser SDKs', async () => {
+      for (const path of [envelopePath('', '/'), envelopePath('', '')]) {
+        const res = await sendRaw(gw.url, {
+          method: 'OPTIONS',
+          path,
+          headers: {
+            Origin: 'https://shop.example.com',
+            'Access-Control-Request-Method': 'POST',
+            'Access-Control-Request-Headers':
+              'content-type, x-sentry-auth, content-encoding',
+          },
+        });
+        expect(res.status).toBe(200);
+        expect(res.headers['access-control-allow-origin']).toBe('*');
+        expect(res.headers['access-control-allow-headers']).toMatch(
+          /x-sentry-auth/,
+        );
+        expect(res.headers['access-control-allow-headers']).toMatch(
+          /content-encoding/,
+        );
+        expect(res.headers['access-control-expose-headers']).toMatch(
+          /retry-after/,
+        );
+      }
+    });
+
+    it.each([
+      ['the query string', 'query'],
+      [
+        'X-Sentry-Auth (any order and spacing, secret ignored)',
+        'x-sentry-auth',
+      ],
+      ['Authorization: Sentry', 'authorization'],
+    ])('authenticates with the key in %s', async (_name, transport) => {
+      const key = project.publicKey;
+      const headers: Record<string, string> =
+        transport === 'x-sentry-auth'
+          ? {
+              'X-Sentry-Auth': `Sentry sentry_version=7,sentry_client=x/1,  sentry_key=${key} , sentry_secret=ignored`,
+            }
+          : transport === 'authorization'
+            ? { Authorization: `Sentry sentry_key=${key}, sentry_version=7` }
+            : {};
+      const res = await post(
+        eventEnvelope('auth'),
+        headers,
+        envelopePath(transport === 'query' ? `?sentry_key=${key}` : ''),
+      );
+      expect(res.status).toBe(200);
+    });
+
+    it('authenticates with the envelope dsn header alone', async () => {
+      const eventId = nextId();
+      const body = envelope(
+        JSON.stringify({
+          event_id: eventId,
+          dsn: `http://${project.publicKey}@h/api/v4/error_tracking/collector/${project.id}`,
+        }),
+        JSON.stringify({ type: 'event' }),
+        JSON.stringify({ message: 'dsn' }),
+      );
+      const res = await post(body, {}, envelopePath(''));
+      expect(res.status).toBe(200);
+      expect(await storedEvents(gw, project.id, eventId)).toBe(1);
+    });
+
+    it('accepts any Content-Type and chunked bodies', async () => {
+      for (const type of [
+        'text/plain;charset=UTF-8',
+        'application/json',
+        'application/x-sentry-envelope',
+        'application/octet-stream',
+      ]) {
+        const res = await post(eventEnvelope(type), { 'Content-Type': type });
+        expect(res.status).toBe(200);
+      }
+      const chunked = await sendRaw(gw.url, {
+        path: envelopePath(),
+        body: eventEnvelope('chunked'),
+        chunked: true,
+      });
+      expect(chunked.status).toBe(200);
+    });
+  });
+
+  describe('authentication failures', () => {
+    it('401 without any key', async () => {
+      const res = await post(eventEnvelope('nokey'), {}, envelopePath(''));
+      expect(res.status).toBe(401);
+      expect(res.json()).toEqual({
+        detail: expect.stringMatching(/authentication/i),
+      });
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+    });
+
+    it("403 for an unknown key, another project's key, an unknown project", async () => {
+      const unknown = await post(
+        eventEnvelope('x'),
+        {},
+        envelopePath('?sentry_key=glet_ffffffffffffffffffffffffffffffff'),
+      );
+      expect(unknown.status).toBe(403);
+      expect(unknown.json()).toEqual({ detail: expect.any(String) });
+      const foreign = await post(
+        eventEnvelope('x'),
+        {},
+        envelopePath(`?sentry_key=${other.publicKey}`),
+      );
+      expect(foreign.status).toBe(403);
+      const nowhere = await sendRaw(gw.url, {
+        path: `/api/v4/error_tracking/collector/api/999999/envelope/?sentry_key=${project.publicKey}`,
+        body: eventEnvelope('x'),
+      });
+      expect(nowhere.status).toBe(403);
+    });
+
+    it('400 when transports carry different keys', async () => {
+      const res = await post(eventEnvelope('conflict'), {
+        'X-Sentry-Auth': `Sentry sentry_key=${other.publicKey}, sentry_version=7`,
+      });
+      expect(res.status).toBe(400);
+      const inBody = envelope(
+        JSON.stringify({
+          dsn: `http://${other.publicKey}@h/api/v4/error_tracking/collector/${other.id}`,
+        }),
+        JSON.stringify({ type: 'event' }),
+        JSON.stringify({ message: 'x' }),
+      );
+      expect((await post(inBody)).status).toBe(400);
+    });
+  });
+
+  describe('encodings', () => {
+    const plain = (message: string, eventId: string) =>
+      eventEnvelope(message, eventId);
+
+    it.each([
+      ['identity', (b: Buffer) => b],
+      ['', (b: Buffer) => b],
+      ['gzip', (b: Buffer) => gzipSync(b)],
+      ['deflate', (b: Buffer) => deflateSync(b)],
+      ['deflate', (b: Buffer) => deflateRawSync(b)],
+      ['br', (b: Buffer) => brotliCompressSync(b)],
+    ])('decodes Content-Encoding "%s"', async (encoding, encode) => {
+      const eventId = nextId();
+      const res = await post(encode(plain(`enc ${encoding}`, eventId)), {
+        'Content-Encoding': encoding,
+      });
+      expect(res.status).toBe(200);
+      expect(res.json()).toEqual({ id: eventId });
+    });
+
+    it('decodes zstd', async () => {
+      const res = await post(ZSTD_ENVELOPE, { 'Content-Encoding': 'zstd' });
+      expect(res.status).toBe(200);
+      expect(res.json()).toEqual({ id: '0123456789abcdef0123456789abcdef' });
+    });
+
+    it('415 for an unsupported encoding, 400 for a corrupt body', async () => {
+      const res = await post(eventEnvelope('x'), {
+        'Content-Encoding': 'compress',
+      });
+      expect(res.status).toBe(415);
+      expect(res.json()['detail']).toMatch(/compress/);
+      const corrupt = await post(Buffer.from('not gzip at all'), {
+        'Content-Encoding': 'gzip',
+      });
+      expect(corrupt.status).toBe(400);
+    });
+  });
+
+  describe('envelopes', () => {
+    it('stores the event of a multi-item envelope whatever its position, binary attachments aside', async () => {
+      const eventId = nextId();
+      const binary = Buffer.from([0, 10, 255, 10, 13, 0x7b]);
+      const event = JSON.stringify({ message: 'multi' });
+      const body = Buffer.concat([
+        Buffer.from(`{"event_id":"${eventId}"}\n`),
+        Buffer.from(
+          `{"type":"attachment","length":${binary.length},"filename":"a.bin"}\n`,
+        ),
+        binary,
+        Buffer.from(
+          '\n{"type":"session"}\n{"sid":"s-1","status":"ok","attrs":{"release":"9.9.9"}}\n',
+        ),
+        Buffer.from(
+          `{"type":"event","length":${Buffer.byteLength(event)}}\n${event}\n`,
+        ),
+        Buffer.from(
+          '{"type":"client_report"}\n{"discarded_events":[{"reason":"queue_overflow","category":"error","quantity":3}]}\n',
+        ),
+      ]);
+      const res = await post(body);
+      expect(res.status).toBe(200);
+      expect(res.json()).toEqual({ id: eventId });
+      expect(await storedEvents(gw, project.id, eventId)).toBe(1);
+      const discarded = await gw.query<{
+        source: string;
+        reason: string;
+        category: string;
+        quantity: string;
+      }>(
+        `SELECT source, reason, category, quantity::text FROM error_tracking.discarded_events
+          WHERE project_id = $1 ORDER BY source, reason`,
+        [project.id],
+      );
+      expect(discarded).toEqual(
+        expect.arrayContaining([
+          {
+            source: 'client',
+            reason: 'queue_overflow',
+            category: 'error',
+            quantity: '3',
+          },
+          {
+            source: 'server',
+            reason: 'unsupported_item',
+            category: 'attachment',
+            quantity: '1',
+          },
+        ]),
+      );
+    });
+
+    it('skips a bad item and keeps the good ones (200)', async () => {
+      const eventId = nextId();
+      const body = envelope(
+        JSON.stringify({ event_id: eventId }),
+        JSON.stringify({ type: 'session' }),
+        '{not json',
+        JSON.stringify({ type: 'transaction' }),
+        JSON.stringify({ type: 'transaction', spans: [] }),
+        JSON.stringify({ type: 'event' }),
+        JSON.stringify({ message: 'survivor' }),
+      );
+      const res = await post(body);
+      expect(res.status).toBe(200);
+      expect(res.json()).toEqual({ id: eventId });
+      expect(await storedEvents(gw, project.id, eventId)).toBe(1);
+    });
+
+    it('answers {} to an envelope without an event', async () => {
+      const res = await post(
+        envelope(
+          '{}',
+          JSON.stringify({ type: 'check_in' }),
+          '{"check_in_id":"x"}',
+        ),
+      );
+      expect(res.status).toBe(200);
+      expect(res.json()).toEqual({});
+    });
+
+    it.each([
+      [
+        'a header that is not JSON',
+        '{oops\n{"type":"event"}\n{"message":"x"}',
+        false,
+      ],
+      [
+        'a header that is not an object',
+        '[1]\n{"type":"event"}\n{"message":"x"}',
+        false,
+      ],
+      ['an empty body', '', false],
+      ['an item header that is not JSON', 'nope\n{"message":"x"}', true],
+      [
+        'an item header that is not an object',
+        '"event"\n{"message":"x"}',
+        true,
+      ],
+      [
+        'a length running past the end',
+        '{"type":"event","length":500}\n{"message":"x"}',
+        true,
+      ],
+      [
+        'a payload longer than its length',
+        '{"type":"event","length":3}\n{"message":"x"}',
+        true,
+      ],
+    ])(
+      '400 with nothing stored for %s',
+      async (_name, broken, afterGoodItem) => {
+        const eventId = nextId();
+        // A good event first: broken framing later refuses the whole envelope.
+        const body = afterGoodItem
+          ? Buffer.concat([
+              eventEnvelope('kept?', eventId),
+              Buffer.from(`\n${broken}`),
+            ])
+          : Buffer.from(broken);
+        const res = await post(body);
+        expect(res.status).toBe(400);
+        expect(res.json()).toEqual({ detail: expect.any(String) });
+        expect(await storedEvents(gw, project.id, eventId)).toBe(0);
+      },
+    );
+
+    it('400 for a store body that is not a JSON object', async () => {
+      const res = await sendRaw(gw.url, {
+        path: `/api/v4/error_tracking/collector/api/${project.id}/store/?sentry_key=${project.publicKey}`,
+        body: Buffer.from('[1,2,3]'),
+      });
+      expect(res.status).toBe(400);
+    });
+
+    it('stores a duplicate event id once and counts it once', async () => {
+      const eventId = nextId();
+      const body = eventEnvelope('duplicate', eventId);
+      const [a, b] = await Promise.all([post(body), post(body)]);
+      expect([a.status, b.status]).toEqual([200, 200]);
+      expect((await post(body)).status).toBe(200);
+      expect(await storedEvents(gw, project.id, eventId)).toBe(1);
+      const [row] = await gw.query<{ count: string }>(
+        `SELECT e.count::text FROM error_tracking.errors e
+           JOIN error_tracking.events ev ON ev.error_id = e.id WHERE ev.event_id = $1`,
+        [eventId],
+      );
+      expect(defined(row).count).toBe('1');
+    });
+  });
+
+  describe('limits', () => {
+    let small: ErrorTrackingGateway;
+    let smallProject: { id: number; publicKey: string };
+
+    beforeAll(async () => {
+      small = await startErrorTrackingGateway({
+        ERROR_TRACKING_MAX_BODY_BYTES: String(64 * 1024),
+        ERROR_TRACKING_MAX_ENVELOPE_BYTES: String(1024 * 1024),
+        ERROR_TRACKING_MAX_EVENT_BYTES: String(256 * 1024),
+      });
+      smallProject = await createTrackedProject(small);
+    });
+
+    afterAll(() => small?.close());
+
+    function postSmall(
+      body: Buffer,
+      headers: Record<string, string> = {},
+      chunked = false,
+    ) {
+      return sendRaw(small.url, {
+        path: `/api/v4/error_tracking/collector/api/${smallProject.id}/envelope/?sentry_key=${smallProject.publicKey}`,
+        headers,
+        body,
+        chunked,
+      });
+    }
+
+    it('413 for a body over the limit, declared or streamed', async () => {
+      const big = eventEnvelope('x'.repeat(100 * 1024));
+      expect((await postSmall(big)).status).toBe(413);
+      const streamed = await postSmall(big, {}, true);
+      expect(streamed.status).toBe(413);
+      expect(streamed.json()).toEqual({ detail: expect.any(String) });
+    });
+
+    it('413 for one event over the limit once decompressed', async () => {
+      const res = await postSmall(
+        gzipSync(eventEnvelope('y'.repeat(300 * 1024))),
+        { 'Content-Encoding': 'gzip' },
+      );
+      expect(res.status).toBe(413);
+    });
+
+    it.each([
+      ['gzip', () => gzipSync(Buffer.alloc(16 * 1024 * 1024))],
+      ['br', () => brotliCompressSync(Buffer.alloc(16 * 1024 * 1024))],
+      ['zstd', () => ZSTD_BOMB],
+    ])(
+      '413 for a %s decompression bomb, without inflating it',
+      async (encoding, bomb) => {
+        const body = bomb();
+        expect(body.length).toBeLessThan(64 * 1024);
+        const before = process.memoryUsage().rss;
+        const res = await postSmall(body, { 'Content-Encoding': encoding });
+        expect(res.status).toBe(413);
+        // The gateway runs in this process: it must not have held 16 MiB.
+        expect(process.memoryUsage().rss - before).toBeLessThan(
+          12 * 1024 * 1024,
+        );
+      },
+    );
+  });
+
+  describe('rate limits', () => {
+    it('answers 429 with Retry-After and X-Sentry-Rate-Limits, across replicas', async () => {
+      let sharedUrl = '';
+      const first = await startErrorTrackingGateway(async (url) => {
+        sharedUrl = url;
+        return { ERROR_TRACKING_RATE_LIMIT_PER_MINUTE: '3' };
+      });
+      const second = await startErrorTrackingGateway(async () => ({
+        DATABASE_URL: sharedUrl,
+        ERROR_TRACKING_RATE_LIMIT_PER_MINUTE: '3',
+      }));
+      try {
+        const tracked = await createTrackedProject(first);
+        const path = `/api/v4/error_tracking/collector/api/${tracked.id}/envelope/?sentry_key=${tracked.publicKey}`;
+        // Fill the key's window on one replica, then ask the other.
+        let limited: RawResponse | undefined;
+        for (let i = 0; i < 10 && !limited; i++) {
+          const target = i < 3 ? first : second;
+          const res = await sendRaw(target.url, {
+            path,
+            body: eventEnvelope(`rl ${i}`),
+          });
+          if (res.status === 429) limited = res;
+          else expect(res.status).toBe(200);
+        }
+        const res = defined(limited, 'a 429');
+        const retryAfter = Number(res.headers['retry-after']);
+        expect(retryAfter).toBeGreaterThanOrEqual(1);
+        expect(retryAfter).toBeLessThanOrEqual(60);
+        expect(res.headers['x-sentry-rate-limits']).toBe(`${retryAfter}::key`);
+        expect(res.json()).toEqual({ detail: expect.any(String) });
+        const [window] = await first.query<{ events: number }>(
+          `SELECT max(events) AS events FROM error_tracking.rate_limit_windows w
+             JOIN error_tracking.client_keys k ON k.id = w.key_id WHERE k.public_key = $1`,
+          [tracked.publicKey],
+        );
+        expect(defined(window).events).toBeGreaterThan(3);
+      } finally {
+        await second.close();
+        await first.close();
+      }
+    });
+  });
+
+  describe('database outage', () => {
+    it('answers 503 with Retry-After while the database is down and loses nothing acknowledged', async () => {
+      const sockets = new Set<Socket>();
+      let proxy: Server | undefined;
+      let target = { host: '127.0.0.1', port: 5432 };
+      let proxyPort = 0;
+      const listen = () =>
+        new Promise<void>((resolve) => {
+          proxy = createServer((client) => {
+            const upstream = connect(target.port, target.host);
+            sockets.add(client).add(upstream);
+            client.pipe(upstream).pipe(client);
+            const drop = () => {
+              client.destroy();
+              upstream.destroy();
+            };
+            client.on('error', drop);
+            upstream.on('error', drop);
+          });
+          proxy.listen(proxyPort, '127.0.0.1', () => {
+            proxyPort = (proxy?.address() as { port: number }).port;
+            resolve();
+          });
+        });
+      const down = async () => {
+        const closed = new Promise<void>((resolve) =>
+          proxy ? proxy.close(() => resolve()) : resolve(),
+        );
+        for (const socket of sockets) socket.destroy();
+        sockets.clear();
+        await closed;
+        proxy = undefined;
+      };
+      const outage = await startErrorTrackingGateway(async (url) => {
+        const parsed = new URL(url);
+        target = { host: parsed.hostname, port: Number(parsed.port || 5432) };
+        await listen();
+        parsed.hostname = '127.0.0.1';
+        parsed.port = String(proxyPort);
+        return { DATABASE_URL: parsed.toString() };
+      });
+      try {
+        const tracked = await createTrackedProject(outage);
+        const path = `/api/v4/error_tracking/collector/api/${tracked.id}/envelope/?sentry_key=${tracked.publicKey}`;
+        const acknowledged = nextId();
+        expect(
+          (
+            await sendRaw(outage.url, {
+              path,
+              body: eventEnvelope('before', acknowledged),
+            })
+          ).status,
+        ).toBe(200);
+
+        await down();
+        const refused = await sendRaw(outage.url, {
+          path,
+          body: eventEnvelope('during'),
+        });
+        expect(refused.status).toBe(503);
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+        expect(refused.json()).toEqual({ detail: expect.any(String) });
+
+        await listen();
+        // The outage cool-down is one second; retry like an SDK would.
+        let after: RawResponse | undefined;
+        for (
+          let attempt = 0;
+          attempt < 50 && after?.status !== 200;
+          attempt++
+        ) {
+          after = await sendRaw(outage.url, {
+            path,
+            body: eventEnvelope('after'),
+          });
+          if (after.status !== 200)
+            await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        expect(after?.status).toBe(200);
+        expect(await storedEvents(outage, tracked.id, acknowledged)).toBe(1);
+      } finally {
+        await outage.close();
+        await down();
+      }
+    });
+  });
+
+  it('keeps secrets out of the ROOT token flow (sanity: root works here)', async () => {
+    const res = await gw.http
+      .get('/api/v4/user')
+      .set('PRIVATE-TOKEN', ROOT_TOKEN)
+      .expect(200);
+    expect(res.body.username).toBe('root');
+  });
+});
