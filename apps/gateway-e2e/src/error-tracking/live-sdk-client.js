@@ -1,4 +1,3 @@
-/* eslint-disable */
 // Run by live-sdk.e2e-spec.ts in its own process (the SDK patches globals):
 // reports one error three times from two lines for two users, and one
 // message, to SENTRY_DSN, then flushes and exits.
