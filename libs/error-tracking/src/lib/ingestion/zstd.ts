@@ -5,11 +5,14 @@ import { Decompress } from 'fzstd';
  *
  * fzstd allocates each frame's window as its header declares, so before
  * decoding, every frame header is read (frames are self-delimiting: blocks
- * carry their sizes) and a window or declared size above the limit is
- * refused. Decoding then stops as soon as the output passes the limit.
+ * carry their sizes) and a declared size above the limit, or a window above
+ * both the limit and zstd's ordinary 8 MiB, is refused. Decoding then stops
+ * as soon as the output passes the limit.
  */
 
 const ZSTD_MAGIC = 0xfd2fb528;
+/** The largest window zstd uses at its normal levels (1..19): 8 MiB. */
+const MAX_ORDINARY_WINDOW = 8 * 1024 * 1024;
 
 export class ZstdLimitError extends Error {}
 export class ZstdDataError extends Error {}
@@ -79,7 +82,10 @@ function frameWindowAndEnd(
 export function zstdDecompress(data: Uint8Array, maxBytes: number): Buffer {
   for (let start = 0; start < data.length;) {
     const frame = frameWindowAndEnd(data, start);
-    if (frame.window > maxBytes || frame.contentSize > maxBytes)
+    if (
+      frame.window > Math.max(maxBytes, MAX_ORDINARY_WINDOW) ||
+      frame.contentSize > maxBytes
+    )
       throw new ZstdLimitError('zstd frame larger than the limit');
     start = frame.end;
   }

@@ -1,0 +1,71 @@
+import {
+  brotliCompressSync,
+  deflateRawSync,
+  deflateSync,
+  gzipSync,
+} from 'node:zlib';
+
+import { TransportErrorKind } from '@quitanda/kernel';
+
+import { decodeBody } from './decode-body';
+import { zstdDecompress } from './zstd';
+
+const payload = Buffer.from('{"hello":"world"}\n'.repeat(50));
+/** `{"event_id":…}\n{"type":"event"}\n{"message":"zstd encoded","level":"info"}\n`, zstd CLI. */
+const ZSTD = Buffer.from(
+  'KLUv/QRYvQIAAoUSGnBpdeAqFCm5ar0jywEAMAhQ7f9/zHf6fz3UZ9qptqxmj2c2vF+X2ouFL2H1C+i9G9Q/IKDlmVbfRECCAKBhFiVBDqt3DWB7vGUDADQF0GrwDTKdAMCeAg==',
+  'base64',
+);
+
+describe('decodeBody', () => {
+  it.each([
+    [undefined, payload],
+    ['', payload],
+    ['identity', payload],
+    ['gzip', gzipSync(payload)],
+    ['GZIP', gzipSync(payload)],
+    ['deflate', deflateSync(payload)],
+    ['deflate', deflateRawSync(payload)],
+    ['br', brotliCompressSync(payload)],
+    ['gzip, br', brotliCompressSync(gzipSync(payload))],
+  ])('undoes %p', async (encoding, body) => {
+    await expect(decodeBody(body, encoding, 1 << 20)).resolves.toEqual(payload);
+  });
+
+  it('decodes zstd', async () => {
+    const decoded = await decodeBody(ZSTD, 'zstd', 1 << 20);
+    expect(decoded.toString()).toContain('"message":"zstd encoded"');
+  });
+
+  it('stops at the limit (bombs) with 413, and refuses unknown encodings with 415', async () => {
+    const bomb = gzipSync(Buffer.alloc(64 << 20));
+    await expect(decodeBody(bomb, 'gzip', 1 << 20)).rejects.toMatchObject({
+      kind: TransportErrorKind.PayloadTooLarge,
+    });
+    await expect(decodeBody(payload, 'identity', 10)).rejects.toMatchObject({
+      kind: TransportErrorKind.PayloadTooLarge,
+    });
+    await expect(decodeBody(payload, 'lzma', 1 << 20)).rejects.toMatchObject({
+      kind: TransportErrorKind.UnsupportedMediaType,
+    });
+    await expect(
+      decodeBody(Buffer.from('nope'), 'br', 1 << 20),
+    ).rejects.toMatchObject({
+      kind: TransportErrorKind.MalformedBody,
+    });
+  });
+
+  it('refuses a zstd frame declaring a window over the limit before allocating it', () => {
+    // Magic, descriptor (no single segment), window descriptor 2^(10+21) = 2 GiB,
+    // then an empty last raw block.
+    const frame = Buffer.from([
+      0x28, 0xb5, 0x2f, 0xfd, 0x00, 0xa8, 0x01, 0x00, 0x00,
+    ]);
+    expect(() => zstdDecompress(frame, 1 << 20)).toThrow(
+      /larger than the limit/,
+    );
+    expect(() => zstdDecompress(Buffer.from('not zstd'), 1 << 20)).toThrow(
+      /not zstd/,
+    );
+  });
+});

@@ -1,0 +1,50 @@
+import { EnvelopeFramingError, parseEnvelope } from './envelope';
+
+const text = (parts: string[]) => Buffer.from(parts.join('\n'));
+
+describe('parseEnvelope', () => {
+  it('reads items with and without length, event not first, trailing newline or not', () => {
+    const binary = Buffer.from([0x00, 0x0a, 0xff, 0x0a]);
+    const body = Buffer.concat([
+      Buffer.from('{"event_id":"abc"}\n'),
+      Buffer.from(`{"type":"attachment","length":${binary.length}}\n`),
+      binary,
+      Buffer.from('\n{"type":"event"}\n{"message":"m"}\n'),
+      Buffer.from('{"type":"session","length":2}\n{}'),
+    ]);
+    const envelope = parseEnvelope(body);
+    expect(envelope.header).toEqual({ event_id: 'abc' });
+    expect(envelope.items.map((i) => i.type)).toEqual([
+      'attachment',
+      'event',
+      'session',
+    ]);
+    expect(envelope.items[0]?.payload).toEqual(binary);
+    expect(envelope.items[1]?.payload.toString()).toBe('{"message":"m"}');
+    expect(envelope.items[2]?.payload.toString()).toBe('{}');
+  });
+
+  it('accepts an empty header and items with empty payloads', () => {
+    const envelope = parseEnvelope(
+      text(['{}', '{"type":"a"}', '', '{"type":"b"}']),
+    );
+    expect(envelope.items.map((i) => [i.type, i.payload.length])).toEqual([
+      ['a', 0],
+      ['b', 0],
+    ]);
+  });
+
+  it.each([
+    ['empty', Buffer.alloc(0)],
+    ['bad header', text(['{', '{"type":"event"}', '{}'])],
+    ['array header', text(['[]'])],
+    ['bad item header', text(['{}', 'x', '{}'])],
+    ['non-object item header', text(['{}', '1', '{}'])],
+    ['short length', text(['{}', '{"type":"event","length":99}', '{}'])],
+    ['long payload', text(['{}', '{"type":"event","length":1}', '{}'])],
+    ['negative length', text(['{}', '{"type":"event","length":-1}', '{}'])],
+    ['string length', text(['{}', '{"type":"event","length":"2"}', '{}'])],
+  ])('refuses broken framing: %s', (_name, body) => {
+    expect(() => parseEnvelope(body)).toThrow(EnvelopeFramingError);
+  });
+});

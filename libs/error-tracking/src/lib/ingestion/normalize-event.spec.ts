@@ -1,0 +1,198 @@
+import { normalizeEvent, parseTimestamp } from './normalize-event';
+
+const receivedAt = new Date('2026-11-22T10:00:00.000Z');
+const ctx = { receivedAt, clientIp: '203.0.113.9' };
+
+describe('normalizeEvent', () => {
+  it('takes the envelope event_id over the payload, normalises dashes and case, or generates one', () => {
+    expect(
+      normalizeEvent(
+        { event_id: 'A'.repeat(32) },
+        { ...ctx, envelopeEventId: 'b'.repeat(32) },
+      ).eventId,
+    ).toBe('b'.repeat(32));
+    expect(
+      normalizeEvent({ event_id: '0190B6E2-7D3A-7C4E-9B1A-3F4F5E6D7C8A' }, ctx)
+        .eventId,
+    ).toBe('0190b6e27d3a7c4e9b1a3f4f5e6d7c8a');
+    expect(normalizeEvent({ event_id: 'nope' }, ctx).eventId).toMatch(
+      /^[0-9a-f]{32}$/,
+    );
+  });
+
+  it('reads every timestamp form and falls back to the received time', () => {
+    expect(
+      parseTimestamp('2026-11-22T03:53:47.992845249Z')?.toISOString(),
+    ).toBe('2026-11-22T03:53:47.992Z');
+    expect(parseTimestamp('2026-11-22T03:53:47')?.toISOString()).toBe(
+      '2026-11-22T03:53:47.000Z',
+    );
+    expect(parseTimestamp('2026-11-22T05:53:47+02:00')?.toISOString()).toBe(
+      '2026-11-22T03:53:47.000Z',
+    );
+    expect(parseTimestamp(1795319619.51)?.toISOString()).toBe(
+      '2026-11-22T03:53:39.510Z',
+    );
+    expect(parseTimestamp('1795319619')?.toISOString()).toBe(
+      '2026-11-22T03:53:39.000Z',
+    );
+    expect(parseTimestamp('yesterday')).toBeUndefined();
+    expect(normalizeEvent({}, ctx).timestamp).toEqual(receivedAt);
+    const future = new Date(receivedAt.getTime() + 61_000).toISOString();
+    expect(normalizeEvent({ timestamp: future }, ctx).timestamp).toEqual(
+      receivedAt,
+    );
+    const near = new Date(receivedAt.getTime() + 59_000);
+    expect(
+      normalizeEvent({ timestamp: near.toISOString() }, ctx).timestamp,
+    ).toEqual(near);
+    const old = '2020-01-01T00:00:00Z';
+    expect(normalizeEvent({ timestamp: old }, ctx).payload['received_at']).toBe(
+      receivedAt.toISOString(),
+    );
+  });
+
+  it('defaults level and environment, maps level aliases', () => {
+    const event = normalizeEvent({}, ctx);
+    expect([event.level, event.environment, event.platform]).toEqual([
+      'error',
+      'production',
+      'other',
+    ]);
+    expect(normalizeEvent({ level: 'WARN' }, ctx).level).toBe('warning');
+    expect(normalizeEvent({ level: 'bogus' }, ctx).level).toBe('error');
+  });
+
+  it('resolves {{auto}} user IPs and reads tags as an object or pairs', () => {
+    const event = normalizeEvent(
+      {
+        user: { id: 7, ip_address: '{{auto}}' },
+        tags: [['a', '1'], ['b', 2], ['bad']],
+      },
+      ctx,
+    );
+    expect(event.user).toEqual({ id: '7', ip_address: '203.0.113.9' });
+    expect(event.tags).toEqual({ a: '1', b: '2' });
+    expect(normalizeEvent({ tags: { x: 'y', n: null } }, ctx).tags).toEqual({
+      x: 'y',
+    });
+  });
+
+  it('reads exception values or a bare list (Go); the last value was thrown', () => {
+    const chain = normalizeEvent(
+      {
+        exception: {
+          values: [
+            { type: 'Cause', value: 'root' },
+            {
+              type: 'Outer',
+              value: 'failed\nsecond line',
+              stacktrace: { frames: [{ function: 'f', module: 'm' }] },
+            },
+          ],
+        },
+      },
+      ctx,
+    );
+    expect(chain.title).toBe('Outer: failed');
+    expect(chain.type).toBe('Outer');
+    expect(chain.culprit).toBe('f (m)');
+    const go = normalizeEvent(
+      { exception: [{ type: '*errors.errorString', value: 'boom' }] },
+      ctx,
+    );
+    expect(go.title).toBe('*errors.errorString: boom');
+    expect(go.payload['exception']).toEqual({
+      values: [{ type: '*errors.errorString', value: 'boom' }],
+    });
+  });
+
+  it('treats a message with a synthetic, type-less exception as a message event', () => {
+    const event = normalizeEvent(
+      {
+        message: 'hello world',
+        exception: {
+          values: [
+            {
+              value: 'hello world',
+              mechanism: { synthetic: true },
+              stacktrace: { frames: [{ function: 'g' }] },
+            },
+          ],
+        },
+      },
+      ctx,
+    );
+    expect(event.title).toBe('hello world');
+    expect(event.type).toBe('');
+  });
+
+  it('reads message and logentry forms, formatting parameters', () => {
+    expect(normalizeEvent({ message: 'plain' }, ctx).message).toBe('plain');
+    const entry = normalizeEvent(
+      { logentry: { message: 'user %s failed %d times', params: ['bob', 3] } },
+      ctx,
+    );
+    expect(entry.message).toBe('user bob failed 3 times');
+    expect(entry.messageTemplate).toBe('user %s failed %d times');
+    expect(
+      normalizeEvent({ message: { formatted: 'pre-formatted' } }, ctx).message,
+    ).toBe('pre-formatted');
+    expect(
+      normalizeEvent(
+        { message: '', exception: [{ type: 'E', value: 'v' }] },
+        ctx,
+      ).title,
+    ).toBe('E: v');
+  });
+
+  it('truncates instead of rejecting, keeping both ends of long stack traces', () => {
+    const frames = Array.from({ length: 400 }, (_, i) => ({
+      function: `f${i}`,
+    }));
+    const event = normalizeEvent(
+      {
+        exception: [
+          {
+            type: 'T'.repeat(2000),
+            value: 'v'.repeat(20_000),
+            stacktrace: { frames },
+          },
+        ],
+        tags: { ['k'.repeat(300)]: 'v'.repeat(300) },
+        message: 'm'.repeat(10_000),
+      },
+      ctx,
+    );
+    expect(event.title.length).toBe(1024);
+    expect(Object.entries(event.tags)[0]?.map((s) => s.length)).toEqual([
+      200, 200,
+    ]);
+    expect(event.value.length).toBe(8192);
+    const kept = event.exceptions[0]?.frames ?? [];
+    expect(kept).toHaveLength(250);
+    expect(kept[0]?.function).toBe('f0');
+    expect(kept[249]?.function).toBe('f399');
+    expect(event.culprit).toBe('f399');
+  });
+
+  it('keeps contexts, extra, breadcrumbs (list becomes {values}), sdk and request', () => {
+    const event = normalizeEvent(
+      {
+        contexts: { os: { name: 'linux' } },
+        extra: { a: 1 },
+        breadcrumbs: [{ m: 1 }],
+        sdk: { name: 's' },
+        request: { url: 'u' },
+      },
+      ctx,
+    );
+    expect(event.payload).toMatchObject({
+      contexts: { os: { name: 'linux' } },
+      extra: { a: 1 },
+      breadcrumbs: { values: [{ m: 1 }] },
+      sdk: { name: 's' },
+      request: { url: 'u' },
+    });
+  });
+});
