@@ -147,10 +147,14 @@ export class IngestionRepository {
     const verdicts: IngestVerdict[] = batch.map(() => 'ok');
     for (const [index, verdict] of row.rejected) verdicts[index] = verdict;
 
+    // Each new event id once, from the request the admission chose.
     const freshKeys = new Set(row.fresh.map(([i, id]) => `${i}:${id}`));
-    const fresh: FreshEvent[] = events
-      .filter((e) => freshKeys.has(`${e.index}:${toUuid(e.event.eventId)}`))
-      .map((e) => ({ projectId: e.request.projectId, event: e.event }));
+    const fresh: FreshEvent[] = [];
+    for (const e of events) {
+      const key = `${e.index}:${toUuid(e.event.eventId)}`;
+      if (!freshKeys.delete(key)) continue;
+      fresh.push({ projectId: e.request.projectId, event: e.event });
+    }
     const admittedEvents = events.filter((e) => verdicts[e.index] === 'ok');
 
     let reopenedIssues = 0;

@@ -1,0 +1,188 @@
+import type { TestingModule } from '@nestjs/testing';
+import type { Sql } from '@quitanda/database';
+import { FixedClock } from '@quitanda/kernel';
+import { defined, openTestDatabase } from '@quitanda/testing';
+import type { TestDatabase } from '@quitanda/testing';
+
+import {
+  errorTrackingTestModule,
+  seedProject,
+  sqlOf,
+} from '../../testing/error-tracking-test-module';
+import { recountErrors } from '../../testing/recount';
+import { INGESTION_PROVIDERS } from '../error-tracking.module';
+import type { JsonObject } from './envelope';
+import type { IngestRequest } from './ingest-request';
+import { IngestionQueue } from './ingestion-queue';
+import { prepareEvent } from './prepare-request';
+
+/** mulberry32: a small seeded PRNG, so a failure replays exactly. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const SEED = 20261122;
+const BASE = Date.parse('2026-11-20T00:00:00.000Z');
+
+describe('ingestion flush (group commit against the database)', () => {
+  let database: TestDatabase;
+  let module: TestingModule;
+  let queue: IngestionQueue;
+  let sql: Sql;
+  const clock = new FixedClock('2026-11-22T10:00:00.000Z');
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    module = await errorTrackingTestModule(
+      database.url,
+      INGESTION_PROVIDERS,
+      {},
+      clock,
+    );
+    await module.init();
+    queue = module.get(IngestionQueue);
+    sql = sqlOf(module);
+  });
+
+  afterAll(async () => {
+    await module?.close();
+    await database?.close();
+  });
+
+  function request(
+    project: { projectId: number; keyId: number },
+    raws: JsonObject[],
+  ): IngestRequest {
+    const receivedAt = clock.now();
+    const context = { receivedAt, maxEventBytes: 1 << 20 };
+    return {
+      keyId: project.keyId,
+      projectId: project.projectId,
+      receivedAt,
+      events: raws.map((raw) => prepareEvent(raw, context)),
+      sessions: [],
+      buckets: [],
+      discards: [],
+    };
+  }
+
+  it(`keeps every error's aggregates equal to a recount of its events (seed ${SEED})`, async () => {
+    const project = await seedProject(sql);
+    const next = random(SEED);
+    const pick = <T>(items: readonly T[]): T =>
+      items[Math.floor(next() * items.length)] as T;
+    const sent: JsonObject[] = [];
+    for (let round = 0; round < 8; round++) {
+      const batch: Array<Promise<unknown>> = [];
+      for (let r = 0; r < 12; r++) {
+        const raws: JsonObject[] = [];
+        const size = 1 + Math.floor(next() * 4);
+        for (let i = 0; i < size; i++) {
+          // A duplicate of something already sent, now and then.
+          if (sent.length > 0 && next() < 0.1) {
+            raws.push(pick(sent));
+            continue;
+          }
+          const fn = pick(['save', 'load', 'parse']);
+          const raw: JsonObject = {
+            event_id: Math.floor(next() * 2 ** 52)
+              .toString(16)
+              .padStart(32, '0'),
+            timestamp: new Date(
+              BASE + Math.floor(next() * 3 * 86_400_000),
+            ).toISOString(),
+            release: pick(['1.0.0', '1.1.0', null]),
+            level: pick(['error', 'warning', 'fatal']),
+            logger: pick(['app', 'worker', null]),
+            user: pick([
+              { id: 'u1' },
+              { id: 'u2' },
+              { email: 'e@x' },
+              { ip_address: '10.0.0.1' },
+              null,
+            ]),
+            exception:
+              next() < 0.8
+                ? [
+                    {
+                      type: 'Error',
+                      value: 'x',
+                      stacktrace: { frames: [{ function: fn, module: 'm' }] },
+                    },
+                  ]
+                : undefined,
+            message: 'fallback message',
+          };
+          sent.push(raw);
+          raws.push(raw);
+        }
+        batch.push(queue.submit(request(project, raws)));
+      }
+      await Promise.all(batch);
+      // Resolve a random error between rounds: later events reopen it.
+      if (next() < 0.5)
+        await sql.rows(
+          `UPDATE error_tracking.errors SET status = 'resolved'
+            WHERE id = (SELECT id FROM error_tracking.errors WHERE project_id = $1 ORDER BY id LIMIT 1)`,
+          [project.projectId],
+        );
+    }
+    const distinct = new Set(sent.map((raw) => raw['event_id']));
+    const [stored] = await sql.rows<{ n: number }>(
+      'SELECT count(*)::int AS n FROM error_tracking.events WHERE project_id = $1',
+      [project.projectId],
+    );
+    expect(defined(stored).n).toBe(distinct.size);
+    await expect(recountErrors(sql, project.projectId)).resolves.toEqual([]);
+  });
+
+  it('commits concurrent requests together: fewer flushes than requests, each acknowledged', async () => {
+    const project = await seedProject(sql);
+    const flushes = jest.spyOn(
+      (
+        queue as unknown as {
+          repository: { flush: (...args: unknown[]) => unknown };
+        }
+      ).repository,
+      'flush',
+    );
+    const requests = Array.from({ length: 40 }, (_, i) =>
+      request(project, [
+        { message: `concurrent ${['alpha', 'beta', 'gamma', 'delta'][i % 4]}` },
+      ]),
+    );
+    const verdicts = await Promise.all(requests.map((r) => queue.submit(r)));
+    expect(verdicts).toEqual(requests.map(() => 'ok'));
+    expect(flushes.mock.calls.length).toBeGreaterThanOrEqual(1);
+    expect(flushes.mock.calls.length).toBeLessThan(requests.length);
+    flushes.mockRestore();
+    const [row] = await sql.rows<{ errors: number; events: string }>(
+      `SELECT count(*)::int AS errors, sum(count)::text AS events
+         FROM error_tracking.errors WHERE project_id = $1`,
+      [project.projectId],
+    );
+    expect(row).toEqual({ errors: 4, events: '40' });
+  });
+
+  it('refuses events of a key deleted after it was cached, inside the flush', async () => {
+    const project = await seedProject(sql);
+    await sql.rows('DELETE FROM error_tracking.client_keys WHERE id = $1', [
+      project.keyId,
+    ]);
+    await expect(
+      queue.submit(request(project, [{ message: 'too late' }])),
+    ).resolves.toBe('forbidden');
+    const [row] = await sql.rows<{ n: number }>(
+      'SELECT count(*)::int AS n FROM error_tracking.events WHERE project_id = $1',
+      [project.projectId],
+    );
+    expect(defined(row).n).toBe(0);
+  });
+});
