@@ -1,0 +1,186 @@
+import type { TestingModule } from '@nestjs/testing';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import type { Sql } from '@quitanda/database';
+import { FixedClock } from '@quitanda/kernel';
+import { defined, openTestDatabase } from '@quitanda/testing';
+import type { TestDatabase } from '@quitanda/testing';
+
+import {
+  errorTrackingTestModule,
+  seedProject,
+  sqlOf,
+} from '../../testing/error-tracking-test-module';
+import { recountErrors } from '../../testing/recount';
+import { INGESTION_PROVIDERS } from '../error-tracking.module';
+import type { JsonObject } from '../ingestion/envelope';
+import { IngestionQueue } from '../ingestion/ingestion-queue';
+import { prepareEvent } from '../ingestion/prepare-request';
+import { listEventPartitionDays } from '../persistence/event-partitions';
+import { RetentionRepository } from './retention.repository';
+import { RetentionService } from './retention.service';
+
+const DAY = 86_400_000;
+const T0 = Date.parse('2026-08-01T12:00:00.000Z');
+
+describe('retention (fake clock)', () => {
+  let database: TestDatabase;
+  let module: TestingModule;
+  let queue: IngestionQueue;
+  let retention: RetentionService;
+  let sql: Sql;
+  const clock = new FixedClock(new Date(T0));
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    module = await errorTrackingTestModule(
+      database.url,
+      [
+        ...INGESTION_PROVIDERS,
+        RetentionRepository,
+        RetentionService,
+        { provide: SchedulerRegistry, useValue: new SchedulerRegistry() },
+      ],
+      { retentionDays: 90, retentionIntervalMinutes: 0 },
+      clock,
+    );
+    await module.init();
+    queue = module.get(IngestionQueue);
+    retention = module.get(RetentionService);
+    sql = sqlOf(module);
+  });
+
+  afterAll(async () => {
+    await module?.close();
+    await database?.close();
+  });
+
+  async function ingest(
+    project: { projectId: number; keyId: number },
+    raws: JsonObject[],
+  ) {
+    const receivedAt = clock.now();
+    const verdict = await queue.submit({
+      keyId: project.keyId,
+      projectId: project.projectId,
+      receivedAt,
+      events: raws.map((raw) =>
+        prepareEvent(raw, { receivedAt, maxEventBytes: 1 << 20 }),
+      ),
+      sessions: [],
+      buckets: [],
+      discards: [],
+    });
+    expect(verdict).toBe('ok');
+  }
+
+  function event(
+    group: string,
+    at: number,
+    extra: JsonObject = {},
+  ): JsonObject {
+    return {
+      timestamp: new Date(at).toISOString(),
+      exception: [
+        {
+          type: 'E',
+          value: group,
+          stacktrace: { frames: [{ function: group }] },
+        },
+      ],
+      ...extra,
+    };
+  }
+
+  async function errorsOf(projectId: number) {
+    return sql.rows<{
+      culprit: string;
+      count: string;
+      user_count: number;
+      first_seen: Date;
+      first_release: string | null;
+    }>(
+      `SELECT culprit, count::text, user_count, first_seen, first_release
+         FROM error_tracking.errors WHERE project_id = $1 ORDER BY culprit`,
+      [projectId],
+    );
+  }
+
+  it('drops expired events (whole partitions where it can), expired errors, and keeps survivors exact', async () => {
+    const project = await seedProject(sql);
+    clock.set(new Date(T0));
+    await ingest(project, [
+      event('a', T0 - 3_600_000, { release: 'r1', user: { id: 'old-user' } }),
+      event('a', T0, { release: 'r1', user: { id: 'kept-user' } }),
+      event('b', T0, { user: { id: 'b-user' } }),
+    ]);
+    clock.set(new Date(T0 + 60 * DAY));
+    await ingest(project, [
+      event('a', T0 + 60 * DAY, { release: 'r2', user: { id: 'kept-user' } }),
+      event('c', T0 + 60 * DAY, { release: 'r2' }),
+      // Arrives late with an old timestamp: lands in a recent partition.
+      event('c', T0 - 2 * DAY, { release: 'r0', user: { id: 'straggler' } }),
+    ]);
+    expect(await listEventPartitionDays(sql)).toEqual(
+      expect.arrayContaining(['2026-08-01', '2026-09-30']),
+    );
+
+    clock.set(new Date(T0 + 91 * DAY));
+    const result = await retention.run(true);
+    expect(result).toMatchObject({
+      ran: true,
+      expiredEvents: 4,
+      deletedErrors: 1,
+    });
+    expect(result.droppedPartitions).toContain('events_p20260801');
+    expect(await listEventPartitionDays(sql)).not.toContain('2026-08-01');
+
+    const errors = await errorsOf(project.projectId);
+    expect(
+      errors.map((e) => [e.culprit, e.count, e.user_count, e.first_release]),
+    ).toEqual([
+      ['a', '1', 1, 'r2'],
+      ['c', '1', 0, 'r2'],
+    ]);
+    expect(defined(errors[0]).first_seen.toISOString()).toBe(
+      new Date(T0 + 60 * DAY).toISOString(),
+    );
+    await expect(recountErrors(sql, project.projectId)).resolves.toEqual([]);
+    const [ids] = await sql.rows<{ n: number }>(
+      'SELECT count(*)::int AS n FROM error_tracking.event_ids WHERE project_id = $1',
+      [project.projectId],
+    );
+    expect(defined(ids).n).toBe(2);
+
+    // A second run finds nothing more to do and changes nothing.
+    const again = await retention.run(true);
+    expect(again).toMatchObject({
+      ran: true,
+      expiredEvents: 0,
+      deletedErrors: 0,
+    });
+    await expect(recountErrors(sql, project.projectId)).resolves.toEqual([]);
+
+    // Ingestion still works after partitions were dropped.
+    await ingest(project, [event('a', T0 + 91 * DAY)]);
+    await expect(recountErrors(sql, project.projectId)).resolves.toEqual([]);
+  });
+
+  it('runs once per interval across replicas unless forced', async () => {
+    clock.set(new Date(T0 + 200 * DAY));
+    const repository = module.get(RetentionRepository);
+    const now = clock.now();
+    const cutoff = new Date(now.getTime() - 90 * DAY);
+    await expect(repository.run(now, cutoff, 0)).resolves.toMatchObject({
+      ran: true,
+    });
+    // Another replica's tick a minute later, interval one hour: skipped.
+    const later = new Date(now.getTime() + 60_000);
+    await expect(
+      repository.run(later, cutoff, 59 * 60_000),
+    ).resolves.toMatchObject({ ran: false });
+    const hourLater = new Date(now.getTime() + 3_600_000);
+    await expect(
+      repository.run(hourLater, cutoff, 59 * 60_000),
+    ).resolves.toMatchObject({ ran: true });
+  });
+});
