@@ -11,6 +11,8 @@ export interface TestGateway {
   readonly url: string;
   readonly gateway: Gateway;
   readonly databaseUrl: string;
+  /** DATA_DIR of this gateway (first-boot credentials land here). */
+  readonly dataDir: string;
   close(): Promise<void>;
 }
 
@@ -43,6 +45,7 @@ export async function startTestGateway(
       url: gateway.url,
       gateway,
       databaseUrl: database.url,
+      dataDir,
       async close() {
         await gateway.close();
         await database.close();
