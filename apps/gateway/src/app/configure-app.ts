@@ -25,6 +25,17 @@ export function configureApp(
   // Express's automatic weak ones would hash every response body.
   app.set('etag', false);
   app.use(requestLoggingMiddleware(logger));
+  // No response of this API is meant to be sniffed into something else.
+  app.use(
+    (
+      _req: unknown,
+      res: { setHeader(n: string, v: string): void },
+      next: () => void,
+    ) => {
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      next();
+    },
+  );
   app.use(httpMetricsMiddleware(app.get<HttpMetrics>(HTTP_METRICS)));
   setupOpenApi(app);
 }
