@@ -82,9 +82,10 @@ describe('platform operations (e2e)', () => {
     });
   });
 
-  it('does not advertise its framework', async () => {
+  it('does not advertise its framework and forbids content sniffing', async () => {
     const res = await http.get('/health/live');
     expect(res.headers['x-powered-by']).toBeUndefined();
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 });
 

@@ -5,7 +5,6 @@ import { Inject } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { RequestValidationPipe } from '@quitanda/http';
 import { METRICS_REGISTRY } from '@quitanda/kernel';
-import { LoggerModule } from 'nestjs-pino';
 import type { Registry } from 'prom-client';
 
 import type { GatewayConfig } from './config/gateway-config';
@@ -18,7 +17,6 @@ import type { NamedDataSource } from './contexts/context-data-sources';
 import { HealthController } from './health/health.controller';
 import { ReadinessService } from './health/readiness.service';
 import { HTTP_ERROR_FORMATS, HttpErrorFilter } from './http/http-error.filter';
-import { loggerOptions } from './logging/logger-options';
 import { MetricsController } from './metrics/metrics.controller';
 import { registerPoolMetrics } from './metrics/metrics';
 import { PlatformModule } from './platform.module';
@@ -47,7 +45,6 @@ export class AppModule implements OnModuleInit {
       module: AppModule,
       imports: [
         PlatformModule.forRoot(config),
-        LoggerModule.forRoot(loggerOptions(config)),
         ...contexts.flatMap((entry) => [
           TypeOrmModule.forRoot({
             ...entry.dataSourceOptions(databaseUrl, config.dbPoolSize),

@@ -1,7 +1,9 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Logger } from 'nestjs-pino';
+import type { Logger } from 'pino';
 
 import type { GatewayConfig } from './config/gateway-config';
+import { PinoNestLogger } from './logging/pino-nest-logger';
+import { requestLoggingMiddleware } from './logging/request-logging.middleware';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import type { HttpMetrics } from './metrics/metrics';
 import { setupOpenApi } from './openapi/openapi';
@@ -14,13 +16,26 @@ import { HTTP_METRICS } from './platform.module';
 export function configureApp(
   app: NestExpressApplication,
   config: GatewayConfig,
+  logger: Logger,
 ): void {
-  app.useLogger(app.get(Logger));
+  app.useLogger(new PinoNestLogger(logger));
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
   // Contexts send their own strong ETags where the contract wants them;
   // Express's automatic weak ones would hash every response body.
   app.set('etag', false);
+  app.use(requestLoggingMiddleware(logger));
+  // No response of this API is meant to be sniffed into something else.
+  app.use(
+    (
+      _req: unknown,
+      res: { setHeader(n: string, v: string): void },
+      next: () => void,
+    ) => {
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      next();
+    },
+  );
   app.use(httpMetricsMiddleware(app.get<HttpMetrics>(HTTP_METRICS)));
   setupOpenApi(app);
 }

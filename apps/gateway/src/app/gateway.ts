@@ -2,7 +2,6 @@ import type { AddressInfo } from 'node:net';
 
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import pino from 'pino';
 
 import { AppModule } from './app.module';
 import {
@@ -11,6 +10,8 @@ import {
 } from './bootstrap/initial-credentials';
 import type { GatewayConfig } from './config/gateway-config';
 import { configureApp } from './configure-app';
+import { GatewayExpressAdapter } from './http/gateway-express.adapter';
+import { createGatewayLogger } from './logging/gateway-logger';
 import { activeContexts } from './contexts/context-catalog';
 import {
   migrateContexts,
@@ -31,7 +32,7 @@ export interface Gateway {
  * and by the e2e tests, so both run the same code.
  */
 export async function startGateway(config: GatewayConfig): Promise<Gateway> {
-  const log = pino({ level: config.logLevel, name: 'gateway' });
+  const log = createGatewayLogger(config);
   const database = await openGatewayDatabase(config);
   try {
     if (config.migrations === 'auto') {
@@ -40,9 +41,10 @@ export async function startGateway(config: GatewayConfig): Promise<Gateway> {
     }
     const app = await NestFactory.create<NestExpressApplication>(
       AppModule.forRoot({ config, databaseUrl: database.url }),
+      new GatewayExpressAdapter(),
       { bodyParser: false, bufferLogs: true, abortOnError: false },
     );
-    configureApp(app, config);
+    configureApp(app, config, log);
     await app.init();
     const generated = await bootstrapContexts(app, activeContexts(config));
     if (Object.keys(generated).length > 0) {
@@ -78,6 +80,7 @@ export async function startGateway(config: GatewayConfig): Promise<Gateway> {
           await app.close();
         } finally {
           await database.close();
+          log.flush();
         }
       },
     };

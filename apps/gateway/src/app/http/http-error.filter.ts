@@ -59,8 +59,8 @@ export class HttpErrorFilter implements ExceptionFilter {
       error.kind === TransportErrorKind.Internal
     ) {
       this.logger.error(
-        { err: exception, requestId, path: req.path },
-        'Unhandled error',
+        `Unhandled error in ${req.method} ${req.path} (request ${requestId})`,
+        exception instanceof Error ? exception.stack : String(exception),
       );
     }
     if (res.headersSent) {

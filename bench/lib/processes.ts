@@ -1,0 +1,96 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** Whether `taskset` can pin processes to separate cores here. */
+export function canPin(): boolean {
+  try {
+    require('node:child_process').execFileSync(
+      'taskset',
+      ['-p', String(process.pid)],
+      {
+        stdio: 'ignore',
+      },
+    );
+    return require('node:os').availableParallelism() >= 2;
+  } catch {
+    return false;
+  }
+}
+
+/** Pins this process (the load generator) to core 0. */
+export function pinSelf(): void {
+  require('node:child_process').execFileSync(
+    'taskset',
+    ['-pc', '0', String(process.pid)],
+    {
+      stdio: 'ignore',
+    },
+  );
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        resolve(typeof address === 'object' && address ? address.port : 0),
+      );
+    });
+  });
+}
+
+export interface RunningServer {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts a server process (pinned to core 1 when possible) and waits until it answers. */
+export async function startServer(
+  command: { file: string; args: string[]; env: Record<string, string> },
+  port: number,
+  readyPath: string,
+  pinned: boolean,
+): Promise<RunningServer> {
+  const [file, args] = pinned
+    ? ['taskset', ['-c', '1', command.file, ...command.args]]
+    : [command.file, command.args];
+  const child: ChildProcess = spawn(file, args, {
+    env: { ...process.env, ...command.env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString('utf8')).slice(-4000);
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      throw new Error(`server exited (${child.exitCode}): ${stderr}`);
+    }
+    try {
+      const res = await fetch(url + readyPath);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server not ready after 60 s: ${stderr}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    url,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 20_000).unref();
+      }),
+  };
+}

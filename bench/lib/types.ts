@@ -1,0 +1,37 @@
+import type { Options as AutocannonOptions } from 'autocannon';
+
+/** A server under test: how to start it, given the benchmark database. */
+export interface Target {
+  /** `quitanda` or a baseline's name. */
+  readonly name: string;
+  /** Command line of the server process (pinned to one core by the runner). */
+  command(port: number): {
+    file: string;
+    args: string[];
+    env: Record<string, string>;
+  };
+}
+
+/** What one workload measures and how to prepare for it. */
+export interface Workload {
+  readonly name: string;
+  readonly description: string;
+  /** Contract target: throughput as a fraction of the baseline's, and p99 bound. */
+  readonly target?: { readonly minRatio?: number; readonly maxP99Ms: number };
+  readonly targets: readonly Target[];
+  /** Fills the database once, before any server starts; returns data for requests. */
+  prepare(databaseUrl: string): Promise<unknown>;
+  /** The autocannon request set for one measurement against `url`. */
+  requests(url: string, prepared: unknown): Partial<AutocannonOptions>;
+}
+
+export interface Measurement {
+  readonly workload: string;
+  readonly target: string;
+  readonly run: number;
+  readonly requestsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly errors: number;
+  readonly non2xx: number;
+}
