@@ -4,7 +4,7 @@ import type { Clock } from '@quitanda/kernel';
 
 import type { Caller } from '../accounts/account.types';
 import { ErrorTrackingError } from '../error-tracking.errors';
-import { hourOf } from '../ingestion/flush-aggregates';
+import { hourOf } from './hours';
 import type { IssueRecord } from '../issues/issue.types';
 import { IssuesRepository } from '../issues/issues.repository';
 import type { ProjectAccess } from '../projects/project.types';

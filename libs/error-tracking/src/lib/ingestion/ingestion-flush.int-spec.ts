@@ -29,7 +29,8 @@ function random(seed: number): () => number {
 }
 
 const SEED = 20261122;
-const BASE = Date.parse('2026-11-20T00:00:00.000Z');
+// Three days before the clock: every timestamp is kept (none in the future).
+const BASE = Date.parse('2026-11-19T00:00:00.000Z');
 
 describe('ingestion flush (group commit against the database)', () => {
   let database: TestDatabase;

@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Sql } from '@quitanda/database';
-import type { SqlExecutor } from '@quitanda/database';
 import { DataSource } from 'typeorm';
 
 import { ERROR_TRACKING_DATA_SOURCE } from '../error-tracking.constants';
@@ -12,13 +11,6 @@ import {
   isMissingPartition,
   utcDay,
 } from '../persistence/event-partitions';
-import {
-  aggregateFresh,
-  mergeBuckets,
-  mergeDiscards,
-  mergeSessions,
-} from './flush-aggregates';
-import type { FreshEvent } from './flush-aggregates';
 import type { IngestRequest, IngestVerdict } from './ingest-request';
 
 /** 32-hex event id as a PostgreSQL uuid literal. */
@@ -44,27 +36,31 @@ export interface FlushOptions {
   readonly rateLimit: number;
 }
 
-interface AdmissionRow {
+interface FlushRow {
   rejected: Array<[number, IngestVerdict]>;
-  fresh: Array<[number, string]>;
-  new_users: Array<[number, string, number]>;
   windows: Array<[number, number]>;
+  stored: number;
+  reopened: number;
 }
 
-const MINUTE_MS = 60_000;
 const RETRYABLE = new Set(['40P01', '40001']);
 const MAX_ATTEMPTS = 4;
+const MINUTE_MS = 60_000;
 
 /**
- * The ingestion flush: everything a batch of collector requests writes, in
- * one transaction of at most four statements whatever the batch size.
+ * The ingestion flush: everything a batch of collector requests writes, as
+ * ONE statement (so one round trip and one implicit transaction, whatever
+ * the batch size):
  *
- * 1. Admission: keys still active and tracking still on (a deleted key stops
- *    at once on every replica), the per-key rate-limit window (shared by all
- *    replicas, decided inside the transaction), duplicate event ids, users.
- * 2. Errors: one upsert per error with the batch's aggregates, its events,
- *    hourly counts, facets, and issues reopened by regressions.
- * 3. Release health and discarded counts.
+ * - admission: keys still active and tracking still on (a deleted key stops
+ *   at once on every replica), the per-key rate-limit window (shared by all
+ *   replicas, decided here), duplicate event ids;
+ * - each error upserted once with the batch's aggregates, its events, users,
+ *   hourly counts, facets, the issues its regression reopens;
+ * - release health and discarded counts of the admitted requests.
+ *
+ * Rows are written in key order so concurrent flushes of several replicas
+ * lock in the same order (no deadlocks; a deadlock would be retried).
  */
 @Injectable()
 export class IngestionRepository {
@@ -84,9 +80,7 @@ export class IngestionRepository {
     for (let attempt = 1; ; attempt++) {
       await this.ensurePartitions(batch);
       try {
-        return await this.sql.transaction((tx) =>
-          this.flushOnce(tx, batch, options),
-        );
+        return await this.flushOnce(batch, options);
       } catch (error) {
         const code = (error as { code?: unknown }).code;
         if (attempt >= MAX_ATTEMPTS) throw error;
@@ -116,7 +110,6 @@ export class IngestionRepository {
   }
 
   private async flushOnce(
-    tx: SqlExecutor,
     batch: readonly IngestRequest[],
     { now, rateLimit }: FlushOptions,
   ): Promise<FlushResult> {
@@ -126,11 +119,26 @@ export class IngestionRepository {
     const events = batch.flatMap((request, index) =>
       request.events.map((event) => ({ index, request, event })),
     );
-    const [admission] = await tx.rows<AdmissionRow & Record<string, unknown>>(
-      ADMIT_SQL,
+    const sessions = batch.flatMap((r, index) =>
+      r.sessions.map((session) => ({ index, session })),
+    );
+    const buckets = batch.flatMap((r, index) =>
+      r.buckets.map((bucket) => ({ index, bucket })),
+    );
+    const discards = batch.flatMap((r, index) =>
+      r.discards.map((discard) => ({
+        index,
+        day: utcDay(r.receivedAt),
+        discard,
+      })),
+    );
+    const [row] = await this.sql.prepared<FlushRow & Record<string, unknown>>(
+      'error_tracking_flush',
+      FLUSH_SQL,
       [
         batch.map((_, index) => index),
         batch.map((request) => request.keyId),
+        batch.map((request) => request.projectId),
         batch.map((request) => request.events.length),
         windowStart,
         rateLimit,
@@ -141,168 +149,79 @@ export class IngestionRepository {
         events.map((e) => e.event.receivedAt),
         events.map((e) => e.event.fingerprint),
         events.map((e) => e.event.userKey),
+        events.map((e) => e.event.groupingVersion),
+        events.map((e) => e.event.level),
+        events.map((e) => e.event.logger),
+        events.map((e) => e.event.release),
+        events.map((e) => e.event.environment),
+        events.map((e) => e.event.platform),
+        events.map((e) => e.event.title),
+        events.map((e) => e.event.type),
+        events.map((e) => e.event.message),
+        events.map((e) => e.event.culprit),
+        // Already JSON: joined, not escaped element by element.
+        `[${events.map((e) => e.event.payloadJson).join(',')}]`,
+        now,
+        randomUUID(),
+        sessions.map((s) => s.index),
+        sessions.map((s) => s.session.sid),
+        sessions.map((s) => s.session.release),
+        sessions.map((s) => s.session.environment),
+        sessions.map((s) => s.session.startedAt),
+        sessions.map((s) => s.session.seenAt),
+        sessions.map((s) => s.session.errored),
+        sessions.map((s) => s.session.crashed),
+        sessions.map((s) => s.session.abnormal),
+        buckets.map((b) => b.index),
+        buckets.map((b) => b.bucket.release),
+        buckets.map((b) => b.bucket.environment),
+        buckets.map((b) => b.bucket.started),
+        buckets.map((b) => b.bucket.exited),
+        buckets.map((b) => b.bucket.errored),
+        buckets.map((b) => b.bucket.crashed),
+        buckets.map((b) => b.bucket.abnormal),
+        discards.map((d) => d.index),
+        discards.map((d) => d.day),
+        discards.map((d) => d.discard.source),
+        discards.map((d) => d.discard.reason),
+        discards.map((d) => d.discard.category),
+        discards.map((d) => d.discard.quantity),
       ],
     );
-    const row = admission as AdmissionRow;
+    const result = row as FlushRow;
     const verdicts: IngestVerdict[] = batch.map(() => 'ok');
-    for (const [index, verdict] of row.rejected) verdicts[index] = verdict;
-
-    // Each new event id once, from the request the admission chose.
-    const freshKeys = new Set(row.fresh.map(([i, id]) => `${i}:${id}`));
-    const fresh: FreshEvent[] = [];
-    for (const e of events) {
-      const key = `${e.index}:${toUuid(e.event.eventId)}`;
-      if (!freshKeys.delete(key)) continue;
-      fresh.push({ projectId: e.request.projectId, event: e.event });
-    }
-    const admittedEvents = events.filter((e) => verdicts[e.index] === 'ok');
-
-    let reopenedIssues = 0;
-    if (fresh.length > 0)
-      reopenedIssues = await this.storeErrors(tx, fresh, row.new_users, now);
-    await this.storeReleaseHealth(tx, batch, verdicts);
-
+    for (const [index, verdict] of result.rejected) verdicts[index] = verdict;
+    const admitted = events.filter((e) => verdicts[e.index] === 'ok').length;
     return {
       verdicts,
-      stored: fresh.length,
-      duplicates: admittedEvents.length - fresh.length,
-      windows: new Map(row.windows),
-      reopenedIssues,
+      stored: result.stored,
+      duplicates: admitted - result.stored,
+      windows: new Map(result.windows),
+      reopenedIssues: result.reopened,
     };
-  }
-
-  private async storeErrors(
-    tx: SqlExecutor,
-    fresh: readonly FreshEvent[],
-    newUserRows: ReadonlyArray<[number, string, number]>,
-    now: Date,
-  ): Promise<number> {
-    const newUsers = new Map(
-      newUserRows.map(([project, fingerprint, n]) => [
-        `${project}:${fingerprint}`,
-        n,
-      ]),
-    );
-    const { errors, hourly, facets } = aggregateFresh(fresh, newUsers);
-    const [result] = await tx.rows<{ reopened: number }>(STORE_SQL, [
-      errors.map((e) => e.projectId),
-      errors.map((e) => e.fingerprint),
-      errors.map((e) => e.groupingVersion),
-      errors.map((e) => e.events),
-      errors.map((e) => e.newUsers),
-      errors.map((e) => e.first.timestamp),
-      errors.map((e) => e.first.release),
-      errors.map((e) => e.last.timestamp),
-      errors.map((e) => e.last.release),
-      errors.map((e) => e.last.level),
-      errors.map((e) => e.last.logger),
-      errors.map((e) => e.last.title),
-      errors.map((e) => e.last.type),
-      errors.map((e) => e.last.message),
-      errors.map((e) => e.last.culprit),
-      errors.map((e) => e.last.platform),
-      errors.map((e) => toUuid(e.last.eventId)),
-      now,
-      randomUUID(),
-      fresh.map((f) => f.projectId),
-      fresh.map((f) => f.event.fingerprint),
-      fresh.map((f) => toUuid(f.event.eventId)),
-      fresh.map((f) => f.event.timestamp),
-      fresh.map((f) => f.event.receivedAt),
-      fresh.map((f) => f.event.level),
-      fresh.map((f) => f.event.release),
-      fresh.map((f) => f.event.environment),
-      fresh.map((f) => f.event.payloadJson),
-      hourly.map((h) => h.projectId),
-      hourly.map((h) => h.fingerprint),
-      hourly.map((h) => h.hour),
-      hourly.map((h) => h.count),
-      facets.map((f) => f.projectId),
-      facets.map((f) => f.fingerprint),
-      facets.map((f) => f.kind),
-      facets.map((f) => f.value),
-      facets.map((f) => f.lastSeen),
-    ]);
-    return result?.reopened ?? 0;
-  }
-
-  private async storeReleaseHealth(
-    tx: SqlExecutor,
-    batch: readonly IngestRequest[],
-    verdicts: readonly IngestVerdict[],
-  ): Promise<void> {
-    const admitted = batch.filter((_, index) => verdicts[index] === 'ok');
-    const sessions = mergeSessions(
-      admitted.flatMap((r) =>
-        r.sessions.map((session) => ({ projectId: r.projectId, session })),
-      ),
-    );
-    const buckets = mergeBuckets(
-      admitted.flatMap((r) =>
-        r.buckets.map((bucket) => ({ projectId: r.projectId, bucket })),
-      ),
-    );
-    const discards = mergeDiscards(
-      admitted.flatMap((r) =>
-        r.discards.map((discard) => ({
-          projectId: r.projectId,
-          day: utcDay(r.receivedAt),
-          discard,
-        })),
-      ),
-    );
-    if (sessions.length + buckets.length + discards.length === 0) return;
-    await tx.rows(RELEASE_HEALTH_SQL, [
-      sessions.map((s) => s.projectId),
-      sessions.map((s) => s.session.sid),
-      sessions.map((s) => s.session.release),
-      sessions.map((s) => s.session.environment),
-      sessions.map((s) => s.session.startedAt),
-      sessions.map((s) => s.session.seenAt),
-      sessions.map((s) => s.session.errored),
-      sessions.map((s) => s.session.crashed),
-      sessions.map((s) => s.session.abnormal),
-      buckets.map((b) => b.projectId),
-      buckets.map((b) => b.bucket.release),
-      buckets.map((b) => b.bucket.environment),
-      buckets.map((b) => b.bucket.started),
-      buckets.map((b) => b.bucket.exited),
-      buckets.map((b) => b.bucket.errored),
-      buckets.map((b) => b.bucket.crashed),
-      buckets.map((b) => b.bucket.abnormal),
-      discards.map((d) => d.projectId),
-      discards.map((d) => d.day),
-      discards.map((d) => d.discard.source),
-      discards.map((d) => d.discard.reason),
-      discards.map((d) => d.discard.category),
-      discards.map((d) => d.discard.quantity),
-    ]);
   }
 }
 
-/*
- * Statement 1, admission. Rows are inserted in key order so concurrent
- * flushes on several replicas lock in the same order (no deadlocks).
- */
-const ADMIT_SQL = `
-WITH req AS (
-  SELECT * FROM unnest($1::int[], $2::int[], $3::int[]) AS r(req, key_id, events)
+const FLUSH_SQL = `
+WITH requests AS (
+  SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::int[])
+         AS r(req, key_id, project_id, events)
 ),
 allowed AS (
   SELECT k.id AS key_id
     FROM error_tracking.client_keys k
     JOIN error_tracking.projects p ON p.id = k.project_id
-   WHERE k.id IN (SELECT key_id FROM req) AND k.active AND p.tracking_active
+   WHERE k.id IN (SELECT key_id FROM requests) AND k.active AND p.tracking_active
 ),
 demand AS (
   SELECT key_id, sum(events)::int AS events
-    FROM req WHERE key_id IN (SELECT key_id FROM allowed)
+    FROM requests WHERE key_id IN (SELECT key_id FROM allowed)
    GROUP BY key_id
 ),
 windows AS (
   INSERT INTO error_tracking.rate_limit_windows AS w (key_id, window_start, events)
-  SELECT key_id, $4::timestamptz, events FROM demand
-   WHERE $5::int > 0 AND events > 0
+  SELECT key_id, $5::timestamptz, events FROM demand
+   WHERE $6::int > 0 AND events > 0
    ORDER BY key_id
   ON CONFLICT (key_id, window_start) DO UPDATE SET events = w.events + excluded.events
   RETURNING key_id, events
@@ -311,26 +230,35 @@ verdicts AS (
   SELECT r.req,
          CASE
            WHEN a.key_id IS NULL THEN 'forbidden'
-           WHEN $5::int > 0
+           WHEN $6::int > 0
                 AND coalesce(w.events - d.events, 0)
-                    + sum(r.events) OVER (PARTITION BY r.key_id ORDER BY r.req) > $5::int
+                    + sum(r.events) OVER (PARTITION BY r.key_id ORDER BY r.req) > $6::int
              THEN 'rate_limited'
            ELSE 'ok'
          END AS verdict
-    FROM req r
+    FROM requests r
     LEFT JOIN allowed a ON a.key_id = r.key_id
     LEFT JOIN demand d ON d.key_id = r.key_id
     LEFT JOIN windows w ON w.key_id = r.key_id
 ),
+ok AS (
+  SELECT v.req, r.project_id FROM verdicts v JOIN requests r USING (req)
+   WHERE v.verdict = 'ok'
+),
 ev AS (
-  SELECT * FROM unnest($6::int[], $7::int[], $8::uuid[], $9::timestamptz[],
-                       $10::timestamptz[], $11::uuid[], $12::uuid[])
-         AS e(req, project_id, event_id, ts, received_at, fingerprint, user_key)
+  SELECT * FROM unnest($7::int[], $8::int[], $9::uuid[], $10::timestamptz[],
+                       $11::timestamptz[], $12::uuid[], $13::uuid[], $14::smallint[],
+                       $15::text[], $16::text[], $17::text[], $18::text[], $19::text[],
+                       $20::text[], $21::text[], $22::text[], $23::text[])
+         WITH ORDINALITY
+         AS e(req, project_id, event_id, ts, received_at, fingerprint, user_key,
+              grouping_version, level, logger, release, environment, platform,
+              title, type, message, culprit, ord)
 ),
 candidates AS (
   SELECT DISTINCT ON (e.project_id, e.event_id) e.*
-    FROM ev e JOIN verdicts v ON v.req = e.req AND v.verdict = 'ok'
-   ORDER BY e.project_id, e.event_id, e.req
+    FROM ev e WHERE e.req IN (SELECT req FROM ok)
+   ORDER BY e.project_id, e.event_id, e.ord
 ),
 ids AS (
   INSERT INTO error_tracking.event_ids (project_id, event_id, timestamp, received_at)
@@ -351,33 +279,28 @@ users AS (
   ON CONFLICT (project_id, fingerprint, user_key)
     DO UPDATE SET last_seen = greatest(u.last_seen, excluded.last_seen)
   RETURNING project_id, fingerprint, (xmax = 0) AS inserted
-)
-SELECT
-  (SELECT coalesce(json_agg(json_build_array(req, verdict)), '[]'::json)
-     FROM verdicts WHERE verdict <> 'ok') AS rejected,
-  (SELECT coalesce(json_agg(json_build_array(req, event_id)), '[]'::json)
-     FROM fresh) AS fresh,
-  (SELECT coalesce(json_agg(json_build_array(project_id, fingerprint, n)), '[]'::json)
-     FROM (SELECT project_id, fingerprint, count(*) FILTER (WHERE inserted) AS n
-             FROM users GROUP BY project_id, fingerprint) x
-    WHERE n > 0) AS new_users,
-  (SELECT coalesce(json_agg(json_build_array(key_id, events)), '[]'::json)
-     FROM windows) AS windows`;
-
-/*
- * Statement 2: each error upserted once with the flush's aggregates (SET
- * expressions see the row as it was), then its events, hourly counts and
- * facets, and the issues its regression reopens.
- */
-const STORE_SQL = `
-WITH g AS (
-  SELECT * FROM unnest($1::int[], $2::uuid[], $3::smallint[], $4::int[], $5::int[],
-                       $6::timestamptz[], $7::text[], $8::timestamptz[], $9::text[],
-                       $10::text[], $11::text[], $12::text[], $13::text[], $14::text[],
-                       $15::text[], $16::text[], $17::uuid[])
-         AS g(project_id, fingerprint, grouping_version, events, new_users,
-              first_seen, first_release, last_seen, last_release,
-              level, logger, title, type, message, culprit, platform, last_event_id)
+),
+new_users AS (
+  SELECT project_id, fingerprint, count(*) FILTER (WHERE inserted)::int AS n
+    FROM users GROUP BY project_id, fingerprint
+),
+agg AS (
+  -- Ties: the earlier arrival is "first", the later arrival is "latest".
+  SELECT project_id, fingerprint, min(grouping_version) AS grouping_version,
+         count(*)::int AS events, min(ts) AS first_seen,
+         (array_agg(release ORDER BY ts, ord))[1] AS first_release,
+         max(ts) AS last_seen,
+         (array_agg(ord ORDER BY ts DESC, ord DESC))[1] AS last_ord
+    FROM fresh GROUP BY project_id, fingerprint
+),
+g AS (
+  SELECT a.*, coalesce(nu.n, 0) AS new_users, l.level, l.logger,
+         l.release AS last_release, l.title, l.type, l.message, l.culprit,
+         l.platform, l.event_id AS last_event_id
+    FROM agg a
+    JOIN fresh l ON l.ord = a.last_ord
+    LEFT JOIN new_users nu
+      ON nu.project_id = a.project_id AND nu.fingerprint = a.fingerprint
 ),
 up AS (
   INSERT INTO error_tracking.errors AS e
@@ -386,7 +309,7 @@ up AS (
           first_release, last_release, last_event_id, created_at, updated_at)
   SELECT project_id, fingerprint, grouping_version, title, type, message, culprit,
          platform, level, logger, 'unresolved', events, new_users, first_seen, last_seen,
-         first_release, last_release, last_event_id, $18, $18
+         first_release, last_release, last_event_id, $25, $25
     FROM g ORDER BY project_id, fingerprint
   ON CONFLICT (project_id, fingerprint) DO UPDATE SET
     count = e.count + excluded.count,
@@ -407,65 +330,62 @@ up AS (
     last_event_id = CASE WHEN excluded.last_seen >= e.last_seen
                          THEN excluded.last_event_id ELSE e.last_event_id END,
     status = CASE WHEN e.status = 'resolved' THEN 'unresolved' ELSE e.status END,
-    regressed_at = CASE WHEN e.status = 'resolved' THEN $18 ELSE e.regressed_at END,
-    regression_flush = CASE WHEN e.status = 'resolved' THEN $19::uuid
+    regressed_at = CASE WHEN e.status = 'resolved' THEN $25 ELSE e.regressed_at END,
+    regression_flush = CASE WHEN e.status = 'resolved' THEN $26::uuid
                             ELSE e.regression_flush END,
-    updated_at = $18
+    updated_at = $25
   RETURNING id, project_id, fingerprint, issue_iid,
-            coalesce(regression_flush = $19::uuid, false) AS regressed
+            coalesce(regression_flush = $26::uuid, false) AS regressed
 ),
 stored AS (
   INSERT INTO error_tracking.events
          (error_id, timestamp, event_id, received_at, project_id, level, release,
           environment, payload)
-  SELECT up.id, x.ts, x.event_id, x.received_at, x.project_id, x.level, x.release,
-         x.environment, x.payload::jsonb
-    FROM unnest($20::int[], $21::uuid[], $22::uuid[], $23::timestamptz[],
-                $24::timestamptz[], $25::text[], $26::text[], $27::text[], $28::text[])
-         AS x(project_id, fingerprint, event_id, ts, received_at, level, release,
-              environment, payload)
-    JOIN up ON up.project_id = x.project_id AND up.fingerprint = x.fingerprint
+  SELECT up.id, f.ts, f.event_id, f.received_at, f.project_id, f.level, f.release,
+         f.environment, ($24::jsonb) -> (f.ord::int - 1)
+    FROM fresh f
+    JOIN up ON up.project_id = f.project_id AND up.fingerprint = f.fingerprint
 ),
 hourly AS (
   INSERT INTO error_tracking.error_hourly_counts AS h (error_id, hour, count)
-  SELECT up.id, y.hour, y.n
-    FROM unnest($29::int[], $30::uuid[], $31::timestamptz[], $32::int[])
-         AS y(project_id, fingerprint, hour, n)
-    JOIN up ON up.project_id = y.project_id AND up.fingerprint = y.fingerprint
-   ORDER BY up.id, y.hour
+  SELECT up.id, to_timestamp(floor(extract(epoch FROM f.ts) / 3600) * 3600), count(*)
+    FROM fresh f
+    JOIN up ON up.project_id = f.project_id AND up.fingerprint = f.fingerprint
+   GROUP BY 1, 2 ORDER BY 1, 2
   ON CONFLICT (error_id, hour) DO UPDATE SET count = h.count + excluded.count
 ),
 facets AS (
-  INSERT INTO error_tracking.error_facets AS f (error_id, kind, value, last_seen)
-  SELECT up.id, z.kind, z.value, z.last_seen
-    FROM unnest($33::int[], $34::uuid[], $35::text[], $36::text[], $37::timestamptz[])
-         AS z(project_id, fingerprint, kind, value, last_seen)
-    JOIN up ON up.project_id = z.project_id AND up.fingerprint = z.fingerprint
-   ORDER BY up.id, z.kind, z.value
+  INSERT INTO error_tracking.error_facets AS fa (error_id, kind, value, last_seen)
+  SELECT up.id, x.kind, x.value, max(f.ts)
+    FROM fresh f
+    JOIN up ON up.project_id = f.project_id AND up.fingerprint = f.fingerprint
+    CROSS JOIN LATERAL (VALUES ('environment', f.environment), ('release', f.release))
+         AS x(kind, value)
+   WHERE x.value IS NOT NULL
+   GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
   ON CONFLICT (error_id, kind, value)
-    DO UPDATE SET last_seen = greatest(f.last_seen, excluded.last_seen)
+    DO UPDATE SET last_seen = greatest(fa.last_seen, excluded.last_seen)
 ),
 reopened AS (
   UPDATE error_tracking.issues i
-     SET state = 'opened', closed_at = NULL, updated_at = $18
+     SET state = 'opened', closed_at = NULL, updated_at = $25
     FROM up
    WHERE up.regressed AND up.issue_iid IS NOT NULL
      AND i.project_id = up.project_id AND i.iid = up.issue_iid
      AND i.state = 'closed'
   RETURNING i.id
-)
-SELECT (SELECT count(*) FROM reopened)::int AS reopened`;
-
-/* Statement 3: release health (sessions once per sid) and discarded counts. */
-const RELEASE_HEALTH_SQL = `
-WITH s AS (
+),
+sessions AS (
   INSERT INTO error_tracking.release_sessions AS rs
          (project_id, sid, release, environment, started_at, last_seen,
           errored, crashed, abnormal)
-  SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[],
-                       $5::timestamptz[], $6::timestamptz[], $7::bool[], $8::bool[],
-                       $9::bool[])
-   ORDER BY 1, 2
+  SELECT ok.project_id, s.sid, min(s.release), min(s.environment), min(s.started),
+         max(s.seen), bool_or(s.errored), bool_or(s.crashed), bool_or(s.abnormal)
+    FROM unnest($27::int[], $28::text[], $29::text[], $30::text[], $31::timestamptz[],
+                $32::timestamptz[], $33::bool[], $34::bool[], $35::bool[])
+         AS s(req, sid, release, environment, started, seen, errored, crashed, abnormal)
+    JOIN ok ON ok.req = s.req
+   GROUP BY ok.project_id, s.sid ORDER BY 1, 2
   ON CONFLICT (project_id, sid) DO UPDATE SET
     started_at = least(rs.started_at, excluded.started_at),
     last_seen = greatest(rs.last_seen, excluded.last_seen),
@@ -473,25 +393,38 @@ WITH s AS (
     crashed = rs.crashed OR excluded.crashed,
     abnormal = rs.abnormal OR excluded.abnormal
 ),
-b AS (
+buckets AS (
   INSERT INTO error_tracking.release_session_buckets AS b
          (project_id, release, environment, started, exited, errored, crashed, abnormal)
-  SELECT * FROM unnest($10::int[], $11::text[], $12::text[], $13::timestamptz[],
-                       $14::int[], $15::int[], $16::int[], $17::int[])
-   ORDER BY 1, 2, 3, 4
+  SELECT ok.project_id, x.release, x.environment, x.started,
+         sum(x.exited), sum(x.errored), sum(x.crashed), sum(x.abnormal)
+    FROM unnest($36::int[], $37::text[], $38::text[], $39::timestamptz[], $40::int[],
+                $41::int[], $42::int[], $43::int[])
+         AS x(req, release, environment, started, exited, errored, crashed, abnormal)
+    JOIN ok ON ok.req = x.req
+   GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
   ON CONFLICT (project_id, release, environment, started) DO UPDATE SET
     exited = b.exited + excluded.exited,
     errored = b.errored + excluded.errored,
     crashed = b.crashed + excluded.crashed,
     abnormal = b.abnormal + excluded.abnormal
 ),
-d AS (
+discarded AS (
   INSERT INTO error_tracking.discarded_events AS d
          (project_id, day, source, reason, category, quantity)
-  SELECT * FROM unnest($18::int[], $19::date[], $20::text[], $21::text[],
-                       $22::text[], $23::bigint[])
-   ORDER BY 1, 2, 3, 4, 5
+  SELECT ok.project_id, x.day, x.source, x.reason, x.category, sum(x.quantity)
+    FROM unnest($44::int[], $45::date[], $46::text[], $47::text[], $48::text[],
+                $49::bigint[])
+         AS x(req, day, source, reason, category, quantity)
+    JOIN ok ON ok.req = x.req
+   GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
   ON CONFLICT (project_id, day, source, reason, category)
     DO UPDATE SET quantity = d.quantity + excluded.quantity
 )
-SELECT 1`;
+SELECT
+  (SELECT coalesce(json_agg(json_build_array(req, verdict)), '[]'::json)
+     FROM verdicts WHERE verdict <> 'ok') AS rejected,
+  (SELECT coalesce(json_agg(json_build_array(key_id, events)), '[]'::json)
+     FROM windows) AS windows,
+  (SELECT count(*) FROM fresh)::int AS stored,
+  (SELECT count(*) FROM reopened)::int AS reopened`;

@@ -35,7 +35,53 @@ class ClientExecutor implements SqlExecutor {
  * migrations; values always travel as bind parameters.
  */
 export class Sql implements SqlExecutor {
+  private static readonly clientIds = new WeakMap<PoolClient, number>();
+  private static nextClientId = 0;
+
   constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Like `rows`, as a named prepared statement: parsed once per connection,
+   * and after a few runs PostgreSQL reuses a generic plan instead of planning
+   * again, which matters for big statements run many times (the ingestion
+   * flush). The name gets a per-connection suffix so connections that share
+   * one session (the embedded PGlite) never collide.
+   */
+  async prepared<T extends QueryResultRow>(
+    name: string,
+    text: string,
+    values: readonly unknown[],
+  ): Promise<T[]> {
+    const client = await poolOf(this.dataSource).connect();
+    let id = Sql.clientIds.get(client);
+    if (id === undefined) {
+      id = ++Sql.nextClientId;
+      Sql.clientIds.set(client, id);
+    }
+    const ignore = () => undefined;
+    client.on('error', ignore);
+    let failure: unknown;
+    try {
+      return (
+        await client.query<T>({
+          name: `${name}_${id}`,
+          text,
+          values: values as unknown[],
+        })
+      ).rows;
+    } catch (error) {
+      failure = error;
+      throw error;
+    } finally {
+      client.off('error', ignore);
+      // A failure without a SQLSTATE (socket, protocol) discards the connection.
+      const code = (failure as { code?: unknown } | undefined)?.code;
+      client.release(
+        failure !== undefined &&
+          !(typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)),
+      );
+    }
+  }
 
   async rows<T extends QueryResultRow>(
     text: string,
