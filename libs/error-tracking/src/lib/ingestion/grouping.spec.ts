@@ -45,9 +45,8 @@ describe('grouping', () => {
   it('uses only in-app frames when some are marked', () => {
     const a = thrown('save', 10);
     const b = JSON.parse(JSON.stringify(a)) as JsonObject;
-    ((b['exception'] as JsonObject)['values'] as JsonObject[])[0]![
-      'stacktrace'
-    ] = {
+    const [first] = (b['exception'] as JsonObject)['values'] as JsonObject[];
+    (first as JsonObject)['stacktrace'] = {
       frames: [
         { function: 'other-vendor', module: 'x', in_app: false },
         { function: 'handler', filename: 'app.js', in_app: true },
