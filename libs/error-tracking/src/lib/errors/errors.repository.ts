@@ -63,6 +63,12 @@ function toError(row: ErrorRow): ErrorRecord {
   };
 }
 
+/** `[[unix seconds, count], ...]` of an error's hours since a time. */
+const HOURS_OF = (id: string, from: string) =>
+  `(SELECT coalesce(json_agg(json_build_array(extract(epoch FROM h.hour)::bigint, h.count)), '[]'::json)
+      FROM error_tracking.error_hourly_counts h
+     WHERE h.error_id = ${id} AND h.hour >= ${from})`;
+
 const SORT_COLUMN: Record<ErrorSort, string> = {
   last_seen: 'last_seen',
   first_seen: 'first_seen',
@@ -111,7 +117,14 @@ export class ErrorsRepository {
    * (project, status, sort column, id), so the cost does not grow with the
    * number of events.
    */
-  async list(query: ErrorListQuery): Promise<ErrorRecord[]> {
+  /**
+   * One page with each error's hourly counts since `hoursFrom`, in one
+   * query.
+   */
+  async list(
+    query: ErrorListQuery,
+    hoursFrom: Date,
+  ): Promise<Array<{ error: ErrorRecord; hours: Array<[number, number]> }>> {
     const column = SORT_COLUMN[query.sort];
     const params: unknown[] = [query.projectId, query.status];
     const conditions = ['project_id = $1', 'status = $2'];
@@ -140,14 +153,37 @@ export class ErrorsRepository {
         `(${column}, id) < ($${params.length - 1}::${cast}, $${params.length}::bigint)`,
       );
     }
-    params.push(query.limit);
-    const rows = await this.sql.rows<ErrorRow>(
-      `SELECT ${COLUMNS} FROM error_tracking.errors e
-        WHERE ${conditions.join(' AND ')}
-        ORDER BY ${column} DESC, id DESC LIMIT $${params.length}`,
+    params.push(query.limit, hoursFrom);
+    const rows = await this.sql.rows<
+      ErrorRow & { hours: Array<[number, number]> }
+    >(
+      `SELECT page.*, ${HOURS_OF('page.id', `$${params.length}`)} AS hours
+         FROM (SELECT ${COLUMNS} FROM error_tracking.errors e
+                WHERE ${conditions.join(' AND ')}
+                ORDER BY ${column} DESC, id DESC LIMIT $${params.length - 1}) page
+        ORDER BY page.${column} DESC, page.id DESC`,
       params,
     );
-    return rows.map(toError);
+    return rows.map((row) => ({ error: toError(row), hours: row.hours }));
+  }
+
+  /** One error with its hourly counts since `hoursFrom`. */
+  async findWithHours(
+    projectId: number,
+    errorId: string,
+    hoursFrom: Date,
+  ): Promise<
+    { error: ErrorRecord; hours: Array<[number, number]> } | undefined
+  > {
+    const rows = await this.sql.rows<
+      ErrorRow & { hours: Array<[number, number]> }
+    >(
+      `SELECT ${COLUMNS}, ${HOURS_OF('e.id', '$3')} AS hours
+         FROM error_tracking.errors e WHERE project_id = $1 AND id = $2`,
+      [projectId, errorId, hoursFrom],
+    );
+    const row = rows[0];
+    return row ? { error: toError(row), hours: row.hours } : undefined;
   }
 
   async find(
@@ -162,28 +198,6 @@ export class ErrorsRepository {
       [projectId, errorId],
     );
     return rows[0] ? toError(rows[0]) : undefined;
-  }
-
-  /** Hourly counts since `from` for several errors. */
-  async hourlyCounts(
-    errorIds: readonly string[],
-    from: Date,
-  ): Promise<Array<{ errorId: string; hour: Date; count: number }>> {
-    if (errorIds.length === 0) return [];
-    const rows = await this.sql.rows<{
-      error_id: string;
-      hour: Date;
-      count: number;
-    }>(
-      `SELECT error_id, hour, count FROM error_tracking.error_hourly_counts
-        WHERE error_id = ANY($1::bigint[]) AND hour >= $2`,
-      [errorIds, from],
-    );
-    return rows.map((r) => ({
-      errorId: String(r.error_id),
-      hour: r.hour,
-      count: r.count,
-    }));
   }
 
   /** One stored event of an error (found through `event_ids`, so one partition is read). */

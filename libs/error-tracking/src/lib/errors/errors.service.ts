@@ -23,6 +23,19 @@ import { stackFrames, toStackTraceEntry } from './stack-trace';
 import type { StackTraceEntry } from './stack-trace';
 
 const HOUR_MS = 3_600_000;
+
+function frequencyStart(template: Frequency): Date {
+  return new Date((template[0] as [number, number])[0] * 1000);
+}
+
+/** The 24 buckets of `template` with the counts of `hours` filled in. */
+function fillFrequency(
+  template: Frequency,
+  hours: ReadonlyArray<[number, number]>,
+): Frequency {
+  const counts = new Map(hours.map(([at, count]) => [Number(at), count]));
+  return template.map(([at]) => [at, counts.get(at) ?? 0]);
+}
 const SORT_VALUE: Record<ErrorSort, (e: ErrorRecord) => string> = {
   last_seen: (e) => e.lastSeen.toISOString(),
   first_seen: (e) => e.firstSeen.toISOString(),
@@ -80,23 +93,26 @@ export class ErrorsService {
         throw ErrorTrackingError.invalidParameter('cursor is invalid');
       after = { value: parts[1] as string, id: parts[2] as string };
     }
-    const rows = await this.errors.list({
-      projectId: access.project.id,
-      status: options.status,
-      sort: options.sort,
-      search: options.search || undefined,
-      environment: options.environment || undefined,
-      release: options.release || undefined,
-      after,
-      limit: options.limit + 1,
-    });
+    const template = this.emptyFrequency();
+    const rows = await this.errors.list(
+      {
+        projectId: access.project.id,
+        status: options.status,
+        sort: options.sort,
+        search: options.search || undefined,
+        environment: options.environment || undefined,
+        release: options.release || undefined,
+        after,
+        limit: options.limit + 1,
+      },
+      frequencyStart(template),
+    );
     const items = rows.slice(0, options.limit);
-    const frequencies = await this.frequencies(items.map((e) => e.id));
-    const last = items[items.length - 1];
+    const last = items[items.length - 1]?.error;
     return {
-      items: items.map((error) => ({
+      items: items.map(({ error, hours }) => ({
         error,
-        frequency: frequencies.get(error.id) ?? this.emptyFrequency(),
+        frequency: fillFrequency(template, hours),
       })),
       nextCursor:
         rows.length > options.limit && last
@@ -113,11 +129,16 @@ export class ErrorsService {
     access: ProjectAccess,
     errorId: string,
   ): Promise<ErrorWithFrequency> {
-    const error = await this.find(access, errorId);
-    const frequencies = await this.frequencies([error.id]);
+    const template = this.emptyFrequency();
+    const found = await this.errors.findWithHours(
+      access.project.id,
+      errorId,
+      frequencyStart(template),
+    );
+    if (!found) throw ErrorTrackingError.notFound('Error');
     return {
-      error,
-      frequency: frequencies.get(error.id) ?? this.emptyFrequency(),
+      error: found.error,
+      frequency: fillFrequency(template, found.hours),
     };
   }
 
@@ -286,26 +307,5 @@ export class ErrorsService {
       (current - (23 - i) * HOUR_MS) / 1000,
       0,
     ]);
-  }
-
-  private async frequencies(
-    errorIds: readonly string[],
-  ): Promise<Map<string, Frequency>> {
-    const result = new Map<string, Frequency>();
-    if (errorIds.length === 0) return result;
-    const template = this.emptyFrequency();
-    const from = new Date((template[0] as [number, number])[0] * 1000);
-    for (const id of errorIds)
-      result.set(
-        id,
-        template.map(([t]) => [t, 0]),
-      );
-    for (const row of await this.errors.hourlyCounts(errorIds, from)) {
-      const frequency = result.get(row.errorId);
-      const index = (row.hour.getTime() - from.getTime()) / HOUR_MS;
-      const bucket = frequency?.[index];
-      if (bucket) bucket[1] = row.count;
-    }
-    return result;
   }
 }
