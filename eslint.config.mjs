@@ -29,6 +29,11 @@ export default [
           allow: ['@quitanda/gateway'],
           depConstraints: [
             {
+              // The benchmark and the migration tools drive the whole product.
+              sourceTag: 'type:tooling',
+              onlyDependOnLibsWithTags: ['*'],
+            },
+            {
               sourceTag: 'type:app',
               onlyDependOnLibsWithTags: [
                 'type:context',
@@ -80,6 +85,10 @@ export default [
                 'scope:error-tracking',
                 'scope:shared',
               ],
+            },
+            {
+              sourceTag: 'scope:tooling',
+              onlyDependOnLibsWithTags: ['*'],
             },
             {
               sourceTag: 'scope:shared',

@@ -24,12 +24,31 @@ import { load } from './lib/load';
 import { canPin, freePort, pinSelf, startServer } from './lib/processes';
 import { markdown, summarise } from './lib/report';
 import type { Measurement, Workload } from './lib/types';
+import {
+  errorsDetail,
+  errorsList,
+  ingestEnvelope,
+  ingestEnvelopeLargeTable,
+  ingestGzip,
+  ingestMixed,
+  ingestStore,
+} from './workloads/error-tracking.workloads';
 import { eventsCreate, eventsGet } from './workloads/events.workloads';
 
 const ROOT = join(__dirname, '..');
 
 function allWorkloads(databaseUrl: string): Workload[] {
-  return [eventsGet(databaseUrl), eventsCreate(databaseUrl)];
+  return [
+    eventsGet(databaseUrl),
+    eventsCreate(databaseUrl),
+    ingestEnvelope(databaseUrl),
+    ingestGzip(databaseUrl),
+    ingestStore(databaseUrl),
+    ingestMixed(databaseUrl),
+    errorsList(databaseUrl),
+    errorsDetail(databaseUrl),
+    ingestEnvelopeLargeTable(databaseUrl),
+  ];
 }
 
 async function withAdmin<T>(
@@ -103,13 +122,9 @@ async function main(): Promise<void> {
           );
           try {
             const requests = workload.requests(running.url, prepared);
-            await load(running.url, requests, warmup, connections);
-            const result = await load(
-              running.url,
-              requests,
-              seconds,
-              connections,
-            );
+            const conns = workload.connections ?? connections;
+            await load(running.url, requests, warmup, conns);
+            const result = await load(running.url, requests, seconds, conns);
             measurements.push({
               workload: workload.name,
               target: target.name,

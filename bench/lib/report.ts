@@ -52,8 +52,15 @@ export function markdown(
   ];
   for (const workload of workloads) {
     const rows = summaries.filter((s) => s.workload === workload.name);
+    const label = workload.connections
+      ? `${workload.name} (${workload.connections} connections)`
+      : workload.name;
     const ours = rows.find((r) => r.target === 'quitanda');
-    const base = rows.find((r) => r.target !== 'quitanda');
+    const base = workload.reference
+      ? summaries.find(
+          (s) => s.workload === workload.reference && s.target === 'quitanda',
+        )
+      : rows.find((r) => r.target !== 'quitanda');
     for (const row of rows) {
       const isOurs = row === ours;
       const ratio = isOurs && base ? row.medianRps / base.medianRps : undefined;
@@ -77,7 +84,7 @@ export function markdown(
             : 'MISSES'
           : '';
       lines.push(
-        `| ${workload.name} | ${row.target} | ${row.medianRps} | ${row.runs.join(' / ')} | ${row.p50Ms} | ${row.p99Ms} | ${ratio === undefined ? '' : `${ratio.toFixed(2)}x`} | ${isOurs ? wanted : ''} | ${verdict}${row.failures ? ` (${row.failures} failed requests)` : ''} |`,
+        `| ${label} | ${row.target} | ${row.medianRps} | ${row.runs.join(' / ')} | ${row.p50Ms} | ${row.p99Ms} | ${ratio === undefined ? '' : `${ratio.toFixed(2)}x`} | ${isOurs ? wanted : ''} | ${verdict}${row.failures ? ` (${row.failures} failed requests)` : ''} |`,
       );
     }
   }

@@ -19,6 +19,13 @@ export interface Workload {
   /** Contract target: throughput as a fraction of the baseline's, and p99 bound. */
   readonly target?: { readonly minRatio?: number; readonly maxP99Ms: number };
   readonly targets: readonly Target[];
+  /**
+   * Compare Quitanda's throughput with its own figure in this other workload
+   * instead of with a baseline server (e.g. the same load on a bigger table).
+   */
+  readonly reference?: string;
+  /** Concurrent connections, when the workload is a latency test rather than a throughput one. */
+  readonly connections?: number;
   /** Fills the database once, before any server starts; returns data for requests. */
   prepare(databaseUrl: string): Promise<unknown>;
   /** The autocannon request set for one measurement against `url`. */

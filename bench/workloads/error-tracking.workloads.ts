@@ -1,0 +1,391 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+import { loadConfig, startGateway } from '@quitanda/gateway';
+
+import { baseline, quitanda } from '../lib/targets';
+import type { Target, Workload } from '../lib/types';
+
+const FIXTURES = join(__dirname, '../../../shared/fixtures/sentry');
+const ROOT_TOKEN = 'glpat-bench-root-token-000000000000';
+/** The bench measures throughput: the per-key rate limit would cap it. */
+const UNLIMITED = { ERROR_TRACKING_RATE_LIMIT_PER_MINUTE: '0' };
+const DISTINCT_ERRORS = 100;
+
+interface Fixture {
+  body: { text: string };
+  expect: { events: Array<{ event_id: string }> };
+}
+
+function fixture(file: string): Fixture {
+  return JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as Fixture;
+}
+
+export interface TrackedProject {
+  readonly projectId: number;
+  readonly key: string;
+  readonly errorIds: readonly string[];
+}
+
+/**
+ * A project with tracking enabled, set up through the public API of a
+ * gateway booted in-process on the benchmark database.
+ */
+async function setUpProject(
+  databaseUrl: string,
+  seed?: (
+    url: string,
+    project: { projectId: number; key: string },
+  ) => Promise<void>,
+): Promise<TrackedProject> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'quitanda-bench-'));
+  const gateway = await startGateway(
+    loadConfig({
+      DATABASE_URL: databaseUrl,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      MIGRATIONS: 'off',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      INITIAL_ROOT_TOKEN: ROOT_TOKEN,
+      ...UNLIMITED,
+    }),
+  );
+  try {
+    const api = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${gateway.url}/api/v4${path}`, {
+        method,
+        headers: {
+          'PRIVATE-TOKEN': ROOT_TOKEN,
+          'Content-Type': 'application/json',
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (!res.ok)
+        throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+      return res.json() as Promise<Record<string, unknown>>;
+    };
+    const name = `bench-${randomBytes(3).toString('hex')}`;
+    const project = await api('POST', '/projects', { name, path: name });
+    const projectId = project['id'] as number;
+    await api('PUT', `/projects/${projectId}/error_tracking/settings`, {
+      active: true,
+      integrated: true,
+    });
+    const keys = (await api(
+      'GET',
+      `/projects/${projectId}/error_tracking/client_keys`,
+    )) as unknown as Array<{ public_key: string }>;
+    const key = keys[0]?.public_key as string;
+    await seed?.(gateway.url, { projectId, key });
+    const errors = (await api(
+      'GET',
+      `/projects/${projectId}/error_tracking/errors?per_page=100&status=unresolved`,
+    )) as unknown as Array<{ id: string }>;
+    return { projectId, key, errorIds: errors.map((e) => e.id) };
+  } finally {
+    await gateway.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Fresh envelopes built from a real SDK's capture: new event ids, ~100 distinct errors. */
+class EnvelopeFactory {
+  private readonly text: string;
+  private readonly oldId: string;
+  private n = 0;
+
+  constructor(project: { projectId: number; key: string }) {
+    const fx = fixture('node-11.12.0/002-exception.json');
+    this.text = fx.body.text
+      .replace(/PUBLIC_KEY/g, project.key)
+      .replace(/PROJECT_ID/g, String(project.projectId));
+    this.oldId = fx.expect.events[0]?.event_id as string;
+  }
+
+  next(): string {
+    const id = randomBytes(16).toString('hex');
+    const variant = this.n++ % DISTINCT_ERRORS;
+    return this.text
+      .split(this.oldId)
+      .join(id)
+      .replace('"type":"Error"', `"type":"Error${variant}"`);
+  }
+}
+
+class StoreFactory {
+  private readonly text: string;
+  private readonly oldId: string;
+  private n = 0;
+
+  constructor(project: { projectId: number; key: string }) {
+    const fx = fixture('go-0.11.0/001-exception.json');
+    this.text = fx.body.text
+      .replace(/PUBLIC_KEY/g, project.key)
+      .replace(/PROJECT_ID/g, String(project.projectId));
+    this.oldId = fx.expect.events[0]?.event_id as string;
+  }
+
+  next(): string {
+    const id = randomBytes(16).toString('hex');
+    const variant = this.n++ % DISTINCT_ERRORS;
+    return this.text
+      .split(this.oldId)
+      .join(id)
+      .replace('"type":"*errors.errorString"', `"type":"*errors.E${variant}"`);
+  }
+}
+
+function collectorTargets(databaseUrl: string): Target[] {
+  return [
+    quitanda(databaseUrl, { CONTEXTS: 'error-tracking', ...UNLIMITED }),
+    baseline(
+      'bare node:http + pg, group commit',
+      'ingest-bare.js',
+      databaseUrl,
+    ),
+  ];
+}
+
+type Mode = 'plain' | 'gzip' | 'mixed' | 'store';
+
+function ingest(
+  databaseUrl: string,
+  mode: Mode,
+  name: string,
+  description: string,
+): Workload {
+  return {
+    name,
+    description,
+    target: { minRatio: 0.55, maxP99Ms: 50 },
+    targets: collectorTargets(databaseUrl),
+    prepare: () => setUpProject(databaseUrl),
+    requests(_url, prepared) {
+      const project = prepared as TrackedProject;
+      const envelopes = new EnvelopeFactory(project);
+      const stores = new StoreFactory(project);
+      const envelopePath = `/api/v4/error_tracking/collector/api/${project.projectId}/envelope/?sentry_version=7&sentry_key=${project.key}&sentry_client=sentry.javascript.node%2F11.12.0`;
+      const storePath = `/api/v4/error_tracking/collector/api/${project.projectId}/store/`;
+      const storeAuth = `Sentry sentry_version=7, sentry_client=sentry.go/0.11.0, sentry_key=${project.key}`;
+      return {
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (request) => {
+              if (mode === 'store') {
+                return {
+                  ...request,
+                  path: storePath,
+                  headers: {
+                    'content-type': 'application/json',
+                    'x-sentry-auth': storeAuth,
+                  },
+                  body: stores.next(),
+                };
+              }
+              const gzip =
+                mode === 'gzip' || (mode === 'mixed' && Math.random() < 0.1);
+              return gzip
+                ? {
+                    ...request,
+                    path: envelopePath,
+                    headers: { 'content-encoding': 'gzip' },
+                    body: gzipSync(envelopes.next()) as unknown as string,
+                  }
+                : {
+                    ...request,
+                    path: envelopePath,
+                    headers: {},
+                    body: envelopes.next(),
+                  };
+            },
+          },
+        ],
+      };
+    },
+  };
+}
+
+export const ingestEnvelope = (db: string) =>
+  ingest(
+    db,
+    'plain',
+    'ingest: envelope',
+    'node 11 exception envelope (4.8 KB), fresh ids, 100 distinct errors',
+  );
+export const ingestGzip = (db: string) =>
+  ingest(
+    db,
+    'gzip',
+    'ingest: gzip envelope',
+    'the same envelope gzip-compressed',
+  );
+export const ingestStore = (db: string) =>
+  ingest(
+    db,
+    'store',
+    'ingest: store',
+    'go 0.11 exception to the store endpoint, fresh ids, 100 distinct errors',
+  );
+export const ingestMixed = (db: string) =>
+  ingest(
+    db,
+    'mixed',
+    'ingest: mixed',
+    'envelopes, 10% gzip, fresh ids, 100 distinct errors',
+  );
+
+/**
+ * Seeds `events` events through the collector itself: envelopes of 250 small
+ * events each, spread over the last 24 hours, 100 distinct errors.
+ */
+async function seedEvents(
+  url: string,
+  project: { projectId: number; key: string },
+  events: number,
+) {
+  const perEnvelope = 250;
+  const now = Date.now();
+  const path = `${url}/api/v4/error_tracking/collector/api/${project.projectId}/envelope/?sentry_key=${project.key}`;
+  let sent = 0;
+  const worker = async () => {
+    while (sent < events) {
+      const count = Math.min(perEnvelope, events - sent);
+      sent += count;
+      const lines = ['{}'];
+      for (let i = 0; i < count; i++) {
+        const variant = (sent + i) % DISTINCT_ERRORS;
+        lines.push(
+          '{"type":"event"}',
+          JSON.stringify({
+            event_id: randomBytes(16).toString('hex'),
+            timestamp: (now - Math.floor(Math.random() * 86_400_000)) / 1000,
+            level: 'error',
+            platform: 'node',
+            release: '1.2.3',
+            environment: 'production',
+            user: { id: `user-${(sent + i) % 500}` },
+            exception: {
+              values: [
+                {
+                  type: `SeedError${variant}`,
+                  value: `seeded failure ${variant}`,
+                  stacktrace: {
+                    frames: [
+                      {
+                        filename: '/srv/app/main.js',
+                        function: 'main',
+                        lineno: 1,
+                        in_app: true,
+                      },
+                      {
+                        filename: '/srv/app/work.js',
+                        function: `work${variant}`,
+                        lineno: 42,
+                        in_app: true,
+                      },
+                    ],
+                  },
+                },
+              ],
+            },
+          }),
+        );
+      }
+      const res = await fetch(path, { method: 'POST', body: lines.join('\n') });
+      if (!res.ok)
+        throw new Error(`seeding: ${res.status} ${await res.text()}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+}
+
+/** Both read workloads share one seeded project per benchmark database. */
+const seeded = new Map<string, Promise<TrackedProject>>();
+
+function seededProject(
+  databaseUrl: string,
+  events: number,
+): Promise<TrackedProject> {
+  const key = `${databaseUrl}#${events}`;
+  let project = seeded.get(key);
+  if (!project) {
+    project = setUpProject(databaseUrl, (url, p) => seedEvents(url, p, events));
+    seeded.set(key, project);
+  }
+  return project;
+}
+
+function readWorkload(
+  databaseUrl: string,
+  name: string,
+  description: string,
+  path: (project: TrackedProject) => string,
+): Workload {
+  return {
+    name,
+    description,
+    target: { maxP99Ms: 50 },
+    connections: 4,
+    targets: [
+      quitanda(databaseUrl, { CONTEXTS: 'error-tracking', ...UNLIMITED }),
+    ],
+    prepare: () => seededProject(databaseUrl, 1_000_000),
+    requests(_url, prepared) {
+      const project = prepared as TrackedProject;
+      return {
+        requests: [
+          {
+            method: 'GET',
+            headers: { 'private-token': ROOT_TOKEN },
+            setupRequest: (request) => ({ ...request, path: path(project) }),
+          },
+        ],
+      };
+    },
+  };
+}
+
+export const errorsList = (db: string) =>
+  readWorkload(
+    db,
+    'errors: list, 1,000,000 events',
+    'GET the unresolved errors, first page, sorted by last seen',
+    (p) => `/api/v4/projects/${p.projectId}/error_tracking/errors?per_page=20`,
+  );
+
+export const errorsDetail = (db: string) =>
+  readWorkload(
+    db,
+    'errors: detail, 1,000,000 events',
+    'GET one error (random among 100) with its 24-hour frequency',
+    (p) =>
+      `/api/v4/projects/${p.projectId}/error_tracking/errors/${p.errorIds[Math.floor(Math.random() * p.errorIds.length)]}`,
+  );
+
+/**
+ * The plain-envelope workload again, once the events table holds 5,000,000
+ * rows (contract: throughput within 25% of the empty-table figure).
+ */
+export function ingestEnvelopeLargeTable(db: string): Workload {
+  const base = ingest(
+    db,
+    'plain',
+    'ingest: envelope, 5,000,000 events stored',
+    'as "ingest: envelope", after seeding 5,000,000 events through the collector',
+  );
+  return {
+    ...base,
+    target: { maxP99Ms: 50, minRatio: 0.75 },
+    reference: 'ingest: envelope',
+    targets: base.targets.slice(0, 1),
+    prepare: async () => {
+      const project = await seededProject(db, 5_000_000);
+      return project;
+    },
+  };
+}
