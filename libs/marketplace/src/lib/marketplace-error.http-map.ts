@@ -8,10 +8,23 @@ export const MARKETPLACE_ERROR_HTTP_STATUS: Record<
   HttpStatus
 > = {
   [MarketplaceErrorCode.BadRequest]: HttpStatus.BAD_REQUEST,
+  [MarketplaceErrorCode.IncompleteRequestBody]: HttpStatus.BAD_REQUEST,
+  [MarketplaceErrorCode.InvalidQuerySyntax]: HttpStatus.BAD_REQUEST,
   [MarketplaceErrorCode.JSONParseError]: HttpStatus.BAD_REQUEST,
+  [MarketplaceErrorCode.ParameterValueOutOfRange]: HttpStatus.BAD_REQUEST,
+  [MarketplaceErrorCode.FeatureUnavailable]: HttpStatus.BAD_REQUEST,
+  [MarketplaceErrorCode.ResultSetSizeExceeded]: HttpStatus.BAD_REQUEST,
+  [MarketplaceErrorCode.InvalidCredentials]: HttpStatus.UNAUTHORIZED,
+  [MarketplaceErrorCode.InsufficientCredentials]: HttpStatus.UNAUTHORIZED,
+  [MarketplaceErrorCode.AppNotFound]: HttpStatus.NOT_FOUND,
   [MarketplaceErrorCode.CollectionNotFound]: HttpStatus.NOT_FOUND,
   [MarketplaceErrorCode.EntityNotFound]: HttpStatus.NOT_FOUND,
+  [MarketplaceErrorCode.UserNotFound]: HttpStatus.NOT_FOUND,
+  [MarketplaceErrorCode.BlobNotFound]: HttpStatus.NOT_FOUND,
+  [MarketplaceErrorCode.UserAlreadyExists]: HttpStatus.CONFLICT,
+  [MarketplaceErrorCode.DuplicateEntity]: HttpStatus.CONFLICT,
   [MarketplaceErrorCode.RequestEntityTooLarge]: HttpStatus.PAYLOAD_TOO_LARGE,
+  [MarketplaceErrorCode.TooManyRequests]: HttpStatus.TOO_MANY_REQUESTS,
   [MarketplaceErrorCode.KinveyInternalErrorRetry]:
     HttpStatus.INTERNAL_SERVER_ERROR,
 };
