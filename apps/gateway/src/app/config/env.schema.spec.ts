@@ -48,6 +48,52 @@ describe('environment validation', () => {
     expect(config.publicBaseUrl).toBe('https://q.example.com/base');
   });
 
+  it('parses and bounds the error-tracking knobs', () => {
+    expect(loadConfig({}).errorTracking).toEqual({
+      retentionDays: 90,
+      retentionIntervalMinutes: 60,
+      rateLimitPerMinute: 6_000,
+      maxBodyBytes: 20 * 1024 * 1024,
+      maxEnvelopeBytes: 100 * 1024 * 1024,
+      maxEventBytes: 1024 * 1024,
+    });
+    expect(
+      loadConfig({
+        ERROR_TRACKING_RETENTION_DAYS: '30',
+        ERROR_TRACKING_RETENTION_INTERVAL_MINUTES: '0',
+        ERROR_TRACKING_RATE_LIMIT_PER_MINUTE: '120',
+        ERROR_TRACKING_MAX_BODY_BYTES: '65536',
+        ERROR_TRACKING_MAX_ENVELOPE_BYTES: '131072',
+        ERROR_TRACKING_MAX_EVENT_BYTES: '4096',
+      }).errorTracking,
+    ).toEqual({
+      retentionDays: 30,
+      retentionIntervalMinutes: 0,
+      rateLimitPerMinute: 120,
+      maxBodyBytes: 65_536,
+      maxEnvelopeBytes: 131_072,
+      maxEventBytes: 4_096,
+    });
+    const problems = problemsOf({
+      ERROR_TRACKING_RETENTION_DAYS: '0',
+      ERROR_TRACKING_RETENTION_INTERVAL_MINUTES: '61',
+      ERROR_TRACKING_RATE_LIMIT_PER_MINUTE: '-1',
+      ERROR_TRACKING_MAX_BODY_BYTES: '10',
+      ERROR_TRACKING_MAX_ENVELOPE_BYTES: 'lots',
+      ERROR_TRACKING_MAX_EVENT_BYTES: '1.5',
+    }).join('\n');
+    for (const name of [
+      'ERROR_TRACKING_RETENTION_DAYS',
+      'ERROR_TRACKING_RETENTION_INTERVAL_MINUTES',
+      'ERROR_TRACKING_RATE_LIMIT_PER_MINUTE',
+      'ERROR_TRACKING_MAX_BODY_BYTES',
+      'ERROR_TRACKING_MAX_ENVELOPE_BYTES',
+      'ERROR_TRACKING_MAX_EVENT_BYTES',
+    ]) {
+      expect(problems).toMatch(new RegExp(`^${name} must be an integer`, 'm'));
+    }
+  });
+
   it('names every bad variable at once', () => {
     const problems = problemsOf({
       PORT: 'eighty',
