@@ -263,7 +263,7 @@ export class ErrorsService {
    * description holding the stack trace) unless one is linked already.
    */
   async createIssue(
-    caller: Caller,
+    caller: Pick<Caller, 'user'>,
     access: ProjectAccess,
     errorId: string,
     errorUrl: string,
