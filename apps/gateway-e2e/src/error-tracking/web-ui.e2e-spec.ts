@@ -240,6 +240,68 @@ describe('error-tracking web UI over HTTP (e2e)', () => {
       expect(js.headers['content-type']).toMatch(/javascript/);
     });
 
+    it('shows an error message full of markup as text, in the list, the detail and the issue', async () => {
+      const agent = await signedInAgent(gw, 'root', password);
+      const project = await createTrackedProject(gw);
+      const message =
+        '<script>alert("pwned")</script><img src=x onerror=alert(1)>';
+      await gw.http
+        .post(
+          `/api/v4/error_tracking/collector/api/${project.id}/store?sentry_key=${project.publicKey}`,
+        )
+        .set('Content-Type', 'application/json')
+        .send({
+          event_id: 'a'.repeat(32),
+          exception: {
+            values: [
+              {
+                type: 'Error',
+                value: message,
+                stacktrace: {
+                  frames: [
+                    {
+                      filename: '<b>app.js</b>',
+                      function: 'f',
+                      lineno: 1,
+                      context_line: '<script>x</script>',
+                      in_app: true,
+                    },
+                  ],
+                },
+              },
+            ],
+          },
+        })
+        .expect(200);
+      const list = await agent
+        .get(`/projects/${project.id}/error_tracking`)
+        .expect(200);
+      expect(list.text).toContain(
+        '&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt;',
+      );
+      expect(list.text).not.toContain('<script>alert');
+      expect(list.text).not.toContain('<img src=x');
+      const id = /error_tracking\/(\d+)"/.exec(list.text)?.[1];
+      const detail = await agent
+        .get(`/projects/${project.id}/error_tracking/${id}`)
+        .expect(200);
+      expect(detail.text).toContain(
+        '&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt;',
+      );
+      expect(detail.text).toContain('&lt;b&gt;app.js&lt;/b&gt;');
+      expect(detail.text).not.toMatch(/<script>(alert|x)/);
+      const created = await agent
+        .post(`/projects/${project.id}/error_tracking/${id}/issue`)
+        .type('form')
+        .send({ _csrf: csrfOf(detail.text) })
+        .expect(303);
+      const issue = await agent
+        .get(String(created.headers['location']))
+        .expect(200);
+      expect(issue.text).toContain('<h3>Stack trace</h3>');
+      expect(issue.text).not.toMatch(/<script>|<img src=x/);
+    });
+
     it('escapes a project name full of markup', async () => {
       const agent = await signedInAgent(gw, 'root', password);
       const home = await agent.get('/').expect(200);

@@ -46,7 +46,9 @@ import { WebSessionsRepository } from './web/sessions/web-sessions.repository';
 import { WebSessionsService } from './web/sessions/web-sessions.service';
 import { WebAssetsController } from './web/web-assets.controller';
 import { WebContextMiddleware } from './web/web-context';
+import { WebErrorsController } from './web/web-errors.controller';
 import { webForm } from './web/web-form.middleware';
+import { WebIssuesController } from './web/web-issues.controller';
 import { WebProjectsController } from './web/web-projects.controller';
 import { WebSessionController } from './web/web-session.controller';
 
@@ -86,7 +88,12 @@ const API_CONTROLLERS = [
 ];
 
 /** The web UI's pages (HTML; sessions, CSRF and security headers). */
-const WEB_CONTROLLERS = [WebSessionController, WebProjectsController];
+const WEB_CONTROLLERS = [
+  WebSessionController,
+  WebProjectsController,
+  WebErrorsController,
+  WebIssuesController,
+];
 
 /**
  * The error-tracking context (GitLab integrated error tracking over the

@@ -33,7 +33,7 @@ import { withNotice } from './notices';
 import type { NoticeKey } from './notices';
 import { monitorSettingsPage } from './pages/monitor-settings.page';
 import { projectsPage } from './pages/projects.page';
-import { formField, webCaller } from './web-caller';
+import { formField, webCaller, webProjectAccess } from './web-caller';
 import { Web } from './web-context';
 import type { WebContext } from './web-context';
 
@@ -119,8 +119,9 @@ export class WebProjectsController {
     @Param('id') id: string,
     @Res() res: Response,
   ): Promise<void> {
-    const access = await this.access.require(
-      webCaller(ctx),
+    const access = await webProjectAccess(
+      this.access,
+      ctx,
       id,
       AccessLevel.Guest,
     );
@@ -134,8 +135,9 @@ export class WebProjectsController {
     @Query('notice') notice: unknown,
     @Req() req: Request,
   ): Promise<string> {
-    const access = await this.access.require(
-      webCaller(ctx),
+    const access = await webProjectAccess(
+      this.access,
+      ctx,
       id,
       AccessLevel.Maintainer,
     );
@@ -200,8 +202,9 @@ export class WebProjectsController {
     notice: NoticeKey,
     change: (access: ProjectAccess) => Promise<unknown>,
   ): Promise<void> {
-    const access = await this.access.require(
-      webCaller(ctx),
+    const access = await webProjectAccess(
+      this.access,
+      ctx,
       id,
       AccessLevel.Maintainer,
     );
