@@ -32,13 +32,9 @@ function copyField(
         value="${value}"
         spellcheck="false"
       />
-      <button
-        type="button"
-        class="btn"
-        data-copy-target="${id}"
-        aria-label="Copy ${label}"
-      >
-        <span class="copy-label">Copy</span>
+      <button type="button" class="btn" data-copy-target="${id}">
+        <span class="copy-label">Copy</span
+        ><span class="visually-hidden"> ${label}</span>
       </button>
     </div>`;
 }
