@@ -61,6 +61,7 @@ export function sparkline(frequency: Frequency): SafeHtml {
     aria-label="${label}"
     focusable="false"
   >
+    <line class="spark-base" x1="0" x2="96" y1="23.5" y2="23.5"></line>
     ${bars(frequency, { width: 96, height: 22, top: 1, gap: 1 })}
   </svg>`;
 }

@@ -145,7 +145,7 @@ export function monitorSettingsPage(
                   <thead>
                     <tr>
                       <th scope="col">Public key</th>
-                      <th scope="col">DSN</th>
+                      <th scope="col" class="hide-sm">DSN</th>
                       <th scope="col">
                         <span class="visually-hidden">Actions</span>
                       </th>
@@ -155,8 +155,8 @@ export function monitorSettingsPage(
                     ${view.keys.map(
                       ({ key, dsn }) =>
                         html`<tr>
-                          <td class="nowrap"><code>${key.publicKey}</code></td>
-                          <td>
+                          <td><code class="key">${key.publicKey}</code></td>
+                          <td class="hide-sm">
                             ${copyField(`dsn-${key.id}`, `DSN of key ${key.publicKey}`, dsn, true)}
                           </td>
                           <td class="num">

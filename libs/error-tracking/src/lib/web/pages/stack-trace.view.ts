@@ -16,7 +16,13 @@ function context(frame: StackTraceEntry): SafeHtml {
     ([n, code]) =>
       html`<li${n === frame.lineNo ? html` class="current" aria-current="true"` : null}><span class="ln">${n}</span><span class="code">${code}</span></li>`,
   );
-  return html`<div class="context">
+  // Focusable so keyboard users can scroll long lines sideways.
+  return html`<div
+    class="context"
+    tabindex="0"
+    role="region"
+    aria-label="Source of ${location(frame)}"
+  >
     <ol>
       ${lines}
     </ol>
