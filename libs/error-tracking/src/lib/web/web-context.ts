@@ -78,17 +78,18 @@ export class WebContextMiddleware implements NestMiddleware {
       }
       if (setCookies.length > 0) res.setHeader('Set-Cookie', setCookies);
 
+      const reading = req.method === 'GET' || req.method === 'HEAD';
       if (!session && !isPublic(req)) {
-        const back = req.method === 'GET' ? req.originalUrl : undefined;
+        const back = reading ? req.originalUrl : '/';
         res.redirect(
-          req.method === 'GET' ? 302 : 303,
-          back && back !== '/'
+          reading ? 302 : 303,
+          back !== '/'
             ? `${SIGN_IN_PATH}?redirect_to=${encodeURIComponent(back)}`
             : SIGN_IN_PATH,
         );
         return;
       }
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
+      if (!reading) {
         const body = req.body as Record<string, unknown> | undefined;
         if (!isValidCsrfToken(secret, body?.['_csrf']))
           throw ErrorTrackingError.forbidden(
