@@ -216,6 +216,71 @@ describe('error-tracking web UI over HTTP (e2e)', () => {
     });
   });
 
+  describe('error list', () => {
+    it('filters by tab, search and environment, sorts, and pages with a cursor', async () => {
+      const agent = await signedInAgent(gw, 'root', password);
+      const project = await createTrackedProject(gw);
+      const store = `/api/v4/error_tracking/collector/api/${project.id}/store?sentry_key=${project.publicKey}`;
+      for (let i = 1; i <= 22; i++) {
+        await gw.http
+          .post(store)
+          .set('Content-Type', 'application/json')
+          .send({
+            event_id: i.toString(16).padStart(32, '0'),
+            timestamp: Date.now() / 1000 - i * 60,
+            environment: i <= 2 ? 'staging' : 'production',
+            fingerprint: [`group-${i}`],
+            message: i === 7 ? 'needle in the haystack' : `hay number ${i}`,
+          })
+          .expect(200);
+      }
+      const base = `/projects/${project.id}/error_tracking`;
+      const titles = (text: string) =>
+        [...text.matchAll(/class="error-title" href="[^"]+">([^<]+)</g)].map(
+          (m) => m[1],
+        );
+      const first = await agent.get(base).expect(200);
+      expect(titles(first.text)).toHaveLength(20);
+      expect(titles(first.text)[0]).toBe('hay number 1');
+      expect(first.text).toMatch(/<option\s+value="staging"/);
+      const next = /rel="next"\s+href="([^"]+)"/.exec(first.text)?.[1];
+      const second = await agent
+        .get(String(next).replace(/&amp;/g, '&'))
+        .expect(200);
+      expect(titles(second.text)).toEqual(['hay number 21', 'hay number 22']);
+      expect(second.text).not.toContain('rel="next"');
+
+      const search = await agent.get(`${base}?search=needle`).expect(200);
+      expect(titles(search.text)).toEqual(['needle in the haystack']);
+      const staging = await agent
+        .get(`${base}?environment=staging`)
+        .expect(200);
+      expect(titles(staging.text).sort()).toEqual([
+        'hay number 1',
+        'hay number 2',
+      ]);
+      const oldestFirst = await agent
+        .get(`${base}?sort=first_seen`)
+        .expect(200);
+      expect(titles(oldestFirst.text)[0]).toBe('hay number 1');
+
+      // Resolve one through the page: it moves to the Resolved tab.
+      const id = /error_tracking\/(\d+)">needle/.exec(search.text)?.[1];
+      const detail = await agent.get(`${base}/${id}`).expect(200);
+      await agent
+        .post(`${base}/${id}/status`)
+        .type('form')
+        .send({ _csrf: csrfOf(detail.text), status: 'resolved' })
+        .expect(303)
+        .expect('Location', `${base}/${id}?notice=resolved`);
+      const resolved = await agent.get(`${base}?status=resolved`).expect(200);
+      expect(titles(resolved.text)).toEqual(['needle in the haystack']);
+      const open = await agent.get(`${base}?search=needle`).expect(200);
+      expect(titles(open.text)).toEqual([]);
+      expect(open.text).toContain('No open errors');
+    });
+  });
+
   describe('headers and escaping', () => {
     it('sends a strict CSP, no framing, a referrer policy and no inline script or style', async () => {
       const agent = await signedInAgent(gw, 'root', password);
