@@ -384,3 +384,38 @@ describe('error-tracking web UI over HTTP (e2e)', () => {
     });
   });
 });
+
+describe('error-tracking web UI behind a TLS-terminating proxy (e2e)', () => {
+  let gw: ErrorTrackingGateway;
+
+  beforeAll(async () => {
+    gw = await startErrorTrackingGateway({ TRUST_PROXY: 'true' });
+  });
+
+  afterAll(() => gw?.close());
+
+  it('marks the cookies Secure when the trusted proxy says HTTPS', async () => {
+    const agent = request.agent(gw.url);
+    const form = await agent
+      .get('/users/sign_in')
+      .set('X-Forwarded-Proto', 'https')
+      .expect(200);
+    expect(String(form.headers['set-cookie'])).toMatch(
+      /_quitanda_csrf=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Secure/,
+    );
+    const signedIn = await agent
+      .post('/users/sign_in')
+      .set('X-Forwarded-Proto', 'https')
+      .set('Cookie', String(form.headers['set-cookie']).split(';')[0] ?? '')
+      .type('form')
+      .send({
+        _csrf: csrfOf(form.text),
+        username: 'root',
+        password: await rootPassword(gw),
+      })
+      .expect(303);
+    expect(String(signedIn.headers['set-cookie'])).toMatch(
+      /_quitanda_session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+; Secure/,
+    );
+  });
+});
