@@ -81,16 +81,18 @@ export function barChart(frequency: Frequency, id: string): SafeHtml {
   const marks = frequency
     .map(([hour], i) => ({ hour, i }))
     .filter(({ i }) => i % 6 === 0 || i === frequency.length - 1)
-    .map(
-      ({ hour, i }) =>
-        html`<text
-          class="axis"
-          x="${+(left + i * slot + slot / 2).toFixed(2)}"
-          y="${plot.top + plot.height + 18}"
-          text-anchor="middle"
-          >${i === frequency.length - 1 ? 'now' : new Date(hour * 1000).toISOString().slice(11, 16)}</text
-        >`,
-    );
+    .map(({ hour, i }) => {
+      // "now" ends at the right edge so it is never cut off.
+      const last = i === frequency.length - 1;
+      const x = last ? left + plot.width : left + i * slot + slot / 2;
+      return html`<text
+        class="axis"
+        x="${+x.toFixed(2)}"
+        y="${plot.top + plot.height + 18}"
+        text-anchor="${last ? 'end' : 'middle'}"
+        >${last ? 'now' : new Date(hour * 1000).toISOString().slice(11, 16)}</text
+      >`;
+    });
   return html`<svg
     class="bar-chart"
     viewBox="0 0 ${width} ${plot.top + plot.height + 26}"

@@ -62,6 +62,18 @@
       });
     });
 
+  // Lists that refresh themselves (first page only, never while typing).
+  document.documentElement.classList.add('js');
+  var refresh = document.querySelector('[data-auto-refresh]');
+  if (refresh && !/[?&]cursor=/.test(location.search)) {
+    var seconds = Number(refresh.getAttribute('data-auto-refresh')) || 30;
+    setInterval(function () {
+      var active = document.activeElement;
+      var typing = active && /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName);
+      if (document.visibilityState === 'visible' && !typing) location.reload();
+    }, seconds * 1000);
+  }
+
   // Relative times stay fresh while the page is open.
   var units = [
     ['year', 31536000],

@@ -189,8 +189,11 @@ export function errorListPage(ctx: WebContext, view: ErrorListView): string {
       <div class="page-header">
         <div>
           <h1>Error Tracking</h1>
-          <p class="subtitle">
+          <p class="subtitle" data-auto-refresh="30">
             Errors reported by this project's applications.
+            <span class="js-only"
+              >The first page refreshes every 30 seconds.</span
+            >
           </p>
         </div>
         <div class="actions">
