@@ -167,9 +167,9 @@ describe('error tracking in the browser: sign in to an issue (Chromium e2e)', ()
     expect(
       await page.locator('.stat', { hasText: 'First seen' }).innerText(),
     ).toContain('shop@2.4.0');
-    const lastSeen = page
-      .locator('.stat', { hasText: 'Last seen' })
-      .locator('time');
+    const lastSeenCard = page.locator('.stat', { hasText: 'Last seen' });
+    expect(await lastSeenCard.innerText()).toContain('shop@2.4.1');
+    const lastSeen = lastSeenCard.locator('time');
     expect(await lastSeen.getAttribute('title')).toMatch(
       /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/,
     );

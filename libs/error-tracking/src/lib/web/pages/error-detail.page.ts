@@ -10,7 +10,7 @@ import { html } from '../html';
 import type { SafeHtml } from '../html';
 import { page, postForm } from '../layout';
 import { noticeBanner } from '../notices';
-import { timeTag, utcTimestamp } from '../relative-time';
+import { timeTag } from '../relative-time';
 import type { WebContext } from '../web-context';
 import { stackTraceView } from './stack-trace.view';
 
@@ -205,7 +205,7 @@ export function errorDetailPage(
         ${stat('Events', error.count)}
         ${stat('Users affected', error.userCount)}
         ${stat('First seen', timeTag(error.firstSeen, view.now), release(error.firstRelease))}
-        ${stat('Last seen', timeTag(error.lastSeen, view.now), html`<span title="${utcTimestamp(error.lastSeen)}">${utcTimestamp(error.lastSeen)}</span>`)}
+        ${stat('Last seen', timeTag(error.lastSeen, view.now), release(error.lastRelease))}
       </section>
       <section class="card" aria-labelledby="chart-heading">
         <div class="card-header">
