@@ -203,6 +203,36 @@ describe('error-tracking web UI over HTTP (e2e)', () => {
       expect(home.text).not.toContain(`/projects/${project.id}/`);
     });
 
+    it('lets a reporter read but not triage or change settings (403 pages, no settings links)', async () => {
+      const project = await createTrackedProject(gw);
+      const user = await createUser(gw);
+      await gw.http
+        .post(`/api/v4/projects/${project.id}/members`)
+        .set('PRIVATE-TOKEN', ROOT_TOKEN)
+        .send({ user_id: user.id, access_level: 20 })
+        .expect(201);
+      const agent = await signedInAgent(
+        gw,
+        user.username,
+        'correct horse battery',
+      );
+      const list = await agent
+        .get(`/projects/${project.id}/error_tracking`)
+        .expect(200);
+      expect(list.text).not.toContain('/settings/monitor');
+      const settings = await agent
+        .get(`/projects/${project.id}/settings/monitor`)
+        .expect(403)
+        .expect('Content-Type', /text\/html/);
+      expect(settings.text).toContain('Access denied');
+      const home = await agent.get('/').expect(200);
+      await agent
+        .post(`/projects/${project.id}/settings/monitor`)
+        .type('form')
+        .send({ _csrf: csrfOf(home.text), active: 'false' })
+        .expect(403);
+    });
+
     it('answers unknown UI paths with an HTML 404, the API still with JSON', async () => {
       const agent = await signedInAgent(gw, 'root', password);
       await agent

@@ -1,3 +1,4 @@
+import { AccessLevel } from '../error-tracking.constants';
 import type { ProjectRecord } from '../projects/project.types';
 import { html } from './html';
 import type { HtmlValue, SafeHtml } from './html';
@@ -13,6 +14,8 @@ export interface PageOptions {
   readonly title: string;
   readonly ctx: WebContext;
   readonly project?: ProjectRecord;
+  /** The viewer's access level in `project`. */
+  readonly accessLevel?: number;
   readonly section?: ProjectSection;
   /** Links above the heading, last one the current page. */
   readonly breadcrumbs?: ReadonlyArray<{ label: string; href?: string }>;
@@ -49,7 +52,11 @@ export function postForm(
   </form>`;
 }
 
-function sidebar(project: ProjectRecord, section?: ProjectSection): SafeHtml {
+function sidebar(
+  project: ProjectRecord,
+  accessLevel: number,
+  section?: ProjectSection,
+): SafeHtml {
   const link = (key: ProjectSection, href: string, label: string) =>
     html`<li>
       <a
@@ -73,10 +80,14 @@ function sidebar(project: ProjectRecord, section?: ProjectSection): SafeHtml {
     <ul>
       ${link('issues', `${base}/issues`, 'Issues')}
     </ul>
-    <p class="sidebar-heading">Settings</p>
-    <ul>
-      ${link('settings', `${base}/settings/monitor`, 'Monitor')}
-    </ul>
+    ${
+      accessLevel >= AccessLevel.Maintainer
+        ? html`<p class="sidebar-heading">Settings</p>
+            <ul>
+              ${link('settings', `${base}/settings/monitor`, 'Monitor')}
+            </ul>`
+        : null
+    }
   </nav>`;
 }
 
@@ -110,7 +121,11 @@ export function page(options: PageOptions): string {
           }
         </header>
         <div class="shell${project ? ' with-sidebar' : ''}">
-          ${project ? sidebar(project, options.section) : null}
+          ${
+            project
+              ? sidebar(project, options.accessLevel ?? 0, options.section)
+              : null
+          }
           <main id="main" tabindex="-1">
             ${
               crumbs.length > 0

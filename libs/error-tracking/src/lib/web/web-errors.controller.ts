@@ -92,6 +92,7 @@ export class WebErrorsController {
     ]);
     return errorListPage(ctx, {
       project: access.project,
+      accessLevel: access.accessLevel,
       query,
       items: page.items,
       nextCursor: page.nextCursor,
@@ -125,6 +126,7 @@ export class WebErrorsController {
     const environment = latest?.payload['environment'];
     return errorDetailPage(ctx, {
       project: access.project,
+      accessLevel: access.accessLevel,
       error,
       frequency,
       stackTrace: latest

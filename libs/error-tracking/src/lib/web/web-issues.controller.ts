@@ -64,6 +64,7 @@ export class WebIssuesController {
     );
     return issueListPage(ctx, {
       project: access.project,
+      accessLevel: access.accessLevel,
       state,
       issues,
       total,
@@ -89,6 +90,7 @@ export class WebIssuesController {
     const issue = await this.issues.get(access, parseId(iid, 'Issue'));
     return issuePage(ctx, {
       project: access.project,
+      accessLevel: access.accessLevel,
       issue,
       canEdit: access.accessLevel >= AccessLevel.Developer,
       now: this.clock.now(),

@@ -146,6 +146,7 @@ export class WebProjectsController {
     const active = keys.filter((key) => key.active);
     return monitorSettingsPage(ctx, {
       project: access.project,
+      accessLevel: access.accessLevel,
       keys: active.map((key) => ({
         key,
         dsn: dsnOf(base, key.publicKey, access.project.id),

@@ -16,6 +16,8 @@ import { stackTraceView } from './stack-trace.view';
 
 export interface ErrorDetailView {
   readonly project: ProjectRecord;
+  /** The viewer's access level (sidebar and buttons follow it). */
+  readonly accessLevel: number;
   readonly error: ErrorRecord;
   readonly frequency: Frequency;
   readonly stackTrace: StackTraceEntry[];
@@ -181,6 +183,7 @@ export function errorDetailPage(
     title: `${error.title} · Errors · ${project.name}`,
     ctx,
     project,
+    accessLevel: view.accessLevel,
     section: 'errors',
     breadcrumbs: [
       { label: project.name, href: `/projects/${project.id}/error_tracking` },

@@ -1,3 +1,4 @@
+import { AccessLevel } from '../../error-tracking.constants';
 import { ERROR_SORTS } from '../../errors/error.types';
 import type { ErrorSort, ErrorStatus } from '../../errors/error.types';
 import type { ErrorWithFrequency } from '../../errors/errors.service';
@@ -19,6 +20,8 @@ export interface ErrorListQuery {
 
 export interface ErrorListView {
   readonly project: ProjectRecord;
+  /** The viewer's access level (sidebar and buttons follow it). */
+  readonly accessLevel: number;
   readonly query: ErrorListQuery;
   readonly items: ErrorWithFrequency[];
   readonly nextCursor?: string;
@@ -146,11 +149,13 @@ export function errorListPage(ctx: WebContext, view: ErrorListView): string {
                 ? query.search || query.environment
                   ? 'Nothing matches these filters.'
                   : 'Errors your application reports appear here.'
-                : html`Error tracking is off for this project.
-                    <a href="/projects/${project.id}/settings/monitor"
-                      >Enable it</a
-                    >
-                    to get a DSN.`
+                : view.accessLevel >= AccessLevel.Maintainer
+                  ? html`Error tracking is off for this project.
+                      <a href="/projects/${project.id}/settings/monitor"
+                        >Enable it</a
+                      >
+                      to get a DSN.`
+                  : 'Error tracking is off for this project; a maintainer can enable it.'
             }
           </p>
         </div>`
@@ -179,6 +184,7 @@ export function errorListPage(ctx: WebContext, view: ErrorListView): string {
     title: `Errors · ${project.name}`,
     ctx,
     project,
+    accessLevel: view.accessLevel,
     section: 'errors',
     breadcrumbs: [
       { label: project.name, href: `/projects/${project.id}/error_tracking` },
@@ -196,11 +202,15 @@ export function errorListPage(ctx: WebContext, view: ErrorListView): string {
             >
           </p>
         </div>
-        <div class="actions">
-          <a class="btn" href="/projects/${project.id}/settings/monitor"
-            >Settings</a
-          >
-        </div>
+        ${
+          view.accessLevel >= AccessLevel.Maintainer
+            ? html`<div class="actions">
+                <a class="btn" href="/projects/${project.id}/settings/monitor"
+                  >Settings</a
+                >
+              </div>`
+            : null
+        }
       </div>
       <nav aria-label="Error status">
         <ul class="tabs">

@@ -12,6 +12,8 @@ export type IssueStateFilter = 'opened' | 'closed' | 'all';
 
 export interface IssueListView {
   readonly project: ProjectRecord;
+  /** The viewer's access level (sidebar and buttons follow it). */
+  readonly accessLevel: number;
   readonly state: IssueStateFilter;
   readonly issues: IssueRecord[];
   readonly total: number;
@@ -95,6 +97,7 @@ export function issueListPage(ctx: WebContext, view: IssueListView): string {
     title: `Issues · ${project.name}`,
     ctx,
     project,
+    accessLevel: view.accessLevel,
     section: 'issues',
     breadcrumbs: crumbs(project),
     body: html`<div class="page-header">
@@ -128,6 +131,8 @@ export function issueListPage(ctx: WebContext, view: IssueListView): string {
 
 export interface IssueView {
   readonly project: ProjectRecord;
+  /** The viewer's access level (sidebar and buttons follow it). */
+  readonly accessLevel: number;
   readonly issue: IssueRecord;
   readonly canEdit: boolean;
   readonly now: Date;
@@ -142,6 +147,7 @@ export function issuePage(ctx: WebContext, view: IssueView): string {
     title: `${issue.title} (#${issue.iid}) · Issues · ${project.name}`,
     ctx,
     project,
+    accessLevel: view.accessLevel,
     section: 'issues',
     breadcrumbs: crumbs(project, `#${issue.iid}`),
     body: html`${noticeBanner(view.notice)}

@@ -7,6 +7,8 @@ import type { WebContext } from '../web-context';
 
 export interface MonitorSettingsView {
   readonly project: ProjectRecord;
+  /** The viewer's access level (sidebar and buttons follow it). */
+  readonly accessLevel: number;
   readonly keys: ReadonlyArray<{ key: ClientKeyRecord; dsn: string }>;
   /** The DSN to paste into an SDK (the first active key's), once enabled. */
   readonly dsn?: string;
@@ -50,6 +52,7 @@ export function monitorSettingsPage(
     title: `Monitor settings · ${project.name}`,
     ctx,
     project,
+    accessLevel: view.accessLevel,
     section: 'settings',
     breadcrumbs: [
       { label: project.name, href: `/projects/${project.id}/error_tracking` },
