@@ -4,6 +4,7 @@
 // bundler: node_modules stay external, so PGlite finds its WebAssembly files.
 // Type checking is `nx typecheck`'s job, not the build's.
 const {
+  copyFileSync,
   mkdirSync,
   readFileSync,
   readdirSync,
@@ -25,6 +26,20 @@ const { compilerOptions } = JSON.parse(
 );
 swcrc.jsc.baseUrl = root;
 swcrc.jsc.paths = compilerOptions.paths;
+
+// Files the code reads at run time (the web UI's CSS and JS) live in
+// `assets/` folders beside it and are copied as they are.
+function* assetFiles(dir, inAssets = false) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== 'node_modules')
+        yield* assetFiles(path, inAssets || entry.name === 'assets');
+    } else if (inAssets) {
+      yield path;
+    }
+  }
+}
 
 function* typescriptFiles(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -54,6 +69,14 @@ for (const source of sources) {
       `${code}\n//# sourceMappingURL=${target.split('/').pop()}.map\n`,
     );
     if (map) writeFileSync(`${target}.map`, map);
+    count += 1;
+  }
+}
+for (const source of sources) {
+  for (const file of assetFiles(source)) {
+    const target = join(outDir, relative(root, file));
+    mkdirSync(dirname(target), { recursive: true });
+    copyFileSync(file, target);
     count += 1;
   }
 }

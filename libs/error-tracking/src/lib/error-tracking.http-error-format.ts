@@ -14,6 +14,8 @@ import {
   ErrorTrackingErrorCode,
 } from './error-tracking.errors';
 import { COLLECTOR_CORS_HEADERS } from './http/cors';
+import { webErrorPage } from './web/web-error-page';
+import { isWebPath } from './web/web-paths';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -120,6 +122,7 @@ function gitlabBody(
 }
 
 /**
+ * HTML error pages on the web UI's paths,
  * GitLab's REST error bodies (`{"message": "404 Project Not Found"}`,
  * `{"error": "active is missing"}`) under `/api/v4`, and Sentry's
  * `{"detail": ...}` with CORS headers on the collector that SDKs talk to.
@@ -128,7 +131,7 @@ export const errorTrackingHttpErrorFormat: HttpErrorFormat = {
   context: 'error-tracking',
 
   owns(path: string): boolean {
-    return path === '/api/v4' || path.startsWith('/api/v4/');
+    return path === '/api/v4' || path.startsWith('/api/v4/') || isWebPath(path);
   },
 
   render(
@@ -136,6 +139,7 @@ export const errorTrackingHttpErrorFormat: HttpErrorFormat = {
     { requestId, path }: ErrorRenderContext,
   ): HttpErrorResponse {
     const rendered = classify(error, requestId);
+    if (isWebPath(path)) return webErrorPage(rendered.status, error, requestId);
     if (path.startsWith(COLLECTOR_PATH_PREFIX)) {
       return {
         status: rendered.status,

@@ -42,6 +42,15 @@ import { RetentionService } from './retention/retention.service';
 import { ClientKeysRepository } from './settings/client-keys.repository';
 import { SettingsController } from './settings/settings.controller';
 import { SettingsService } from './settings/settings.service';
+import { WebSessionsRepository } from './web/sessions/web-sessions.repository';
+import { WebSessionsService } from './web/sessions/web-sessions.service';
+import { WebAssetsController } from './web/web-assets.controller';
+import { WebContextMiddleware } from './web/web-context';
+import { WebErrorsController } from './web/web-errors.controller';
+import { webForm } from './web/web-form.middleware';
+import { WebIssuesController } from './web/web-issues.controller';
+import { WebProjectsController } from './web/web-projects.controller';
+import { WebSessionController } from './web/web-session.controller';
 
 /** Providers of the collector (also used by specs without HTTP). */
 export const INGESTION_PROVIDERS = [
@@ -78,6 +87,14 @@ const API_CONTROLLERS = [
   IssuesController,
 ];
 
+/** The web UI's pages (HTML; sessions, CSRF and security headers). */
+const WEB_CONTROLLERS = [
+  WebSessionController,
+  WebProjectsController,
+  WebErrorsController,
+  WebIssuesController,
+];
+
 /**
  * The error-tracking context (GitLab integrated error tracking over the
  * Sentry protocol). Expects the gateway to register the
@@ -89,13 +106,21 @@ export class ErrorTrackingModule implements NestModule {
     return {
       module: ErrorTrackingModule,
       imports: [ScheduleModule.forRoot()],
-      controllers: [CollectorController, ...API_CONTROLLERS],
+      controllers: [
+        CollectorController,
+        ...API_CONTROLLERS,
+        ...WEB_CONTROLLERS,
+        WebAssetsController,
+      ],
       providers: [
         { provide: ERROR_TRACKING_OPTIONS, useValue: options },
         ...INGESTION_PROVIDERS,
         ...DOMAIN_PROVIDERS,
         RetentionService,
         TokenAuthGuard,
+        WebSessionsRepository,
+        WebSessionsService,
+        WebContextMiddleware,
       ],
       exports: [RootBootstrapService],
     };
@@ -104,6 +129,9 @@ export class ErrorTrackingModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
     // The collector reads its bodies itself (raw, any encoding).
     consumer.apply(apiBody()).forRoutes(...API_CONTROLLERS);
+    consumer
+      .apply(webForm(), WebContextMiddleware)
+      .forRoutes(...WEB_CONTROLLERS);
   }
 }
 

@@ -124,6 +124,22 @@ export class AccountsRepository {
     return rows[0] ? toUser(rows[0]) : undefined;
   }
 
+  /** The user and stored password hash for a sign-in (null: no password). */
+  async findCredentials(
+    username: string,
+  ): Promise<{ user: UserRecord; passwordHash: string | null } | undefined> {
+    const rows = await this.sql.rows<
+      UserRow & { password_hash: string | null }
+    >(
+      `SELECT ${USER_COLUMNS}, password_hash FROM error_tracking.users WHERE lower(username) = lower($1)`,
+      [username],
+    );
+    const row = rows[0];
+    return row
+      ? { user: toUser(row), passwordHash: row.password_hash }
+      : undefined;
+  }
+
   async countUsers(sql: SqlExecutor = this.sql): Promise<number> {
     const rows = await sql.rows<{ n: number }>(
       'SELECT count(*)::int AS n FROM error_tracking.users',

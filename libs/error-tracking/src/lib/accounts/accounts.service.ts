@@ -1,6 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { isUniqueViolation } from '@quitanda/database';
-import { CLOCK, hashPassword, hashToken, randomToken } from '@quitanda/kernel';
+import {
+  CLOCK,
+  DUMMY_PASSWORD_HASH,
+  hashPassword,
+  hashToken,
+  randomToken,
+  verifyPassword,
+} from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import { ErrorTrackingError } from '../error-tracking.errors';
@@ -70,6 +77,27 @@ export class AccountsService {
     )
       await this.repository.touchToken(found.token.id, now);
     return found;
+  }
+
+  /**
+   * The active user with this username and password, else undefined. An
+   * unknown name costs one hash check too, so timing reveals nothing.
+   */
+  async checkPassword(
+    username: string,
+    password: string,
+  ): Promise<UserRecord | undefined> {
+    const found =
+      username.length <= 255
+        ? await this.repository.findCredentials(username)
+        : undefined;
+    const ok = await verifyPassword(
+      password,
+      found?.passwordHash ?? DUMMY_PASSWORD_HASH,
+    );
+    return ok && found?.passwordHash && found.user.state === 'active'
+      ? found.user
+      : undefined;
   }
 
   async createUser(input: CreateUserInput): Promise<UserRecord> {

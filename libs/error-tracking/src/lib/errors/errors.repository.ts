@@ -186,6 +186,18 @@ export class ErrorsRepository {
     return row ? { error: toError(row), hours: row.hours } : undefined;
   }
 
+  /** Environments the project's errors were seen in (the list's filter). */
+  async environments(projectId: number, limit: number): Promise<string[]> {
+    const rows = await this.sql.rows<{ value: string }>(
+      `SELECT DISTINCT f.value FROM error_tracking.error_facets f
+         JOIN error_tracking.errors e ON e.id = f.error_id
+        WHERE e.project_id = $1 AND f.kind = 'environment' AND f.value <> ''
+        ORDER BY f.value LIMIT $2`,
+      [projectId, limit],
+    );
+    return rows.map((row) => row.value);
+  }
+
   async find(
     projectId: number,
     errorId: string,

@@ -142,6 +142,11 @@ export class ErrorsService {
     };
   }
 
+  /** Environments seen in the project, for the web list's filter. */
+  environments(access: ProjectAccess): Promise<string[]> {
+    return this.errors.environments(access.project.id, 100);
+  }
+
   async find(access: ProjectAccess, errorId: string): Promise<ErrorRecord> {
     const error = await this.errors.find(access.project.id, errorId);
     if (!error) throw ErrorTrackingError.notFound('Error');
@@ -263,7 +268,7 @@ export class ErrorsService {
    * description holding the stack trace) unless one is linked already.
    */
   async createIssue(
-    caller: Caller,
+    caller: Pick<Caller, 'user'>,
     access: ProjectAccess,
     errorId: string,
     errorUrl: string,

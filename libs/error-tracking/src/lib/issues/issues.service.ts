@@ -17,7 +17,7 @@ export class IssuesService {
   ) {}
 
   create(
-    caller: Caller,
+    caller: Pick<Caller, 'user'>,
     access: ProjectAccess,
     input: { title: string; description?: string; labels?: string[] },
   ): Promise<IssueRecord> {

@@ -16,7 +16,7 @@ export class ProjectAccessService {
   constructor(private readonly projects: ProjectsRepository) {}
 
   async require(
-    caller: Caller,
+    caller: Pick<Caller, 'user'>,
     idOrPath: string,
     minimum: AccessLevel,
   ): Promise<ProjectAccess> {

@@ -38,7 +38,7 @@ export class ProjectsService {
   ) {}
 
   async create(
-    caller: Caller,
+    caller: Pick<Caller, 'user'>,
     input: { name?: string; path?: string; description?: string },
   ): Promise<ProjectRecord> {
     const name = input.name ?? input.path ?? '';
@@ -68,7 +68,7 @@ export class ProjectsService {
     }
   }
 
-  list(caller: Caller, limit: number, offset: number) {
+  list(caller: Pick<Caller, 'user'>, limit: number, offset: number) {
     return this.projects.list(
       caller.user.isAdmin ? null : caller.user.id,
       limit,

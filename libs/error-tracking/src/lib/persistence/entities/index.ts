@@ -14,7 +14,9 @@ import { ProjectEntity } from './project.entity';
 import { RateLimitWindowEntity } from './rate-limit-window.entity';
 import { ReleaseSessionBucketEntity } from './release-session-bucket.entity';
 import { ReleaseSessionEntity } from './release-session.entity';
+import { SignInThrottleEntity } from './sign-in-throttle.entity';
 import { UserEntity } from './user.entity';
+import { WebSessionEntity } from './web-session.entity';
 
 /** Every entity of the error_tracking schema. */
 export const ERROR_TRACKING_ENTITIES = [
@@ -35,4 +37,6 @@ export const ERROR_TRACKING_ENTITIES = [
   DiscardedEventEntity,
   RateLimitWindowEntity,
   MaintenanceRunEntity,
+  WebSessionEntity,
+  SignInThrottleEntity,
 ];

@@ -1,0 +1,36 @@
+import { html } from './html';
+import type { SafeHtml } from './html';
+
+/**
+ * Messages shown after a redirect (`?notice=key`): only these fixed texts,
+ * so a link cannot put words on the page.
+ */
+const NOTICES = {
+  'project-created': 'Project created. Enable error tracking to get a DSN.',
+  'settings-saved': 'Error tracking settings saved.',
+  'key-created': 'A new client key was created.',
+  'key-deleted': 'The client key was deleted; it no longer accepts events.',
+  resolved: 'The error was marked as resolved.',
+  ignored: 'The error is now ignored.',
+  unresolved: 'The error was reopened.',
+  'issue-created': 'An issue was created from the error.',
+  'issue-closed': 'The issue was closed.',
+  'issue-reopened': 'The issue was reopened.',
+} as const;
+
+export type NoticeKey = keyof typeof NOTICES;
+
+export function noticeBanner(key: unknown): SafeHtml | null {
+  const text =
+    typeof key === 'string' && Object.hasOwn(NOTICES, key)
+      ? NOTICES[key as NoticeKey]
+      : undefined;
+  return text
+    ? html`<div class="alert alert-success" role="status">${text}</div>`
+    : null;
+}
+
+/** `path?notice=key` (path is one of ours). */
+export function withNotice(path: string, key: NoticeKey): string {
+  return `${path}${path.includes('?') ? '&' : '?'}notice=${encodeURIComponent(key)}`;
+}

@@ -1,0 +1,58 @@
+import type { StackTraceEntry } from '../../errors/stack-trace';
+import { stackTraceView } from './stack-trace.view';
+
+function frame(fn: string, inApp: boolean, lineNo: number): StackTraceEntry {
+  return {
+    filename: `${fn}.js`,
+    abs_path: null,
+    function: fn,
+    lineNo,
+    colNo: 0,
+    context: [
+      [lineNo - 1, 'before();'],
+      [lineNo, `  ${fn}('<x>');`],
+      [lineNo + 1, 'after();'],
+    ],
+    in_app: inApp,
+    module: null,
+  };
+}
+
+describe('stackTraceView', () => {
+  // The API's order: oldest first, crash frame last.
+  const entries = [
+    frame('main', false, 5),
+    frame('run', true, 12),
+    frame('crash', true, 40),
+  ];
+  const out = stackTraceView(entries).value;
+
+  it('puts the crash frame first, open, and the others closed after it', () => {
+    const order = [...out.matchAll(/<span class="frame-file">([^<]+)</g)].map(
+      (m) => m[1],
+    );
+    expect(order).toEqual(['crash.js:40', 'run.js:12', 'main.js:5']);
+    const details = [...out.matchAll(/<details\s+class="([^"]+)"\s*(open)?/g)];
+    expect(details.map((m) => [m[1], m[2] ?? ''])).toEqual([
+      ['frame in-app crash', 'open'],
+      ['frame in-app', ''],
+      ['frame', ''],
+    ]);
+  });
+
+  it('numbers the context lines, marks the frame line and escapes the source', () => {
+    const crash = out.slice(0, out.indexOf('run.js'));
+    const numbers = [...crash.matchAll(/<span class="ln">(\d+)<\/span>/g)].map(
+      (m) => Number(m[1]),
+    );
+    expect(numbers).toEqual([39, 40, 41]);
+    expect(crash).toMatch(
+      /class="current"[^>]*>\s*<span class="ln">40<\/span>/,
+    );
+    expect(crash).toContain('crash(&#39;&lt;x&gt;&#39;);');
+  });
+
+  it('says so when the event has no stack trace', () => {
+    expect(stackTraceView([]).value).toContain('no stack trace');
+  });
+});

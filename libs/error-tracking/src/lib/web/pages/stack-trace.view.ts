@@ -1,0 +1,53 @@
+import type { StackTraceEntry } from '../../errors/stack-trace';
+import { html } from '../html';
+import type { SafeHtml } from '../html';
+
+function location(frame: StackTraceEntry): string {
+  const file = frame.filename ?? frame.abs_path ?? frame.module ?? '?';
+  if (frame.lineNo === null) return file;
+  return `${file}:${frame.lineNo}${frame.colNo ? `:${frame.colNo}` : ''}`;
+}
+
+function context(frame: StackTraceEntry): SafeHtml {
+  if (frame.context.length === 0)
+    return html`<p class="no-context">No source context for this frame.</p>`;
+  // Each line keeps its indentation (.code is white-space: pre).
+  const lines = frame.context.map(
+    ([n, code]) =>
+      html`<li${n === frame.lineNo ? html` class="current" aria-current="true"` : null}><span class="ln">${n}</span><span class="code">${code}</span></li>`,
+  );
+  // Focusable so keyboard users can scroll long lines sideways.
+  return html`<div
+    class="context"
+    tabindex="0"
+    role="region"
+    aria-label="Source of ${location(frame)}"
+  >
+    <ol>
+      ${lines}
+    </ol>
+  </div>`;
+}
+
+/**
+ * The latest event's stack trace, crash frame first (`entries` come crash
+ * frame last, as the API gives them). The crash frame starts open; in-app
+ * frames are marked and emphasised.
+ */
+export function stackTraceView(entries: readonly StackTraceEntry[]): SafeHtml {
+  if (entries.length === 0)
+    return html`<p class="muted">The latest event has no stack trace.</p>`;
+  const frames = [...entries].reverse();
+  return html`<div class="stack">
+    ${frames.map((frame, i) => {
+      const classes = `frame${frame.in_app ? ' in-app' : ''}${i === 0 ? ' crash' : ''}`;
+      return html`<details class="${classes}" ${i === 0 ? html` open` : null}>
+        <summary>
+          <span class="frame-file">${location(frame)}</span
+          >${frame.function ? html`<span class="frame-fn">in ${frame.function}</span>` : null}${i === 0 ? html`<span class="frame-tag crash-tag">crashed here</span>` : null}${frame.in_app ? html`<span class="frame-tag">in app</span>` : null}
+        </summary>
+        ${context(frame)}
+      </details>`;
+    })}
+  </div>`;
+}

@@ -1,0 +1,59 @@
+import { parseCookies, safeRedirectPath, serializeCookie } from './cookies';
+import { csrfTokenFor, isValidCsrfToken } from './csrf';
+import { signInDelayMs } from './sign-in-throttle';
+
+describe('session cookies', () => {
+  it('parses a Cookie header', () => {
+    const cookies = parseCookies('a=1; _quitanda_session=abc%2Fd; a=2; bad');
+    expect(cookies.get('a')).toBe('1');
+    expect(cookies.get('_quitanda_session')).toBe('abc/d');
+    expect(parseCookies(undefined).size).toBe(0);
+  });
+
+  it('sets HttpOnly, SameSite=Lax and Path, Secure only over HTTPS', () => {
+    expect(
+      serializeCookie('s', 'v', { secure: false, maxAgeSeconds: 60 }),
+    ).toBe('s=v; Path=/; HttpOnly; SameSite=Lax; Max-Age=60');
+    expect(serializeCookie('s', '', { secure: true, maxAgeSeconds: 0 })).toBe(
+      's=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0; Secure',
+    );
+  });
+
+  it.each([
+    [
+      '/projects/1/error_tracking?status=resolved',
+      '/projects/1/error_tracking?status=resolved',
+    ],
+    ['/', '/'],
+    ['//evil.test/x', '/'],
+    ['/\\evil.test', '/'],
+    ['https://evil.test/', '/'],
+    ['javascript:alert(1)', '/'],
+    ['/%0d%0aSet-Cookie:x', '/%0d%0aSet-Cookie:x'],
+    ['/a\nb', '/'],
+    ['/users/sign_out', '/'],
+    [undefined, '/'],
+  ])('redirects %p to %p only when same-site', (candidate, expected) => {
+    expect(safeRedirectPath(candidate)).toBe(expected);
+  });
+});
+
+describe('CSRF tokens', () => {
+  it('accepts the token of the same secret only', () => {
+    const token = csrfTokenFor('session-a');
+    expect(isValidCsrfToken('session-a', token)).toBe(true);
+    expect(isValidCsrfToken('session-b', token)).toBe(false);
+    expect(isValidCsrfToken('session-a', undefined)).toBe(false);
+    expect(isValidCsrfToken('session-a', '')).toBe(false);
+    expect(isValidCsrfToken(undefined, token)).toBe(false);
+    expect(isValidCsrfToken('session-a', [token])).toBe(false);
+  });
+});
+
+describe('sign-in throttle', () => {
+  it('lets three failures through, then slows, then refuses for 15 minutes', () => {
+    expect([1, 2, 3, 4, 5, 9, 10, 20].map(signInDelayMs)).toEqual([
+      0, 0, 1000, 2000, 4000, 64_000, 900_000, 900_000,
+    ]);
+  });
+});

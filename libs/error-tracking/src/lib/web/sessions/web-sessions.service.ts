@@ -1,0 +1,91 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, hashToken, randomToken } from '@quitanda/kernel';
+import type { Clock } from '@quitanda/kernel';
+
+import type { UserRecord } from '../../accounts/account.types';
+import { AccountsService } from '../../accounts/accounts.service';
+import { ErrorTrackingError } from '../../error-tracking.errors';
+import { THROTTLE_RESET_MS, signInDelayMs } from './sign-in-throttle';
+import { WebSessionsRepository } from './web-sessions.repository';
+
+/** How long a web session lives after sign-in. */
+export const WEB_SESSION_TTL_SECONDS = 7 * 24 * 3600;
+
+export interface WebSession {
+  /** The cookie's value (never stored; only its SHA-256 is). */
+  readonly id: string;
+  readonly user: UserRecord;
+}
+
+export type SignInResult =
+  | { readonly kind: 'signed-in'; readonly session: WebSession }
+  | { readonly kind: 'invalid' }
+  | { readonly kind: 'throttled'; readonly retryAfterSeconds: number };
+
+/** Server-side sessions of the web UI. */
+@Injectable()
+export class WebSessionsService {
+  constructor(
+    private readonly repository: WebSessionsRepository,
+    private readonly accounts: AccountsService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Checks the password unless the username is throttled; every failure
+   * (known user or not) slows the next attempts for that name alike.
+   */
+  async signIn(username: string, password: string): Promise<SignInResult> {
+    const key = username.trim().toLowerCase().slice(0, 255);
+    const now = this.clock.now();
+    const blockedUntil = await this.repository.blockedUntil(key);
+    if (blockedUntil && blockedUntil.getTime() > now.getTime())
+      return {
+        kind: 'throttled',
+        retryAfterSeconds: Math.ceil(
+          (blockedUntil.getTime() - now.getTime()) / 1000,
+        ),
+      };
+    const user = await this.accounts.checkPassword(username.trim(), password);
+    if (!user) {
+      await this.repository.recordFailure(
+        key,
+        now,
+        THROTTLE_RESET_MS,
+        signInDelayMs,
+      );
+      return { kind: 'invalid' };
+    }
+    await this.repository.clearFailures(key);
+    await this.repository.deleteExpired(now);
+    const id = randomToken(32);
+    await this.repository.insert(
+      hashToken(id),
+      user.id,
+      now,
+      new Date(now.getTime() + WEB_SESSION_TTL_SECONDS * 1000),
+    );
+    return { kind: 'signed-in', session: { id, user } };
+  }
+
+  /** The session behind a cookie value, if live and its user still active. */
+  async resolve(id: string | undefined): Promise<WebSession | undefined> {
+    if (!id || id.length > 128) return undefined;
+    const userId = await this.repository.findUserId(
+      hashToken(id),
+      this.clock.now(),
+    );
+    if (userId === undefined) return undefined;
+    try {
+      const user = await this.accounts.getUser(userId);
+      return user.state === 'active' ? { id, user } : undefined;
+    } catch (error) {
+      if (error instanceof ErrorTrackingError) return undefined;
+      throw error;
+    }
+  }
+
+  async signOut(id: string): Promise<void> {
+    await this.repository.delete(hashToken(id));
+  }
+}

@@ -1,0 +1,31 @@
+import type { Caller } from '../accounts/account.types';
+import type { AccessLevel } from '../error-tracking.constants';
+import { ErrorTrackingError } from '../error-tracking.errors';
+import type { ProjectAccessService } from '../projects/project-access.service';
+import type { ProjectAccess } from '../projects/project.types';
+import type { WebContext } from './web-context';
+
+/** The signed-in user as the services' callers (the middleware ensured one). */
+export function webCaller(ctx: WebContext): Pick<Caller, 'user'> {
+  if (!ctx.session) throw ErrorTrackingError.unauthorized();
+  return { user: ctx.session.user };
+}
+
+/** A string form field, cut to `max` characters ('' when absent). */
+export function formField(body: unknown, name: string, max = 1024): string {
+  const value =
+    typeof body === 'object' && body !== null
+      ? (body as Record<string, unknown>)[name]
+      : undefined;
+  return typeof value === 'string' ? value.slice(0, max) : '';
+}
+
+/** The project as the signed-in user may use it (404 non-member, 403 role). */
+export function webProjectAccess(
+  access: ProjectAccessService,
+  ctx: WebContext,
+  id: string,
+  minimum: AccessLevel,
+): Promise<ProjectAccess> {
+  return access.require(webCaller(ctx), id, minimum);
+}

@@ -1,0 +1,196 @@
+import {
+  Body,
+  Controller,
+  Get,
+  Inject,
+  Param,
+  Query,
+  Post,
+  Req,
+  Res,
+} from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { CLOCK } from '@quitanda/kernel';
+import type { Clock } from '@quitanda/kernel';
+import type { Request, Response } from 'express';
+
+import {
+  AccessLevel,
+  ERROR_TRACKING_OPTIONS,
+} from '../error-tracking.constants';
+import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
+import { ERROR_SORTS, ERROR_STATUSES } from '../errors/error.types';
+import type { ErrorSort, ErrorStatus } from '../errors/error.types';
+import { ErrorsService } from '../errors/errors.service';
+import { stackFrames, toStackTraceEntry } from '../errors/stack-trace';
+import { baseUrlOf } from '../http/base-url';
+import { parseBigId } from '../http/path-params';
+import { ProjectAccessService } from '../projects/project-access.service';
+import { withNotice } from './notices';
+import { errorDetailPage } from './pages/error-detail.page';
+import { errorListPage } from './pages/error-list.page';
+import type { ErrorListQuery } from './pages/error-list.page';
+import { formField, webCaller, webProjectAccess } from './web-caller';
+import { Web } from './web-context';
+import type { WebContext } from './web-context';
+
+const PER_PAGE = 20;
+
+function oneOf<T extends string>(
+  value: unknown,
+  allowed: readonly T[],
+  fallback: T,
+): T {
+  return typeof value === 'string' &&
+    (allowed as readonly string[]).includes(value)
+    ? (value as T)
+    : fallback;
+}
+
+function text(value: unknown, max: number): string {
+  return typeof value === 'string' ? value.trim().slice(0, max) : '';
+}
+
+/** Monitor > Error Tracking: the list, one error, its status and issue. */
+@ApiExcludeController()
+@Controller('projects/:id/error_tracking')
+export class WebErrorsController {
+  constructor(
+    private readonly errors: ErrorsService,
+    private readonly access: ProjectAccessService,
+    @Inject(ERROR_TRACKING_OPTIONS)
+    private readonly options: ErrorTrackingModuleOptions,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @Get()
+  async list(
+    @Web() ctx: WebContext,
+    @Param('id') id: string,
+    @Query() params: Record<string, unknown>,
+  ): Promise<string> {
+    const access = await webProjectAccess(
+      this.access,
+      ctx,
+      id,
+      AccessLevel.Reporter,
+    );
+    const query: ErrorListQuery = {
+      status: oneOf<ErrorStatus>(
+        params['status'],
+        ERROR_STATUSES,
+        'unresolved',
+      ),
+      sort: oneOf<ErrorSort>(params['sort'], ERROR_SORTS, 'last_seen'),
+      search: text(params['search'], 1000),
+      environment: text(params['environment'], 200),
+      cursor: text(params['cursor'], 1000) || undefined,
+    };
+    const [page, environments] = await Promise.all([
+      this.errors.list(access, { ...query, limit: PER_PAGE }),
+      this.errors.environments(access),
+    ]);
+    return errorListPage(ctx, {
+      project: access.project,
+      accessLevel: access.accessLevel,
+      query,
+      items: page.items,
+      nextCursor: page.nextCursor,
+      environments,
+      now: this.clock.now(),
+      notice: params['notice'],
+    });
+  }
+
+  @Get(':error_id')
+  async detail(
+    @Web() ctx: WebContext,
+    @Param('id') id: string,
+    @Param('error_id') errorId: string,
+    @Query('notice') notice: unknown,
+  ): Promise<string> {
+    const access = await webProjectAccess(
+      this.access,
+      ctx,
+      id,
+      AccessLevel.Reporter,
+    );
+    const { error, frequency } = await this.errors.get(
+      access,
+      parseBigId(errorId, 'Error'),
+    );
+    const [latest, events] = await Promise.all([
+      this.errors.latestEvent(access, error),
+      this.errors.events(access, error.id, 10),
+    ]);
+    const environment = latest?.payload['environment'];
+    return errorDetailPage(ctx, {
+      project: access.project,
+      accessLevel: access.accessLevel,
+      error,
+      frequency,
+      stackTrace: latest
+        ? stackFrames(latest.payload).map(toStackTraceEntry)
+        : [],
+      environment: typeof environment === 'string' ? environment : null,
+      events: events.items,
+      canTriage: access.accessLevel >= AccessLevel.Developer,
+      now: this.clock.now(),
+      notice,
+    });
+  }
+
+  @Post(':error_id/status')
+  async status(
+    @Web() ctx: WebContext,
+    @Param('id') id: string,
+    @Param('error_id') errorId: string,
+    @Body() body: unknown,
+    @Res() res: Response,
+  ): Promise<void> {
+    const access = await webProjectAccess(
+      this.access,
+      ctx,
+      id,
+      AccessLevel.Developer,
+    );
+    const status = oneOf<ErrorStatus>(
+      formField(body, 'status'),
+      ERROR_STATUSES,
+      'unresolved',
+    );
+    const { error } = await this.errors.updateStatus(
+      access,
+      parseBigId(errorId, 'Error'),
+      status,
+    );
+    res.redirect(
+      303,
+      withNotice(
+        `/projects/${access.project.id}/error_tracking/${error.id}`,
+        status,
+      ),
+    );
+  }
+
+  @Post(':error_id/issue')
+  async createIssue(
+    @Web() ctx: WebContext,
+    @Param('id') id: string,
+    @Param('error_id') errorId: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const caller = webCaller(ctx);
+    const access = await this.access.require(caller, id, AccessLevel.Developer);
+    const parsed = parseBigId(errorId, 'Error');
+    const { issue, created } = await this.errors.createIssue(
+      caller,
+      access,
+      parsed,
+      `${baseUrlOf(req, this.options)}/projects/${access.project.id}/error_tracking/${parsed}`,
+    );
+    const path = `/projects/${access.project.id}/issues/${issue.iid}`;
+    res.redirect(303, created ? withNotice(path, 'issue-created') : path);
+  }
+}

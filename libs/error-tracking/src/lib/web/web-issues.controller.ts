@@ -1,0 +1,131 @@
+import {
+  Body,
+  Controller,
+  Get,
+  Inject,
+  Param,
+  Post,
+  Query,
+  Res,
+} from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { CLOCK } from '@quitanda/kernel';
+import type { Clock } from '@quitanda/kernel';
+import type { Response } from 'express';
+
+import { AccessLevel } from '../error-tracking.constants';
+import { ErrorTrackingError } from '../error-tracking.errors';
+import { parseId } from '../http/path-params';
+import { IssuesService } from '../issues/issues.service';
+import { ProjectAccessService } from '../projects/project-access.service';
+import { withNotice } from './notices';
+import { issueListPage, issuePage } from './pages/issues.page';
+import type { IssueStateFilter } from './pages/issues.page';
+import { formField, webProjectAccess } from './web-caller';
+import { Web } from './web-context';
+import type { WebContext } from './web-context';
+
+const PER_PAGE = 20;
+
+/** The project's issues and one issue with close / reopen. */
+@ApiExcludeController()
+@Controller('projects/:id/issues')
+export class WebIssuesController {
+  constructor(
+    private readonly issues: IssuesService,
+    private readonly access: ProjectAccessService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @Get()
+  async list(
+    @Web() ctx: WebContext,
+    @Param('id') id: string,
+    @Query('state') stateParam: unknown,
+    @Query('page') pageParam: unknown,
+  ): Promise<string> {
+    const access = await webProjectAccess(
+      this.access,
+      ctx,
+      id,
+      AccessLevel.Reporter,
+    );
+    const state: IssueStateFilter =
+      stateParam === 'closed' || stateParam === 'all' ? stateParam : 'opened';
+    const pageNo =
+      typeof pageParam === 'string' && /^\d{1,5}$/.test(pageParam)
+        ? Math.max(1, Number(pageParam))
+        : 1;
+    const { issues, total } = await this.issues.list(
+      access,
+      state === 'all' ? undefined : state,
+      PER_PAGE,
+      (pageNo - 1) * PER_PAGE,
+    );
+    return issueListPage(ctx, {
+      project: access.project,
+      accessLevel: access.accessLevel,
+      state,
+      issues,
+      total,
+      page: pageNo,
+      perPage: PER_PAGE,
+      now: this.clock.now(),
+    });
+  }
+
+  @Get(':iid')
+  async show(
+    @Web() ctx: WebContext,
+    @Param('id') id: string,
+    @Param('iid') iid: string,
+    @Query('notice') notice: unknown,
+  ): Promise<string> {
+    const access = await webProjectAccess(
+      this.access,
+      ctx,
+      id,
+      AccessLevel.Reporter,
+    );
+    const issue = await this.issues.get(access, parseId(iid, 'Issue'));
+    return issuePage(ctx, {
+      project: access.project,
+      accessLevel: access.accessLevel,
+      issue,
+      canEdit: access.accessLevel >= AccessLevel.Developer,
+      now: this.clock.now(),
+      notice,
+    });
+  }
+
+  @Post(':iid/state')
+  async state(
+    @Web() ctx: WebContext,
+    @Param('id') id: string,
+    @Param('iid') iid: string,
+    @Body() body: unknown,
+    @Res() res: Response,
+  ): Promise<void> {
+    const access = await webProjectAccess(
+      this.access,
+      ctx,
+      id,
+      AccessLevel.Developer,
+    );
+    const event = formField(body, 'state_event');
+    if (event !== 'close' && event !== 'reopen')
+      throw ErrorTrackingError.badRequest(
+        'state_event must be close or reopen',
+      );
+    const issue = await this.issues.update(access, parseId(iid, 'Issue'), {
+      stateEvent: event,
+    });
+    res.redirect(
+      303,
+      withNotice(
+        `/projects/${access.project.id}/issues/${issue.iid}`,
+        event === 'close' ? 'issue-closed' : 'issue-reopened',
+      ),
+    );
+  }
+}

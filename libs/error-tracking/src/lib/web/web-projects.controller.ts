@@ -1,0 +1,218 @@
+import {
+  Body,
+  Controller,
+  Get,
+  Inject,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { CLOCK } from '@quitanda/kernel';
+import type { Clock } from '@quitanda/kernel';
+import type { Request, Response } from 'express';
+
+import {
+  AccessLevel,
+  ERROR_TRACKING_OPTIONS,
+} from '../error-tracking.constants';
+import {
+  ErrorTrackingError,
+  ErrorTrackingErrorCode,
+} from '../error-tracking.errors';
+import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
+import { baseUrlOf, dsnOf } from '../http/base-url';
+import { parseId } from '../http/path-params';
+import { ProjectAccessService } from '../projects/project-access.service';
+import type { ProjectAccess } from '../projects/project.types';
+import { ProjectsService } from '../projects/projects.service';
+import { SettingsService } from '../settings/settings.service';
+import { withNotice } from './notices';
+import type { NoticeKey } from './notices';
+import { monitorSettingsPage } from './pages/monitor-settings.page';
+import { projectsPage } from './pages/projects.page';
+import { formField, webCaller, webProjectAccess } from './web-caller';
+import { Web } from './web-context';
+import type { WebContext } from './web-context';
+
+/** Projects list, project creation, Settings > Monitor. */
+@ApiExcludeController()
+@Controller()
+export class WebProjectsController {
+  constructor(
+    private readonly projects: ProjectsService,
+    private readonly access: ProjectAccessService,
+    private readonly settings: SettingsService,
+    @Inject(ERROR_TRACKING_OPTIONS)
+    private readonly options: ErrorTrackingModuleOptions,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @Get('/')
+  async home(
+    @Web() ctx: WebContext,
+    @Query('notice') notice: unknown,
+  ): Promise<string> {
+    const { projects, total } = await this.projects.list(
+      webCaller(ctx),
+      100,
+      0,
+    );
+    return projectsPage(ctx, {
+      projects,
+      total,
+      now: this.clock.now(),
+      notice,
+    });
+  }
+
+  @Post('/projects')
+  async create(
+    @Web() ctx: WebContext,
+    @Body() body: unknown,
+    @Res() res: Response,
+  ): Promise<void> {
+    const caller = webCaller(ctx);
+    const name = formField(body, 'name', 255).trim();
+    try {
+      if (!name)
+        throw ErrorTrackingError.validation({ name: ["can't be blank"] });
+      const project = await this.projects.create(caller, { name });
+      res.redirect(
+        303,
+        withNotice(
+          `/projects/${project.id}/settings/monitor`,
+          'project-created',
+        ),
+      );
+    } catch (error) {
+      if (
+        !(error instanceof ErrorTrackingError) ||
+        error.code !== ErrorTrackingErrorCode.ValidationFailed
+      )
+        throw error;
+      const fields = error.details['fields'] as Record<string, string[]>;
+      const message = Object.entries(fields)
+        .map(
+          ([field, problems]) =>
+            `${field === 'path' ? 'Path' : 'Name'} ${problems.join(', ')}`,
+        )
+        .join('. ');
+      const { projects, total } = await this.projects.list(caller, 100, 0);
+      res.status(422).send(
+        projectsPage(ctx, {
+          projects,
+          total,
+          now: this.clock.now(),
+          name,
+          error: message,
+        }),
+      );
+    }
+  }
+
+  @Get('/projects/:id')
+  async project(
+    @Web() ctx: WebContext,
+    @Param('id') id: string,
+    @Res() res: Response,
+  ): Promise<void> {
+    const access = await webProjectAccess(
+      this.access,
+      ctx,
+      id,
+      AccessLevel.Guest,
+    );
+    res.redirect(302, `/projects/${access.project.id}/error_tracking`);
+  }
+
+  @Get('/projects/:id/settings/monitor')
+  async monitor(
+    @Web() ctx: WebContext,
+    @Param('id') id: string,
+    @Query('notice') notice: unknown,
+    @Req() req: Request,
+  ): Promise<string> {
+    const access = await webProjectAccess(
+      this.access,
+      ctx,
+      id,
+      AccessLevel.Maintainer,
+    );
+    const base = baseUrlOf(req, this.options);
+    const { keys } = await this.settings.listKeys(access, 100, 0);
+    const active = keys.filter((key) => key.active);
+    return monitorSettingsPage(ctx, {
+      project: access.project,
+      accessLevel: access.accessLevel,
+      keys: active.map((key) => ({
+        key,
+        dsn: dsnOf(base, key.publicKey, access.project.id),
+      })),
+      dsn: active[0]
+        ? dsnOf(base, active[0].publicKey, access.project.id)
+        : undefined,
+      notice,
+    });
+  }
+
+  @Post('/projects/:id/settings/monitor')
+  saveMonitor(
+    @Web() ctx: WebContext,
+    @Param('id') id: string,
+    @Body() body: unknown,
+    @Res() res: Response,
+  ): Promise<void> {
+    // Integrated is the only backend this platform has.
+    const active = formField(body, 'active') === 'true';
+    return this.settingsAction(ctx, id, res, 'settings-saved', (access) =>
+      this.settings.update(access, active, true),
+    );
+  }
+
+  @Post('/projects/:id/settings/monitor/client_keys')
+  createKey(
+    @Web() ctx: WebContext,
+    @Param('id') id: string,
+    @Res() res: Response,
+  ): Promise<void> {
+    return this.settingsAction(ctx, id, res, 'key-created', (access) =>
+      this.settings.createKey(access),
+    );
+  }
+
+  @Post('/projects/:id/settings/monitor/client_keys/:key_id/delete')
+  deleteKey(
+    @Web() ctx: WebContext,
+    @Param('id') id: string,
+    @Param('key_id') keyId: string,
+    @Res() res: Response,
+  ): Promise<void> {
+    return this.settingsAction(ctx, id, res, 'key-deleted', (access) =>
+      this.settings.deleteKey(access, parseId(keyId, 'Client key')),
+    );
+  }
+
+  /** A maintainer's change on the settings page, then back to it. */
+  private async settingsAction(
+    ctx: WebContext,
+    id: string,
+    res: Response,
+    notice: NoticeKey,
+    change: (access: ProjectAccess) => Promise<unknown>,
+  ): Promise<void> {
+    const access = await webProjectAccess(
+      this.access,
+      ctx,
+      id,
+      AccessLevel.Maintainer,
+    );
+    await change(access);
+    res.redirect(
+      303,
+      withNotice(`/projects/${access.project.id}/settings/monitor`, notice),
+    );
+  }
+}
