@@ -5,6 +5,7 @@ import {
   MARKETPLACE_DATA_SOURCE,
   MARKETPLACE_SCHEMA,
 } from '../marketplace.constants';
+import { MARKETPLACE_ENTITIES } from './entities';
 import { MARKETPLACE_MIGRATIONS } from './migrations';
 
 export function marketplaceDataSourceOptions(
@@ -15,7 +16,7 @@ export function marketplaceDataSourceOptions(
     name: MARKETPLACE_DATA_SOURCE,
     schema: MARKETPLACE_SCHEMA,
     url,
-    entities: [],
+    entities: MARKETPLACE_ENTITIES,
     migrations: MARKETPLACE_MIGRATIONS,
     poolSize,
   });
