@@ -15,3 +15,4 @@ export {
 } from './lib/sentry-fixtures';
 export type { SentryFixture, ExpectedEvent } from './lib/sentry-fixtures';
 export { defined } from './lib/defined';
+export { captureStdout } from './lib/capture-stdout';

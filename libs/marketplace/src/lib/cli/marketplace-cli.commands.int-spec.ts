@@ -1,5 +1,5 @@
 import type { TestingModule } from '@nestjs/testing';
-import { openTestDatabase } from '@quitanda/testing';
+import { captureStdout, openTestDatabase } from '@quitanda/testing';
 import type { TestDatabase } from '@quitanda/testing';
 
 import { marketplaceTestModule } from '../../testing/marketplace-test-module';
@@ -10,7 +10,7 @@ import { CreateAppCommand, ListAppsCommand } from './marketplace-cli.commands';
 describe('marketplace CLI commands', () => {
   let database: TestDatabase;
   let module: TestingModule;
-  let output: string[];
+  const stdout = captureStdout();
 
   beforeAll(async () => {
     database = await openTestDatabase();
@@ -22,16 +22,6 @@ describe('marketplace CLI commands', () => {
     ]);
   });
 
-  beforeEach(() => {
-    output = [];
-    jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      output.push(String(chunk));
-      return true;
-    });
-  });
-
-  afterEach(() => jest.restoreAllMocks());
-
   afterAll(async () => {
     await module?.close();
     await database?.close();
@@ -41,7 +31,7 @@ describe('marketplace CLI commands', () => {
     await module
       .get(CreateAppCommand)
       .run([], { name: 'Feira', access: 'read' });
-    const created = JSON.parse(output.join('')) as Record<string, string>;
+    const created = JSON.parse(stdout.text()) as Record<string, string>;
     expect(created).toEqual({
       appKey: expect.stringMatching(/^kid_[A-Za-z0-9]{16}$/),
       appSecret: expect.stringMatching(/^[0-9a-f]{32}$/),
@@ -52,9 +42,9 @@ describe('marketplace CLI commands', () => {
     expect(app.appCredentialAccess).toBe('read');
     expect(secretKind(app, created['masterSecret'] as string)).toBe('master');
 
-    output = [];
+    stdout.clear();
     await module.get(ListAppsCommand).run();
-    const listing = output.join('');
+    const listing = stdout.text();
     expect(listing).toContain(
       `${created['appKey']}\tFeira\tDevelopment\tread\t`,
     );
