@@ -3,7 +3,6 @@ import { CLOCK, hashPassword, hashToken, randomToken } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import {
-  requireAccess,
   requireMaster,
   requireUser,
   requireUserOrMaster,
@@ -64,7 +63,6 @@ export class UsersService {
   async signup(principal: Principal, body: unknown): Promise<KinveyDoc> {
     if (principal.kind === 'user')
       throw insufficient('signup needs app or master credentials');
-    requireAccess(principal, 'read');
     const password = checkUserBody(body, true) as string;
     const input = body as Record<string, unknown>;
     const now = this.clock.now();
