@@ -8,6 +8,8 @@ import { MARKETPLACE_SCHEMA } from '../../marketplace.constants';
  * which is what the query compiler runs against.
  */
 @Entity({ name: 'records', schema: MARKETPLACE_SCHEMA })
+// GIN over the documents (created by the migration; TypeORM cannot describe it).
+@Index('records_doc_idx', { synchronize: false })
 @Index('records_lmt_idx', ['appKey', 'collection', 'updatedAt'])
 @Index('records_unique_name_key', ['appKey', 'collection', 'uniqueName'], {
   unique: true,
