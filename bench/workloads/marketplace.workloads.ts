@@ -159,10 +159,20 @@ export function marketplaceListProducts(databaseUrl: string): Workload {
   };
 }
 
-export function marketplaceProducerAssortment(databaseUrl: string): Workload {
+/**
+ * A workload over the seeded app whose every request is built for a random
+ * producer (`build` returns the path and, for writes, the body).
+ */
+function perProducer(
+  databaseUrl: string,
+  name: string,
+  description: string,
+  method: 'GET' | 'POST',
+  build: (producer: string) => { path: string; body?: string },
+): Workload {
   return {
-    name: "marketplace: one producer's assortment among 10,000",
-    description: `GET /appdata/{appKey}/availableAssortment?query={"id_producer":...}, ${ASSORTMENTS} records of ${PRODUCERS} producers`,
+    name,
+    description,
     target: TARGET,
     targets: targets(databaseUrl),
     prepare: (url) => seed(url),
@@ -171,13 +181,14 @@ export function marketplaceProducerAssortment(databaseUrl: string): Workload {
       return {
         requests: [
           {
-            method: 'GET',
-            headers: { authorization: AUTH },
+            method,
+            headers: {
+              authorization: AUTH,
+              'content-type': 'application/json',
+            },
             setupRequest: (request) => ({
               ...request,
-              path: `/appdata/${APP_KEY}/availableAssortment?query=${encodeURIComponent(
-                JSON.stringify({ id_producer: pick(producers) }),
-              )}`,
+              ...build(pick(producers)),
             }),
           },
         ],
@@ -186,55 +197,39 @@ export function marketplaceProducerAssortment(databaseUrl: string): Workload {
   };
 }
 
+export function marketplaceProducerAssortment(databaseUrl: string): Workload {
+  return perProducer(
+    databaseUrl,
+    "marketplace: one producer's assortment among 10,000",
+    `GET /appdata/{appKey}/availableAssortment?query={"id_producer":...}, ${ASSORTMENTS} records of ${PRODUCERS} producers`,
+    'GET',
+    (producer) => ({
+      path: `/appdata/${APP_KEY}/availableAssortment?query=${encodeURIComponent(
+        JSON.stringify({ id_producer: producer }),
+      )}`,
+    }),
+  );
+}
+
+const ITEMS = [
+  { name: 'Tomate', measurement: 'kg', quantity: '10', price: '3,50' },
+  { name: 'Alface', measurement: 'un', quantity: '20', price: '1,00' },
+  { name: 'Cenoura', measurement: 'kg', quantity: '5', price: '2,75' },
+];
+
 export function marketplaceCreateAssortment(databaseUrl: string): Workload {
-  return {
-    name: 'marketplace: create an assortment',
-    description:
-      'POST /appdata/{appKey}/availableAssortment (app secret), three items',
-    target: TARGET,
-    targets: targets(databaseUrl),
-    prepare: (url) => seed(url),
-    requests: (_url, prepared) => {
-      const producers = prepared as string[];
-      return {
-        requests: [
-          {
-            method: 'POST',
-            path: `/appdata/${APP_KEY}/availableAssortment`,
-            headers: {
-              authorization: AUTH,
-              'content-type': 'application/json',
-            },
-            setupRequest: (request) => ({
-              ...request,
-              body: JSON.stringify({
-                id_producer: pick(producers),
-                canceled: 'false',
-                products: [
-                  {
-                    name: 'Tomate',
-                    measurement: 'kg',
-                    quantity: '10',
-                    price: '3,50',
-                  },
-                  {
-                    name: 'Alface',
-                    measurement: 'un',
-                    quantity: '20',
-                    price: '1,00',
-                  },
-                  {
-                    name: 'Cenoura',
-                    measurement: 'kg',
-                    quantity: '5',
-                    price: '2,75',
-                  },
-                ],
-              }),
-            }),
-          },
-        ],
-      };
-    },
-  };
+  return perProducer(
+    databaseUrl,
+    'marketplace: create an assortment',
+    'POST /appdata/{appKey}/availableAssortment (app secret), three items',
+    'POST',
+    (producer) => ({
+      path: `/appdata/${APP_KEY}/availableAssortment`,
+      body: JSON.stringify({
+        id_producer: producer,
+        canceled: 'false',
+        products: ITEMS,
+      }),
+    }),
+  );
 }
