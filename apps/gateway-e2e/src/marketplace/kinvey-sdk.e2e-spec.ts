@@ -1,3 +1,5 @@
+import { Client } from 'pg';
+
 import {
   APP_AUTH,
   APP_KEY,
@@ -209,6 +211,46 @@ describe('Kinvey SDK behaviours and bad inputs (e2e)', () => {
         })
         .expect(400);
       expect(evil.body).toEqual(kinveyError('FeatureUnavailable'));
+    });
+
+    it('refuses more than 10,000 results without a limit (ResultSetSizeExceeded), pages with limit and skip', async () => {
+      const db = new Client({ connectionString: t.gw.databaseUrl });
+      await db.connect();
+      try {
+        await db.query(
+          `INSERT INTO marketplace.records (app_key, collection, id, doc, creator, created_at, updated_at)
+           SELECT $1, 'requiredAssortment', 'bulk-' || n,
+                  jsonb_build_object('_id', 'bulk-' || n, 'id_producer', $2::text, 'canceled', 'true', 'bulk', true, '_acl', jsonb_build_object('creator', $1::text)),
+                  $1, now(), now()
+             FROM generate_series(1, 10001) AS n`,
+          [APP_KEY, user.id],
+        );
+      } finally {
+        await db.end();
+      }
+      const bulk = encodeURIComponent('{"bulk":true}');
+      const all = await t.http
+        .get(`/appdata/${APP_KEY}/requiredAssortment?query=${bulk}`)
+        .set('Authorization', MASTER_AUTH)
+        .expect(400);
+      expect(all.body).toEqual(kinveyError('ResultSetSizeExceeded'));
+      const count = await t.http
+        .get(`/appdata/${APP_KEY}/requiredAssortment/_count?query=${bulk}`)
+        .set('Authorization', MASTER_AUTH)
+        .expect(200);
+      expect(count.body).toEqual({ count: 10001 });
+      const page = await t.http
+        .get(
+          `/appdata/${APP_KEY}/requiredAssortment?query=${bulk}&limit=10000&skip=10000`,
+        )
+        .set('Authorization', MASTER_AUTH)
+        .expect(200);
+      expect(page.body).toHaveLength(1);
+      const removed = await t.http
+        .delete(`/appdata/${APP_KEY}/requiredAssortment?query=${bulk}`)
+        .set('Authorization', MASTER_AUTH)
+        .expect(200);
+      expect(removed.body).toEqual({ count: 10001 });
     });
 
     it('looks users up without passwords, hides soft-deleted ones, and deletes with the master secret only', async () => {
