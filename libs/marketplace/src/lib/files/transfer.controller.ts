@@ -8,7 +8,7 @@ import {
   Req,
   Res,
 } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
 import { parseContentRange, parseRange } from './content-range';
@@ -30,14 +30,24 @@ function sendState(res: Response, state: UploadState, status: number): void {
 /**
  * The self-authorising upload and download URLs that `/blob` hands out
  * (no `Authorization`: the signature in the URL is the credential).
- * Documented with the blob calls that issue them.
  */
-@ApiExcludeController()
+@ApiTags('marketplace: files')
+@ApiQuery({ name: 'g', description: 'file generation (signed)' })
+@ApiQuery({
+  name: 'e',
+  description: 'expiry, epoch seconds, 0 = never (signed)',
+})
+@ApiQuery({ name: 's', description: 'HMAC signature' })
 @Controller('blob/:appKey')
 export class TransferController {
   constructor(private readonly transfer: TransferService) {}
 
   @Put('_upload/:id')
+  @ApiOperation({
+    summary:
+      'Signed upload URL (_uploadURL): `Content-Range: bytes */N` probes (308 + Range while incomplete, 200 when complete); `bytes a-b/N` stores a chunk (308 or 201); no Content-Range stores the whole body. 413 over the declared size or limit; 401 InvalidCredentials when tampered with or expired.',
+  })
+  @ApiHeader({ name: 'Content-Range', required: false })
   async upload(
     @Param('appKey') appKey: string,
     @Param('id') id: string,
@@ -59,6 +69,11 @@ export class TransferController {
   }
 
   @Get('_download/:id')
+  @ApiOperation({
+    summary:
+      'Signed download URL (_downloadURL): the bytes with Content-Type, ETag, Cache-Control, nosniff; honours Range (206) and If-None-Match (304).',
+  })
+  @ApiHeader({ name: 'Range', required: false })
   async download(
     @Param('appKey') appKey: string,
     @Param('id') id: string,
