@@ -2,6 +2,7 @@ import { Test } from '@nestjs/testing';
 import type { TestingModule } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CLOCK, systemClock } from '@quitanda/kernel';
+import type { Clock } from '@quitanda/kernel';
 
 import {
   DEFAULT_LOGIN_LOCK_SECONDS,
@@ -28,11 +29,12 @@ export function marketplaceTestModule(
   url: string,
   providers: unknown[],
   options: Partial<MarketplaceModuleOptions> = {},
+  clock: Clock = systemClock,
 ): Promise<TestingModule> {
   return Test.createTestingModule({
     imports: [TypeOrmModule.forRoot(marketplaceDataSourceOptions(url, 4))],
     providers: [
-      { provide: CLOCK, useValue: systemClock },
+      { provide: CLOCK, useValue: clock },
       {
         provide: MARKETPLACE_OPTIONS,
         useValue: { ...TEST_OPTIONS, ...options },
