@@ -23,6 +23,9 @@ export interface CompiledFilter {
 
 type Predicate = (value: string) => string;
 
+/** No jsonb array is longer (PostgreSQL caps jsonb near 256 MB). */
+const MAX_ARRAY_LENGTH = 2 ** 28;
+
 const TYPE = (value: string) => `jsonb_typeof(${value})`;
 
 /**
@@ -265,6 +268,7 @@ class FilterCompiler {
     if (typeof size !== 'number' || !Number.isInteger(size) || size < 0) {
       throw invalidQuery('$size needs a non-negative integer');
     }
+    if (size > MAX_ARRAY_LENGTH) return 'FALSE';
     const param = this.params.add(size);
     return this.anyValue(
       source,

@@ -1,7 +1,8 @@
 import type { SqlParams } from './sql-params';
 import { invalidQuery } from './query-errors';
 
-const INDEX = /^\d+$/;
+/** Array positions; longer digit runs can only name object fields. */
+const INDEX = /^\d{1,9}$/;
 
 /** Segments of a dotted field name; empty and `$` segments are refused. */
 export function parsePath(key: string): string[] {

@@ -116,26 +116,46 @@ function escape(
   return [`\\${c}`, 2];
 }
 
+/**
+ * A character class. A `-` that JavaScript reads as a literal (beside a
+ * class escape, first or last) moves to the end, where PostgreSQL also
+ * reads it as one.
+ */
 function bracket(pattern: string, start: number): [string, number] {
   let i = start + 1;
-  let out = '[';
+  let head = '[';
   if (pattern[i] === '^') {
-    out += '^';
+    head += '^';
     i++;
   }
   if (pattern[i] === ']') unsupported('[] and [^]');
+  const items: { text: string; single: boolean }[] = [];
   while (i < pattern.length && pattern[i] !== ']') {
     const c = pattern[i] ?? '';
     if (c === '\\') {
       const [text, length] = escape(pattern, i, true);
-      out += text;
+      items.push({ text, single: !/^\\[dws]$/.test(text) });
       i += length;
     } else {
-      out += c === '[' ? '\\[' : c;
+      items.push({ text: c === '[' ? '\\[' : c, single: c !== '-' });
       i++;
     }
   }
-  return [`${out}]`, i + 1 - start];
+  let body = '';
+  let dash = '';
+  for (let n = 0; n < items.length; n++) {
+    const item = items[n];
+    const to = items[n + 2];
+    if (item?.single && items[n + 1]?.text === '-' && to?.single) {
+      body += `${item.text}-${to.text}`;
+      n += 2;
+    } else if (item?.text === '-' || item?.text === '\\-') {
+      dash = '-';
+    } else {
+      body += item?.text ?? '';
+    }
+  }
+  return [`${head}${body}${dash}]`, i + 1 - start];
 }
 
 function group(pattern: string, i: number): [string, number] {
@@ -160,13 +180,22 @@ function brace(pattern: string, i: number): [string, number] {
 function translate(pattern: string): string {
   let out = '';
   let i = 0;
+  const groups: boolean[] = []; // true for lookaround groups
   while (i < pattern.length) {
     const c = pattern[i] ?? '';
     let piece: [string, number];
     if (c === '\\') piece = escape(pattern, i, false);
     else if (c === '[') piece = bracket(pattern, i);
-    else if (c === '(') piece = group(pattern, i);
-    else if (c === '{') piece = brace(pattern, i);
+    else if (c === '(') {
+      piece = group(pattern, i);
+      groups.push(piece[1] > 1 && piece[0] !== '(?:');
+    } else if (c === ')') {
+      // JavaScript lets a lookaround take a quantifier; PostgreSQL does not.
+      if (groups.pop() && /^[*+?{]/.test(pattern.slice(i + 1))) {
+        unsupported('a quantifier on a lookaround');
+      }
+      piece = [c, 1];
+    } else if (c === '{') piece = brace(pattern, i);
     else if (c === '}') piece = ['\\}', 1];
     else piece = [c, 1];
     out += piece[0];
