@@ -299,6 +299,33 @@ describe('Kinvey SDK behaviours and bad inputs (e2e)', () => {
       expect(unknown.body).toEqual(kinveyError('UserNotFound'));
     });
 
+    it('refuses a taken username (UserAlreadyExists) and a short password', async () => {
+      const taken = await t.http
+        .post(`/user/${APP_KEY}`)
+        .set('Authorization', APP_AUTH)
+        .send({ username: 'sdk@example.com', password: 'another password' })
+        .expect(409);
+      expect(taken.body).toEqual(kinveyError('UserAlreadyExists'));
+      const short = await t.http
+        .post(`/user/${APP_KEY}`)
+        .set('Authorization', APP_AUTH)
+        .send({ username: 'short@example.com', password: 'short' })
+        .expect(400);
+      expect(short.body).toEqual(kinveyError('BadRequest'));
+      const missing = await t.http
+        .post(`/user/${APP_KEY}`)
+        .set('Authorization', APP_AUTH)
+        .send({ username: 'nopassword@example.com' })
+        .expect(400);
+      expect(missing.body).toEqual(kinveyError('IncompleteRequestBody'));
+      // Usernames are case-sensitive.
+      await t.http
+        .post(`/user/${APP_KEY}`)
+        .set('Authorization', APP_AUTH)
+        .send({ username: 'SDK@example.com', password: 'another password' })
+        .expect(201);
+    });
+
     it('answers FeatureUnavailable for password reset, e-mail verification and social login', async () => {
       for (const path of [
         'sdk@example.com/user-password-reset-initiate',
