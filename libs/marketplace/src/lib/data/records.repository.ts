@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Sql, isUniqueViolation } from '@quitanda/database';
-import type { SqlExecutor } from '@quitanda/database';
 import { DataSource } from 'typeorm';
 
 import {
@@ -53,9 +52,11 @@ export class RecordsRepository {
     this.sql = new Sql(dataSource);
   }
 
-  async insert(record: NewRecord, sql: SqlExecutor = this.sql): Promise<void> {
+  async insert(record: NewRecord): Promise<void> {
     try {
-      await sql.rows(
+      // Prepared: the statement of every create, parsed once per connection.
+      await this.sql.prepared(
+        'mkt_insert_record',
         `WITH gone AS (
            DELETE FROM marketplace.record_tombstones WHERE app_key = $1 AND collection = $2 AND id = $3)
          INSERT INTO marketplace.records (app_key, collection, id, doc, creator, unique_name, created_at, updated_at)
@@ -181,7 +182,8 @@ export class RecordsRepository {
   }
 
   async userExists(appKey: string, id: string): Promise<boolean> {
-    const rows = await this.sql.rows(
+    const rows = await this.sql.prepared(
+      'mkt_user_exists',
       'SELECT 1 FROM marketplace.users WHERE app_key = $1 AND id = $2',
       [appKey, id],
     );

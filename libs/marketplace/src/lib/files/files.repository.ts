@@ -94,7 +94,8 @@ export class FilesRepository {
     ids: readonly string[],
   ): Promise<StoredFile[]> {
     if (ids.length === 0) return [];
-    const rows = await this.sql.rows<FileRow>(
+    const rows = await this.sql.prepared<FileRow>(
+      'mkt_files_by_ids',
       `SELECT ${COLUMNS} FROM marketplace.files WHERE app_key = $1 AND id = ANY($2::text[])`,
       [appKey, ids],
     );

@@ -201,7 +201,8 @@ export class UsersRepository {
     digest: string,
     now: Date,
   ): Promise<StoredUser | undefined> {
-    const rows = await this.sql.rows<UserRow>(
+    const rows = await this.sql.prepared<UserRow>(
+      'mkt_user_by_token',
       `SELECT u.id, u.username, u.doc, u.password_hash, u.disabled
          FROM marketplace.user_tokens t
          JOIN marketplace.users u ON u.app_key = t.app_key AND u.id = t.user_id
