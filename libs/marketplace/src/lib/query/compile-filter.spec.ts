@@ -146,6 +146,17 @@ describe('compileFilter', () => {
     values.forEach((_, i) => expect(sql).toContain(`$${i + 1}`));
   });
 
+  it('compiles equality to a value as containment a GIN index can serve', () => {
+    expect(compile({ id_producer: 'p1' })).toEqual({
+      sql: '(r.doc @> $1::jsonb OR r.doc @> $2::jsonb)',
+      usesRegex: false,
+      values: ['{"id_producer":"p1"}', '{"id_producer":["p1"]}'],
+    });
+    const { values } = compile({ 'available.name': { $in: ['a', 'b'] } });
+    expect(values).toContain('{"available":[{"name":["b"]}]}');
+    expect(values).toHaveLength(8);
+  });
+
   it('numbers parameters after the caller’s own', () => {
     const params = new SqlParams(2);
     const { sql } = compileFilter({ a: 1 }, 'r.doc', params);

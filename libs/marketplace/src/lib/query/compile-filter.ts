@@ -23,6 +23,10 @@ export interface CompiledFilter {
 
 type Predicate = (value: string) => string;
 
+/** Equality by containment: up to a.b.c, at most this many `@>` terms. */
+const MAX_CONTAINMENT_DEPTH = 3;
+const MAX_CONTAINMENT_TERMS = 16;
+
 /** No jsonb array is longer (PostgreSQL caps jsonb near 256 MB). */
 const MAX_ARRAY_LENGTH = 2 ** 28;
 
@@ -184,8 +188,37 @@ class FilterCompiler {
     if (value === null) {
       return `(${this.anyCandidate(source, (c) => `${c} = 'null'::jsonb`)} OR ${source.missing()})`;
     }
+    const contained = this.containment(source, [value]);
+    if (contained) return contained;
     const param = this.params.json(value);
     return this.anyCandidate(source, (c) => `${c} = ${param}`);
+  }
+
+  /**
+   * Equality to scalars as jsonb containment, which a GIN index on the
+   * document serves: `{a: {b: v}}`, `{a: [{b: v}]}`, `{a: {b: [v]}}`... are
+   * exactly the ways MongoDB's array rule lets `a.b` equal `v` (one array
+   * level per step, as `@>` nests). Undefined when that does not apply.
+   */
+  private containment(
+    source: ValueSource,
+    values: readonly unknown[],
+  ): string | undefined {
+    const names = source.names;
+    const scalar = (v: unknown) =>
+      typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+    if (!names || names.segments.length > MAX_CONTAINMENT_DEPTH) return;
+    if (values.length === 0 || !values.every(scalar)) return;
+    if (values.length << names.segments.length > MAX_CONTAINMENT_TERMS) return;
+    const segments = names.segments;
+    let shapes: unknown[] = values.flatMap((v) => [v, [v]]);
+    for (let i = segments.length - 1; i >= 0; i--) {
+      const segment = segments[i] ?? '';
+      shapes = shapes.map((inner) => ({ [segment]: inner }));
+      // Below the top level, the object may also sit inside an array.
+      if (i > 0) shapes = shapes.flatMap((object) => [object, [object]]);
+    }
+    return `(${shapes.map((shape) => `${names.doc} @> ${this.params.json(shape)}`).join(' OR ')})`;
   }
 
   private compare(source: ValueSource, op: string, value: unknown): string {
@@ -227,7 +260,11 @@ class FilterCompiler {
     }
     if (values.includes(null)) parts.push(this.equals(source, null));
     const listed = [...scalars, ...objects].map((v) => JSON.stringify(v));
-    if (listed.length > 0) {
+    const contained =
+      objects.length === 0 ? this.containment(source, scalars) : undefined;
+    if (contained) {
+      parts.push(contained);
+    } else if (listed.length > 0) {
       const param = this.params.add(listed);
       parts.push(
         this.anyCandidate(source, (c) => `${c} = ANY(${param}::jsonb[])`),

@@ -21,6 +21,8 @@ export interface ValueSource {
   from(alias: string): string;
   /** SQL that is true when the field counts as missing for `null` equality. */
   missing(): string;
+  /** Set for a path of names only (no array positions) in a document. */
+  readonly names?: { doc: string; segments: readonly string[] };
 }
 
 /** A single jsonb value, such as an array element under `$elemMatch`. */
@@ -66,6 +68,7 @@ export function pathSource(
       return `jsonb_path_query(${doc}, ${pathParam}::jsonpath) AS ${name}(v)`;
     },
     missing: () => objectPathMissing(doc, segments, params),
+    ...(simple ? { names: { doc, segments } } : {}),
   };
 }
 
