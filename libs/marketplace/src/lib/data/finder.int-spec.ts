@@ -18,7 +18,7 @@ const DOCS: Array<[string, unknown]> = [
   ['missing', undefined],
 ];
 
-describe('Finder with the containment index hint', () => {
+describe('Finder over the GIN-indexed documents', () => {
   let database: TestDatabase;
   let module: TestingModule;
 

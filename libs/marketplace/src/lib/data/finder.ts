@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 
 import { RESULT_SET_CAP } from '../marketplace.constants';
 import { checkCap } from './find-params';
-import { containmentHint } from './index-hint';
 import type { KinveyDoc } from './kinvey-doc';
 import { QUERY_COMPILER } from './query-compiler.port';
 import type { ParamList, QueryCompiler } from './query-compiler.port';
@@ -52,8 +51,6 @@ export class Finder {
       );
       conditions.push(`(${compiled.sql})`);
       usesRegex = compiled.usesRegex;
-      const hint = containmentHint(spec.filter, `${alias}.doc`, params);
-      if (hint) conditions.push(hint);
     }
     return { where: conditions.join(' AND '), params, usesRegex };
   }

@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Lets equality filters on record fields use containment (`doc @> ...`). */
+/** Serves the containment (`doc @> ...`) the query compiler writes for equalities. */
 export class RecordsDocIndex1795335000000 implements MigrationInterface {
   name = 'RecordsDocIndex1795335000000';
 
