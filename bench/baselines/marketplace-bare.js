@@ -67,7 +67,7 @@ async function expand(app, base, docs) {
     const sig = createHmac('sha256', app.signing_key)
       .update(`download\n${app.app_key}\n${file.id}\n${file.generation}\n0`)
       .digest('base64url');
-    const url = `${base}/blob/${app.app_key}/_download/${file.id}?g=${file.generation}&e=0&s=${sig}`;
+    const url = `${base}/blob/${app.app_key}/_download/${file.id}?generation=${file.generation}&expires=0&signature=${sig}`;
     return {
       ...doc,
       image: { ...file.doc, _downloadURL: url, _type: doc.image._type },

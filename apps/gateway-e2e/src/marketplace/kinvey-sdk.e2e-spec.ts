@@ -622,7 +622,7 @@ describe('Kinvey SDK behaviours and bad inputs (e2e)', () => {
         .expect(413);
 
       const expired = new URLSearchParams(upload.search);
-      expired.set('e', '1');
+      expired.set('expires', '1');
       const old = await t.http
         .put(`${upload.pathname}?${expired}`)
         .send(Buffer.from('1234'))
@@ -640,7 +640,7 @@ describe('Kinvey SDK behaviours and bad inputs (e2e)', () => {
       const download = new URL(meta.body._downloadURL);
       await t.http.get(`${download.pathname}${download.search}`).expect(200);
       const tampered = new URLSearchParams(download.search);
-      tampered.set('s', `${tampered.get('s')?.slice(0, -2)}xx`);
+      tampered.set('signature', `${tampered.get('signature')?.slice(0, -2)}xx`);
       const bad = await t.http
         .get(`${download.pathname}?${tampered}`)
         .expect(401);

@@ -82,7 +82,7 @@ export class FilesService {
       expires,
     );
     const path = `/blob/${encodeURIComponent(app.appKey)}/_${purpose}/${encodeURIComponent(file.id)}`;
-    return `${base}${path}?g=${file.generation}&e=${expires}&s=${sig}`;
+    return `${base}${path}?generation=${file.generation}&expires=${expires}&signature=${sig}`;
   }
 
   /** The file as clients see it, with a download URL (permanent if public). */

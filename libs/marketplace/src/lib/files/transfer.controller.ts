@@ -32,12 +32,15 @@ function sendState(res: Response, state: UploadState, status: number): void {
  * (no `Authorization`: the signature in the URL is the credential).
  */
 @ApiTags('marketplace: files')
-@ApiQuery({ name: 'g', description: 'file generation (signed)' })
+@ApiQuery({ name: 'generation', description: 'file generation (signed)' })
 @ApiQuery({
-  name: 'e',
+  name: 'expires',
   description: 'expiry, epoch seconds, 0 = never (signed)',
 })
-@ApiQuery({ name: 's', description: 'HMAC signature' })
+@ApiQuery({
+  name: 'signature',
+  description: 'HMAC signature (redacted from logs)',
+})
 @Controller('blob/:appKey')
 export class TransferController {
   constructor(private readonly transfer: TransferService) {}

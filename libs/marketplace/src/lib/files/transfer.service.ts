@@ -14,9 +14,9 @@ import { verifySignature } from './url-signer';
 import type { UrlPurpose } from './url-signer';
 
 export interface SignedParams {
-  readonly g?: unknown;
-  readonly e?: unknown;
-  readonly s?: unknown;
+  readonly generation?: unknown;
+  readonly expires?: unknown;
+  readonly signature?: unknown;
 }
 
 /** Where an upload stands: done, or the bytes stored so far (308). */
@@ -57,10 +57,10 @@ export class TransferService {
     params: SignedParams,
   ): Promise<StoredFile> {
     const app = await this.apps.get(appKey);
-    const generation = int(params.g);
-    const expires = int(params.e);
+    const generation = int(params.generation);
+    const expires = int(params.expires);
     const valid =
-      typeof params.s === 'string' &&
+      typeof params.signature === 'string' &&
       Number.isFinite(generation) &&
       Number.isFinite(expires) &&
       verifySignature(
@@ -70,7 +70,7 @@ export class TransferService {
         fileId,
         generation,
         expires,
-        params.s,
+        params.signature,
         Math.floor(this.clock.now().getTime() / 1000),
       );
     if (!valid)
