@@ -16,3 +16,4 @@ export {
 export type { SentryFixture, ExpectedEvent } from './lib/sentry-fixtures';
 export { defined } from './lib/defined';
 export { captureStdout } from './lib/capture-stdout';
+export { freshDatabasePerTest } from './lib/fresh-database';

@@ -1,7 +1,5 @@
 import type { TestingModule } from '@nestjs/testing';
-import { openTestDatabase } from '@quitanda/testing';
-import type { TestDatabase } from '@quitanda/testing';
-import { defined } from '@quitanda/testing';
+import { defined, freshDatabasePerTest } from '@quitanda/testing';
 
 import { marketplaceTestModule } from '../../testing/marketplace-test-module';
 import type { ConfiguredApp } from '../marketplace.options';
@@ -10,26 +8,16 @@ import { AppsRepository } from './apps.repository';
 import { AppsService, secretKind } from './apps.service';
 
 describe('first-boot marketplace app', () => {
-  let database: TestDatabase;
-  const modules: TestingModule[] = [];
-
-  beforeEach(async () => {
-    database = await openTestDatabase();
-  });
-
-  afterEach(async () => {
-    await Promise.all(modules.splice(0).map((m) => m.close()));
-    await database.close();
-  });
+  const database = freshDatabasePerTest();
 
   async function replica(app?: ConfiguredApp): Promise<TestingModule> {
-    const module = await marketplaceTestModule(
-      database.url,
-      [AppsRepository, AppsService, AppBootstrapService],
-      { app },
+    return database.track(
+      await marketplaceTestModule(
+        database.url(),
+        [AppsRepository, AppsService, AppBootstrapService],
+        { app },
+      ),
     );
-    modules.push(module);
-    return module;
   }
 
   it('generates one demo app with hashed secrets, even when replicas boot together', async () => {
