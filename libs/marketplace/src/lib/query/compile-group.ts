@@ -3,7 +3,7 @@ import type { CompiledFilter } from './compile-filter';
 import { parsePath } from './field-path';
 import { recogniseReduce } from './group-reduce';
 import type { Reduction } from './group-reduce';
-import { badRequest, isPlainObject } from './query-errors';
+import { badRequest, featureUnavailable, isPlainObject } from './query-errors';
 import type { SqlParams } from './sql-params';
 
 export type GroupRow = Record<string, unknown>;
@@ -30,6 +30,11 @@ export function compileGroup(
   params: SqlParams,
 ): CompiledGroup {
   if (!isPlainObject(body)) throw badRequest('The body must be a JSON object');
+  for (const code of ['finalize', 'keyf', '$keyf']) {
+    if (body[code] !== undefined && body[code] !== null) {
+      throw featureUnavailable(`${code} would run client code`);
+    }
+  }
   const keys = keyFields(body['key']);
   const initial = initialValues(body['initial']);
   const reduction = recogniseReduce(body['reduce'] ?? body['reduceFn']);
