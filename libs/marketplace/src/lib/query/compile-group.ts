@@ -41,9 +41,11 @@ export function compileGroup(
   checkOutputs(reduction, initial);
   const condition = compileFilter(conditionOf(body), doc, params);
 
-  const keyColumns = keys.map(
-    (key, i) =>
-      `COALESCE(${doc} #> ${params.add(parsePath(key))}::text[], 'null'::jsonb) AS k${i}`,
+  // The SDK's count() without a field sends key {"": true}: one null group.
+  const keyColumns = keys.map((key, i) =>
+    key === ''
+      ? `'null'::jsonb AS k${i}`
+      : `COALESCE(${doc} #> ${params.add(parsePath(key))}::text[], 'null'::jsonb) AS k${i}`,
   );
   const aggregates = aggregateColumns(reduction, doc, params);
   const grouping =
@@ -78,7 +80,7 @@ function keyFields(key: unknown): string[] {
   if (fields.length > MAX_KEYS) {
     throw badRequest(`key takes at most ${MAX_KEYS} fields`);
   }
-  for (const field of fields) {
+  for (const field of fields.filter((f) => f !== '')) {
     try {
       parsePath(field);
     } catch {
