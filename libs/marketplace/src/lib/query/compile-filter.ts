@@ -79,7 +79,8 @@ class FilterCompiler {
     }
   }
 
-  private alias = (prefix: string): string => `${prefix}${++this.aliases}`;
+  /** `q_` keeps generated aliases apart from the caller's. */
+  private alias = (prefix: string): string => `q_${prefix}${++this.aliases}`;
 
   private logical(
     key: string,

@@ -132,6 +132,14 @@ describe(`compileGroup against a recount (QUERY_DIFF_SEED=${SEED})`, () => {
     ).resolves.toEqual([]);
   });
 
+  it('counts everything under a null key for the SDK count() without a field', async () => {
+    const body = sdkGroupBody('count', '', [''], { qty: { $gte: 0 } });
+    const expected = docs.filter(
+      (d) => typeof d['qty'] === 'number' && d['qty'] >= 0,
+    ).length;
+    await expect(run(body)).resolves.toEqual([{ '': null, count: expected }]);
+  });
+
   it('keeps the key fields first and adds to the initial values', async () => {
     const body = sdkGroupBody('count', 'measurement', ['measurement'], {
       measurement: 'un',

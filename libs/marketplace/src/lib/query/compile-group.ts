@@ -3,7 +3,7 @@ import type { CompiledFilter } from './compile-filter';
 import { parsePath } from './field-path';
 import { recogniseReduce } from './group-reduce';
 import type { Reduction } from './group-reduce';
-import { badRequest, isPlainObject } from './query-errors';
+import { badRequest, featureUnavailable, isPlainObject } from './query-errors';
 import type { SqlParams } from './sql-params';
 
 export type GroupRow = Record<string, unknown>;
@@ -30,15 +30,22 @@ export function compileGroup(
   params: SqlParams,
 ): CompiledGroup {
   if (!isPlainObject(body)) throw badRequest('The body must be a JSON object');
+  for (const code of ['finalize', 'keyf', '$keyf']) {
+    if (body[code] !== undefined && body[code] !== null) {
+      throw featureUnavailable(`${code} would run client code`);
+    }
+  }
   const keys = keyFields(body['key']);
   const initial = initialValues(body['initial']);
   const reduction = recogniseReduce(body['reduce'] ?? body['reduceFn']);
   checkOutputs(reduction, initial);
   const condition = compileFilter(conditionOf(body), doc, params);
 
-  const keyColumns = keys.map(
-    (key, i) =>
-      `COALESCE(${doc} #> ${params.add(parsePath(key))}::text[], 'null'::jsonb) AS k${i}`,
+  // The SDK's count() without a field sends key {"": true}: one null group.
+  const keyColumns = keys.map((key, i) =>
+    key === ''
+      ? `'null'::jsonb AS k${i}`
+      : `COALESCE(${doc} #> ${params.add(parsePath(key))}::text[], 'null'::jsonb) AS k${i}`,
   );
   const aggregates = aggregateColumns(reduction, doc, params);
   const grouping =
@@ -73,7 +80,7 @@ function keyFields(key: unknown): string[] {
   if (fields.length > MAX_KEYS) {
     throw badRequest(`key takes at most ${MAX_KEYS} fields`);
   }
-  for (const field of fields) {
+  for (const field of fields.filter((f) => f !== '')) {
     try {
       parsePath(field);
     } catch {

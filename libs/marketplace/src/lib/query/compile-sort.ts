@@ -1,4 +1,4 @@
-import { parsePath } from './field-path';
+import { jsonPath, parsePath } from './field-path';
 import { badRequest, isPlainObject } from './query-errors';
 import type { SqlParams } from './sql-params';
 
@@ -6,8 +6,11 @@ const MAX_SORT_FIELDS = 32;
 
 /**
  * `{field: 1|-1, ...}` as an ORDER BY list (without the keyword), in MongoDB's
- * cross-type order: missing and null, numbers, strings, objects, arrays,
- * booleans. Ties are left to the caller (which appends `_id`).
+ * order: an empty array, missing and null, numbers, strings, objects,
+ * arrays (nested in arrays), booleans. An array sorts by its smallest
+ * element ascending and its largest descending, and a path through arrays
+ * (`available.price`) by the smallest or largest value it reaches, as
+ * MongoDB does. Ties are left to the caller (which appends `_id`).
  */
 export function compileSort(
   sort: unknown,
@@ -25,10 +28,8 @@ export function compileSort(
       if (direction !== 1 && direction !== -1) {
         throw badRequest(`sort direction of "${field}" must be 1 or -1`);
       }
-      const segments = safePath(field);
-      const value = `(${doc} #> ${params.add(segments)}::text[])`;
       const order = direction === 1 ? 'ASC' : 'DESC';
-      return sortKeys(value)
+      return sortKeys(doc, safePath(field), order, params)
         .map((key) => `${key} ${order}`)
         .join(', ');
     })
@@ -43,12 +44,45 @@ function safePath(field: string): string[] {
   }
 }
 
-function sortKeys(value: string): string[] {
-  const type = `jsonb_typeof(${value})`;
+const RANK = (value: string) =>
+  `CASE jsonb_typeof(${value}) WHEN 'null' THEN 0 WHEN 'number' THEN 1 WHEN 'string' THEN 2 WHEN 'object' THEN 3 WHEN 'array' THEN 4 WHEN 'boolean' THEN 5 END`;
+const NUMBER = (value: string) =>
+  `CASE WHEN jsonb_typeof(${value}) = 'number' THEN (${value})::numeric END`;
+const BYTES = (value: string) =>
+  `CASE WHEN jsonb_typeof(${value}) = 'string' THEN convert_to(${value} #>> '{}', 'UTF8') END`;
+const OTHER = (value: string) =>
+  `CASE WHEN jsonb_typeof(${value}) IN ('object', 'array', 'boolean') THEN ${value} END`;
+
+/**
+ * Type bracket (-1 for an empty array, 0 for missing or null), number,
+ * UTF-8 bytes (code point order), other jsonb. A value reached without
+ * crossing an array is read directly; otherwise a subquery picks the
+ * smallest or largest value reached.
+ */
+function sortKeys(
+  doc: string,
+  segments: readonly string[],
+  order: 'ASC' | 'DESC',
+  params: SqlParams,
+): string[] {
+  const value = `(${doc} #> ${params.add([...segments])}::text[])`;
+  const direct = [`jsonb_typeof(${value}) IS DISTINCT FROM 'array'`];
+  for (let length = 1; length < segments.length; length++) {
+    const prefix = params.add(segments.slice(0, length));
+    direct.push(
+      `jsonb_typeof(${doc} #> ${prefix}::text[]) IS DISTINCT FROM 'array'`,
+    );
+  }
+  const reached = `jsonb_path_query(${doc}, ${params.add(jsonPath(segments))}::jsonpath)`;
+  const candidates = `(SELECT q_t.v WHERE jsonb_typeof(q_t.v) <> 'array' UNION ALL SELECT jsonb_array_elements(CASE WHEN jsonb_typeof(q_t.v) = 'array' THEN q_t.v END)) AS q_c(v)`;
+  const ordered = [RANK, NUMBER, BYTES, OTHER].map((key) => key('q_c.v'));
+  const chosen = `(SELECT q_c.v FROM ${reached} AS q_t(v) CROSS JOIN LATERAL ${candidates} ORDER BY ${ordered.map((key) => `${key} ${order}`).join(', ')} LIMIT 1)`;
+  const empty = `EXISTS (SELECT 1 FROM ${reached} AS q_t(v) WHERE q_t.v = '[]'::jsonb)`;
+  const fast = direct.join(' AND ');
   return [
-    `CASE ${type} WHEN 'number' THEN 1 WHEN 'string' THEN 2 WHEN 'object' THEN 3 WHEN 'array' THEN 4 WHEN 'boolean' THEN 5 ELSE 0 END`,
-    `CASE WHEN ${type} = 'number' THEN (${value})::numeric END`,
-    `CASE WHEN ${type} = 'string' THEN ${value} #>> '{}' END COLLATE "C"`,
-    `CASE WHEN ${type} IN ('object', 'array', 'boolean') THEN ${value} END`,
+    `CASE WHEN ${fast} THEN COALESCE(${RANK(value)}, 0) ELSE COALESCE(${RANK(chosen)}, CASE WHEN ${empty} THEN -1 ELSE 0 END) END`,
+    ...[NUMBER, BYTES, OTHER].map(
+      (key) => `CASE WHEN ${fast} THEN ${key(value)} ELSE ${key(chosen)} END`,
+    ),
   ];
 }

@@ -33,7 +33,7 @@ export function valueSource(expression: string): ValueSource {
   };
 }
 
-function jsonPath(segments: readonly string[]): string {
+export function jsonPath(segments: readonly string[]): string {
   return `lax $${segments.map((s) => `.${JSON.stringify(s)}`).join('')}`;
 }
 

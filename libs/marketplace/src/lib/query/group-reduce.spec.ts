@@ -62,6 +62,18 @@ describe('compileGroup', () => {
     }
   });
 
+  it('refuses finalize and keyf: they are client code', () => {
+    for (const extra of [
+      { finalize: 'function(out) {}' },
+      { keyf: 'function(doc) {}' },
+    ]) {
+      const body = { ...sdkGroupBody('count', 'a', []), ...extra };
+      expect(
+        errorCode(() => compileGroup(body, 'r.doc', new SqlParams())),
+      ).toBe(MarketplaceErrorCode.FeatureUnavailable);
+    }
+  });
+
   it('keeps the field and key names out of the SQL text', () => {
     const params = new SqlParams();
     const evil = "x'; DROP TABLE t; --";

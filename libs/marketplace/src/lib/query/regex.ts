@@ -177,10 +177,19 @@ function brace(pattern: string, i: number): [string, number] {
   return [bound[0], bound[0].length];
 }
 
+/**
+ * PostgreSQL expands counted repetitions when it compiles (`(a{255}){255}`
+ * fails as "too complex"); estimate the expanded size and refuse early.
+ */
+const MAX_EXPANDED = 10_000;
+
 function translate(pattern: string): string {
   let out = '';
   let i = 0;
   const groups: boolean[] = []; // true for lookaround groups
+  const outer: number[] = []; // expanded size before each open group
+  let size = 0;
+  let last = 0; // expanded size of the latest atom
   while (i < pattern.length) {
     const c = pattern[i] ?? '';
     let piece: [string, number];
@@ -189,15 +198,28 @@ function translate(pattern: string): string {
     else if (c === '(') {
       piece = group(pattern, i);
       groups.push(piece[1] > 1 && piece[0] !== '(?:');
+      outer.push(size);
+      size = 0;
     } else if (c === ')') {
       // JavaScript lets a lookaround take a quantifier; PostgreSQL does not.
       if (groups.pop() && /^[*+?{]/.test(pattern.slice(i + 1))) {
         unsupported('a quantifier on a lookaround');
       }
+      last = size;
+      size = (outer.pop() ?? 0) + size;
       piece = [c, 1];
-    } else if (c === '{') piece = brace(pattern, i);
-    else if (c === '}') piece = ['\\}', 1];
+    } else if (c === '{') {
+      piece = brace(pattern, i);
+      const counts = piece[0].match(/\d+/g) ?? [];
+      const most = Math.max(0, ...counts.map(Number));
+      if (piece[0] !== '\\{' && most > 1) size += last * (most - 1);
+    } else if (c === '}') piece = ['\\}', 1];
     else piece = [c, 1];
+    if (!'(){*+?|^$'.includes(c)) {
+      last = 1;
+      size += 1;
+    }
+    if (size > MAX_EXPANDED) unsupported('a regular expression this large');
     out += piece[0];
     i += piece[1];
   }

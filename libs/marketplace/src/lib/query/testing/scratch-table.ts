@@ -25,6 +25,10 @@ export async function openScratchTable(
   const database = await openDatabase();
   const client = new Client({ connectionString: database.url });
   await client.connect();
+  // As the marketplace connections should (docs/decisions.md): PostgreSQL
+  // prices jsonb set functions at 100-1000 rows, so a compiled query over a
+  // few thousand records looks worth JIT-compiling, which alone takes ~1 s.
+  await client.query('SET jit = off');
   await client.query(
     `CREATE TABLE ${table} (id int PRIMARY KEY, app text NOT NULL, doc jsonb NOT NULL)`,
   );
