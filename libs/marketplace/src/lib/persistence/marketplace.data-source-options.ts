@@ -12,7 +12,7 @@ export function marketplaceDataSourceOptions(
   url: string,
   poolSize?: number,
 ): PostgresConnectionOptions {
-  return contextDataSourceOptions({
+  const options = contextDataSourceOptions({
     name: MARKETPLACE_DATA_SOURCE,
     schema: MARKETPLACE_SCHEMA,
     url,
@@ -20,4 +20,8 @@ export function marketplaceDataSourceOptions(
     migrations: MARKETPLACE_MIGRATIONS,
     poolSize,
   });
+  // PostgreSQL estimates jsonb set functions at hundreds of rows, so compiled
+  // queries over a few thousand records would be JIT-compiled (about a
+  // second each); without JIT they take milliseconds.
+  return { ...options, extra: { ...options.extra, options: '-c jit=off' } };
 }
