@@ -34,6 +34,11 @@ import {
   ingestStore,
 } from './workloads/error-tracking.workloads';
 import { eventsCreate, eventsGet } from './workloads/events.workloads';
+import {
+  marketplaceCreateAssortment,
+  marketplaceListProducts,
+  marketplaceProducerAssortment,
+} from './workloads/marketplace.workloads';
 
 const ROOT = join(__dirname, '..');
 
@@ -48,6 +53,9 @@ function allWorkloads(databaseUrl: string): Workload[] {
     errorsList(databaseUrl),
     errorsDetail(databaseUrl),
     ingestEnvelopeLargeTable(databaseUrl),
+    marketplaceListProducts(databaseUrl),
+    marketplaceProducerAssortment(databaseUrl),
+    marketplaceCreateAssortment(databaseUrl),
   ];
 }
 

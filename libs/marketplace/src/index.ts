@@ -1,7 +1,20 @@
-export { MarketplaceModule } from './lib/marketplace.module';
+export {
+  MarketplaceModule,
+  MarketplaceCliModule,
+  bootstrapMarketplace,
+} from './lib/marketplace.module';
+export type {
+  MarketplaceModuleOptions,
+  ConfiguredApp,
+} from './lib/marketplace.options';
 export {
   MARKETPLACE_DATA_SOURCE,
   MARKETPLACE_SCHEMA,
+  DEFAULT_TOKEN_LIFETIME_DAYS,
+  DEFAULT_MAX_UPLOAD_BYTES,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_LOGIN_MAX_FAILURES,
+  DEFAULT_LOGIN_LOCK_SECONDS,
 } from './lib/marketplace.constants';
 export { marketplaceDataSourceOptions } from './lib/persistence/marketplace.data-source-options';
 export { marketplaceHttpErrorFormat } from './lib/marketplace.http-error-format';

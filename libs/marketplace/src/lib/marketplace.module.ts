@@ -1,13 +1,134 @@
-import { Module } from '@nestjs/common';
-import type { DynamicModule } from '@nestjs/common';
+import { Module, RequestMethod } from '@nestjs/common';
+import type {
+  DynamicModule,
+  INestApplicationContext,
+  MiddlewareConsumer,
+  NestModule,
+} from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+
+import { AppBootstrapService } from './apps/app-bootstrap.service';
+import { AppsRepository } from './apps/apps.repository';
+import { AppsService } from './apps/apps.service';
+import { AuthService } from './auth/auth.service';
+import { KinveyAuthGuard } from './auth/kinvey-auth.guard';
+import {
+  CreateAppCommand,
+  ListAppsCommand,
+} from './cli/marketplace-cli.commands';
+import { DataController } from './data/data.controller';
+import { Finder } from './data/finder';
+import { GroupService } from './data/group.service';
+import { QUERY_COMPILER_PROVIDER } from './data/query-compiler.binding';
+import { RecordsRepository } from './data/records.repository';
+import { RecordsService } from './data/records.service';
+import { BlobController } from './files/blob.controller';
+import { FileQueryService } from './files/file-query.service';
+import { FilesRepository } from './files/files.repository';
+import { FilesService } from './files/files.service';
+import { TransferController } from './files/transfer.controller';
+import { TransferService } from './files/transfer.service';
+import { kinveyHttp } from './http/kinvey-http.middleware';
+import { MARKETPLACE_OPTIONS } from './marketplace.constants';
+import type { MarketplaceModuleOptions } from './marketplace.options';
+import { MatchService } from './match/match.service';
+import { RpcController } from './match/rpc.controller';
+import { LoginService } from './users/login.service';
+import { UserQueryService } from './users/user-query.service';
+import { UsersController } from './users/users.controller';
+import { UsersRepository } from './users/users.repository';
+import { UsersService } from './users/users.service';
+
+/** Apps, users, records, files, matching (no HTTP). */
+export const MARKETPLACE_PROVIDERS = [
+  AppsRepository,
+  AppsService,
+  AppBootstrapService,
+  UsersRepository,
+  LoginService,
+  UsersService,
+  UserQueryService,
+  AuthService,
+  KinveyAuthGuard,
+  QUERY_COMPILER_PROVIDER,
+  RecordsRepository,
+  Finder,
+  RecordsService,
+  GroupService,
+  FilesRepository,
+  FilesService,
+  FileQueryService,
+  TransferService,
+  MatchService,
+];
+
+const KINVEY_NAMESPACES = ['appdata', 'user', 'blob', 'rpc'];
+
+const CONTROLLERS = [
+  DataController,
+  UsersController,
+  TransferController,
+  BlobController,
+  RpcController,
+];
 
 /**
  * The marketplace context (Kinvey-compatible data service). Expects the
  * gateway to register the `MARKETPLACE_DATA_SOURCE` connection and `CLOCK`.
  */
 @Module({})
-export class MarketplaceModule {
-  static forRoot(): DynamicModule {
-    return { module: MarketplaceModule };
+export class MarketplaceModule implements NestModule {
+  constructor(
+    @Inject(MARKETPLACE_OPTIONS)
+    private readonly options: MarketplaceModuleOptions,
+  ) {}
+
+  static forRoot(options: MarketplaceModuleOptions): DynamicModule {
+    return {
+      module: MarketplaceModule,
+      controllers: CONTROLLERS,
+      providers: [
+        { provide: MARKETPLACE_OPTIONS, useValue: options },
+        ...MARKETPLACE_PROVIDERS,
+      ],
+      exports: [AppBootstrapService],
+    };
   }
+
+  configure(consumer: MiddlewareConsumer): void {
+    // By path, not by controller: preflights (OPTIONS) match no route.
+    consumer.apply(kinveyHttp(this.options.maxBodyBytes)).forRoutes(
+      ...KINVEY_NAMESPACES.map((path) => ({
+        path: `${path}/{*rest}`,
+        method: RequestMethod.ALL,
+      })),
+    );
+  }
+}
+
+/** The context's operator commands: marketplace:apps:create and :list. */
+@Module({})
+export class MarketplaceCliModule {
+  static forRoot(options: MarketplaceModuleOptions): DynamicModule {
+    return {
+      module: MarketplaceCliModule,
+      providers: [
+        { provide: MARKETPLACE_OPTIONS, useValue: options },
+        AppsRepository,
+        AppsService,
+        CreateAppCommand,
+        ListAppsCommand,
+      ],
+    };
+  }
+}
+
+/**
+ * First-boot work for the gateway: the configured app, or a generated demo
+ * app on an empty database (its secrets returned for initial-credentials.json).
+ */
+export function bootstrapMarketplace(
+  app: INestApplicationContext,
+): Promise<Record<string, string> | undefined> {
+  return app.get(AppBootstrapService, { strict: false }).run();
 }

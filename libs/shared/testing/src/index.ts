@@ -15,3 +15,5 @@ export {
 } from './lib/sentry-fixtures';
 export type { SentryFixture, ExpectedEvent } from './lib/sentry-fixtures';
 export { defined } from './lib/defined';
+export { captureStdout } from './lib/capture-stdout';
+export { freshDatabasePerTest } from './lib/fresh-database';

@@ -176,6 +176,26 @@ export class EnvironmentVariables {
   ERROR_TRACKING_MAX_EVENT_BYTES = 1024 * 1024;
 
   @Transform(toInt)
+  @IntRange(1, 3650)
+  MARKETPLACE_TOKEN_LIFETIME_DAYS = 30;
+
+  @Transform(toInt)
+  @IntRange(1, 1_073_741_824)
+  MARKETPLACE_MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+
+  @Transform(toInt)
+  @IntRange(1_024, 104_857_600)
+  MARKETPLACE_MAX_BODY_BYTES = 1024 * 1024;
+
+  @Transform(toInt)
+  @IntRange(1, 1_000)
+  MARKETPLACE_LOGIN_MAX_FAILURES = 5;
+
+  @Transform(toInt)
+  @IntRange(1, 86_400)
+  MARKETPLACE_LOGIN_LOCK_SECONDS = 300;
+
+  @Transform(toInt)
   @IntRange(1, 200)
   DB_POOL_SIZE = 10;
 

@@ -24,6 +24,13 @@ export interface GatewayConfig {
     readonly masterSecret: string;
     readonly name?: string;
   };
+  readonly marketplace: {
+    readonly tokenLifetimeDays: number;
+    readonly maxUploadBytes: number;
+    readonly maxBodyBytes: number;
+    readonly loginMaxFailures: number;
+    readonly loginLockSeconds: number;
+  };
   readonly events: { readonly writeToken?: string };
   readonly errorTracking: {
     readonly retentionDays: number;
@@ -66,6 +73,13 @@ export function loadConfig(
             name: vars.MARKETPLACE_APP_NAME,
           }
         : undefined,
+    marketplace: {
+      tokenLifetimeDays: vars.MARKETPLACE_TOKEN_LIFETIME_DAYS,
+      maxUploadBytes: vars.MARKETPLACE_MAX_UPLOAD_BYTES,
+      maxBodyBytes: vars.MARKETPLACE_MAX_BODY_BYTES,
+      loginMaxFailures: vars.MARKETPLACE_LOGIN_MAX_FAILURES,
+      loginLockSeconds: vars.MARKETPLACE_LOGIN_LOCK_SECONDS,
+    },
     events: { writeToken: vars.EVENTS_WRITE_TOKEN },
     errorTracking: {
       retentionDays: vars.ERROR_TRACKING_RETENTION_DAYS,

@@ -17,10 +17,13 @@ import {
 import type { HttpErrorFormat } from '@quitanda/kernel';
 import {
   MARKETPLACE_DATA_SOURCE,
+  MarketplaceCliModule,
   MarketplaceModule,
+  bootstrapMarketplace,
   marketplaceDataSourceOptions,
   marketplaceHttpErrorFormat,
 } from '@quitanda/marketplace';
+import type { MarketplaceModuleOptions } from '@quitanda/marketplace';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 
 import type { ContextName } from '../config/env.schema';
@@ -60,12 +63,24 @@ function errorTrackingOptions(
   };
 }
 
+function marketplaceOptions(config: GatewayConfig): MarketplaceModuleOptions {
+  return {
+    publicBaseUrl: config.publicBaseUrl,
+    trustProxy: config.trustProxy,
+    app: config.marketplaceApp,
+    ...config.marketplace,
+  };
+}
+
 export const CONTEXT_CATALOG: readonly ContextEntry[] = [
   {
     name: 'marketplace',
     dataSourceName: MARKETPLACE_DATA_SOURCE,
     dataSourceOptions: marketplaceDataSourceOptions,
-    module: () => MarketplaceModule.forRoot(),
+    module: (config) => MarketplaceModule.forRoot(marketplaceOptions(config)),
+    cliModule: (config) =>
+      MarketplaceCliModule.forRoot(marketplaceOptions(config)),
+    bootstrap: (app) => bootstrapMarketplace(app),
     errorFormat: marketplaceHttpErrorFormat,
   },
   {

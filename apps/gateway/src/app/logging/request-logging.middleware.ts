@@ -42,6 +42,8 @@ export function requestLoggingMiddleware(logger: Logger) {
       return;
     }
     const started = process.hrtime.bigint();
+    // Read now: once a connection closes early, its socket is gone.
+    const ip = req.ip;
     let logged = false;
     const log = () => {
       if (logged) return;
@@ -54,7 +56,7 @@ export function requestLoggingMiddleware(logger: Logger) {
         status,
         ms: Number(process.hrtime.bigint() - started) / 1e6,
         bytes: Number(res.getHeader('Content-Length') ?? 0),
-        ip: req.ip,
+        ip,
         ua: req.headers['user-agent'],
       };
       if (status >= 500) logger.error(entry, 'request failed');

@@ -1,2 +1,8 @@
+import { CreateMarketplace1795331816132 } from './1795331816132-CreateMarketplace';
+import { RecordsDocIndex1795335000000 } from './1795335000000-RecordsDocIndex';
+
 /** Every migration of the marketplace schema, oldest first. */
-export const MARKETPLACE_MIGRATIONS = [];
+export const MARKETPLACE_MIGRATIONS = [
+  CreateMarketplace1795331816132,
+  RecordsDocIndex1795335000000,
+];

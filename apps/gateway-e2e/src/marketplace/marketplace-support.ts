@@ -1,0 +1,65 @@
+import request from 'supertest';
+
+import { startTestGateway } from '../support/test-gateway';
+import type { TestGateway } from '../support/test-gateway';
+
+export const APP_KEY = 'kid_e2eMarketApp0001';
+export const APP_SECRET = 'app-secret-0123456789abcdef';
+export const MASTER_SECRET = 'master-secret-0123456789abcdef';
+export const OTHER_APP_KEY = 'kid_otherApp00000002';
+
+export const MARKETPLACE_ENV = {
+  MARKETPLACE_APP_KEY: APP_KEY,
+  MARKETPLACE_APP_SECRET: APP_SECRET,
+  MARKETPLACE_MASTER_SECRET: MASTER_SECRET,
+  MARKETPLACE_APP_NAME: 'Quitanda e2e',
+};
+
+export function basic(name: string, secret: string): string {
+  return `Basic ${Buffer.from(`${name}:${secret}`).toString('base64')}`;
+}
+
+export const APP_AUTH = basic(APP_KEY, APP_SECRET);
+export const MASTER_AUTH = basic(APP_KEY, MASTER_SECRET);
+
+export interface MarketplaceTest {
+  readonly gw: TestGateway;
+  readonly http: ReturnType<typeof request>;
+  /** Signs a user up (app credentials) and returns it with its session header. */
+  signup(
+    username: string,
+    extra?: Record<string, unknown>,
+  ): Promise<{ id: string; auth: string; body: Record<string, unknown> }>;
+}
+
+export async function startMarketplace(
+  env: Record<string, string> = {},
+): Promise<MarketplaceTest> {
+  const gw = await startTestGateway({ ...MARKETPLACE_ENV, ...env });
+  const http = request(gw.url);
+  return {
+    gw,
+    http,
+    async signup(username, extra = {}) {
+      const res = await http
+        .post(`/user/${APP_KEY}`)
+        .set('Authorization', APP_AUTH)
+        .send({ username, password: 'correct horse battery', ...extra })
+        .expect(201);
+      return {
+        id: res.body._id as string,
+        auth: `Kinvey ${res.body._kmd.authtoken as string}`,
+        body: res.body as Record<string, unknown>,
+      };
+    },
+  };
+}
+
+/** Kinvey's error body: three strings. */
+export function kinveyError(name: string) {
+  return {
+    error: name,
+    description: expect.any(String),
+    debug: expect.any(String),
+  };
+}

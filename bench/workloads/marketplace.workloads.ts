@@ -1,0 +1,235 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+import { Pool } from 'pg';
+
+import { baseline, quitanda } from '../lib/targets';
+import type { Workload } from '../lib/types';
+
+const APP_KEY = 'kid_benchMarket00001';
+const APP_SECRET = 'bench-app-secret-0000000001';
+const MASTER_SECRET = 'bench-master-secret-00000001';
+const AUTH = `Basic ${Buffer.from(`${APP_KEY}:${APP_SECRET}`).toString('base64')}`;
+const PRODUCERS = 500;
+const ASSORTMENTS = 10_000;
+const PRODUCTS = 50;
+/** A hash no password matches: bench users never log in. */
+const NO_PASSWORD =
+  '$argon2id$v=19$m=19456,t=2,p=1$bm9wYXNzd29yZA$bm9wYXNzd29yZG5vcGFzc3dvcmQ';
+
+const ENV = {
+  MARKETPLACE_APP_KEY: APP_KEY,
+  MARKETPLACE_APP_SECRET: APP_SECRET,
+  MARKETPLACE_MASTER_SECRET: MASTER_SECRET,
+  MARKETPLACE_APP_NAME: 'Bench',
+};
+
+function digest(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+function objectId(): string {
+  return randomBytes(12).toString('hex');
+}
+
+function pick<T>(items: readonly T[]): T {
+  return items[Math.floor(Math.random() * items.length)] as T;
+}
+
+const seeded = new Map<string, Promise<string[]>>();
+
+/**
+ * One app, 500 producers, 50 public product images and products, and
+ * 10,000 available-assortment records (20 per producer), once per database.
+ * Returns the producers' ids.
+ */
+function seed(databaseUrl: string): Promise<string[]> {
+  const existing = seeded.get(databaseUrl);
+  if (existing) return existing;
+  const work = (async () => {
+    const pool = new Pool({ connectionString: databaseUrl, max: 2 });
+    const now = new Date();
+    const iso = now.toISOString();
+    await pool.query(
+      `INSERT INTO marketplace.apps (app_key, name, environment_name, app_secret_digest, master_secret_digest,
+              app_credential_access, signing_key, created_at)
+       VALUES ($1, 'Bench', 'Development', $2, $3, 'read-create', $4, $5)`,
+      [
+        APP_KEY,
+        digest(APP_SECRET),
+        digest(MASTER_SECRET),
+        randomBytes(32).toString('base64url'),
+        now,
+      ],
+    );
+    const producers = Array.from({ length: PRODUCERS }, objectId);
+    const users = producers.map((id, n) => ({
+      _id: id,
+      username: `producer${n}@example.com`,
+      name: `Producer ${n}`,
+      verifieduser: false,
+      _acl: { creator: id },
+      _kmd: { ect: iso, lmt: iso },
+    }));
+    await pool.query(
+      `INSERT INTO marketplace.users (app_key, id, username, doc, password_hash, created_at, updated_at)
+       SELECT $1, u->>'_id', u->>'username', u, $3, $4, $4 FROM jsonb_array_elements($2::jsonb) AS u`,
+      [APP_KEY, JSON.stringify(users), NO_PASSWORD, now],
+    );
+    const files = Array.from({ length: PRODUCTS }, (_, n) => ({
+      _id: objectId(),
+      _filename: `product-${n}.png`,
+      mimeType: 'image/png',
+      size: 4,
+      _public: true,
+      _acl: { creator: APP_KEY, gr: true },
+      _kmd: { ect: iso, lmt: iso },
+    }));
+    await pool.query(
+      `INSERT INTO marketplace.files (app_key, id, doc, creator, size, stored_bytes, generation, created_at, updated_at)
+       SELECT $1, f->>'_id', f, $1, 4, 4, 1, $3, $3 FROM jsonb_array_elements($2::jsonb) AS f`,
+      [APP_KEY, JSON.stringify(files), now],
+    );
+    const products = files.map((file, n) => ({
+      _id: objectId(),
+      name: `Product ${n}`,
+      measurement: n % 2 ? 'kg' : 'un',
+      image: { _type: 'KinveyFile', _id: file._id },
+      _acl: { creator: APP_KEY },
+      _kmd: { ect: iso, lmt: iso },
+    }));
+    const assortments = Array.from({ length: ASSORTMENTS }, (_, n) => ({
+      _id: objectId(),
+      id_producer: producers[n % PRODUCERS],
+      canceled: 'false',
+      products: [0, 1, 2].map((k) => ({
+        name: `Product ${(n + k) % PRODUCTS}`,
+        measurement: 'kg',
+        quantity: String(1 + (n % 9)),
+        price: `${1 + (n % 7)}.50`,
+      })),
+      _acl: { creator: APP_KEY },
+      _kmd: { ect: iso, lmt: iso },
+    }));
+    for (const [collection, docs] of [
+      ['product', products],
+      ['availableAssortment', assortments],
+    ] as const)
+      await pool.query(
+        `INSERT INTO marketplace.records (app_key, collection, id, doc, creator, unique_name, created_at, updated_at)
+         SELECT $1, $2, d->>'_id', d, $1, CASE WHEN $2 = 'product' THEN lower(btrim(d->>'name')) END, $4, $4
+           FROM jsonb_array_elements($3::jsonb) AS d`,
+        [APP_KEY, collection, JSON.stringify(docs), now],
+      );
+    // As autovacuum would: GIN's pending list merged, statistics fresh.
+    await pool.query('VACUUM ANALYZE marketplace.records');
+    await pool.end();
+    return producers;
+  })();
+  seeded.set(databaseUrl, work);
+  return work;
+}
+
+function targets(databaseUrl: string) {
+  return [
+    quitanda(databaseUrl, ENV),
+    baseline('bare node:http + pg', 'marketplace-bare.js', databaseUrl),
+  ];
+}
+
+/** Contract: >= 0.5x bare (and >= 3x Parse Server), p99 < 25 ms. */
+const TARGET = { minRatio: 0.5, maxP99Ms: 25 };
+
+export function marketplaceListProducts(databaseUrl: string): Workload {
+  return {
+    name: 'marketplace: list 50 products with images',
+    description:
+      'GET /appdata/{appKey}/product?limit=50, images expanded with signed URLs',
+    target: TARGET,
+    targets: targets(databaseUrl),
+    prepare: (url) => seed(url),
+    requests: () => ({
+      requests: [
+        {
+          method: 'GET',
+          path: `/appdata/${APP_KEY}/product?limit=50`,
+          headers: { authorization: AUTH },
+        },
+      ],
+    }),
+  };
+}
+
+/**
+ * A workload over the seeded app whose every request is built for a random
+ * producer (`build` returns the path and, for writes, the body).
+ */
+function perProducer(
+  databaseUrl: string,
+  name: string,
+  description: string,
+  method: 'GET' | 'POST',
+  build: (producer: string) => { path: string; body?: string },
+): Workload {
+  return {
+    name,
+    description,
+    target: TARGET,
+    targets: targets(databaseUrl),
+    prepare: (url) => seed(url),
+    requests: (_url, prepared) => {
+      const producers = prepared as string[];
+      return {
+        requests: [
+          {
+            method,
+            headers: {
+              authorization: AUTH,
+              'content-type': 'application/json',
+            },
+            setupRequest: (request) => ({
+              ...request,
+              ...build(pick(producers)),
+            }),
+          },
+        ],
+      };
+    },
+  };
+}
+
+export function marketplaceProducerAssortment(databaseUrl: string): Workload {
+  return perProducer(
+    databaseUrl,
+    "marketplace: one producer's assortment among 10,000",
+    `GET /appdata/{appKey}/availableAssortment?query={"id_producer":...}, ${ASSORTMENTS} records of ${PRODUCERS} producers`,
+    'GET',
+    (producer) => ({
+      path: `/appdata/${APP_KEY}/availableAssortment?query=${encodeURIComponent(
+        JSON.stringify({ id_producer: producer }),
+      )}`,
+    }),
+  );
+}
+
+const ITEMS = [
+  { name: 'Tomate', measurement: 'kg', quantity: '10', price: '3,50' },
+  { name: 'Alface', measurement: 'un', quantity: '20', price: '1,00' },
+  { name: 'Cenoura', measurement: 'kg', quantity: '5', price: '2,75' },
+];
+
+export function marketplaceCreateAssortment(databaseUrl: string): Workload {
+  return perProducer(
+    databaseUrl,
+    'marketplace: create an assortment',
+    'POST /appdata/{appKey}/availableAssortment (app secret), three items',
+    'POST',
+    (producer) => ({
+      path: `/appdata/${APP_KEY}/availableAssortment`,
+      body: JSON.stringify({
+        id_producer: producer,
+        canceled: 'false',
+        products: ITEMS,
+      }),
+    }),
+  );
+}

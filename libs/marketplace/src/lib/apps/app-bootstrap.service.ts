@@ -1,0 +1,60 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { hashToken } from '@quitanda/kernel';
+
+import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
+import type { MarketplaceModuleOptions } from '../marketplace.options';
+import { AppsRepository } from './apps.repository';
+import { AppsService } from './apps.service';
+
+/** Transaction-level advisory lock: replicas booting together make one app. */
+export const APP_BOOTSTRAP_LOCK_KEY = 0x4d_4b_54_41; // "MKTA"
+export const DEMO_APP_NAME = 'Quitanda';
+
+/**
+ * First-boot work: the configured app (MARKETPLACE_APP_*) exists with those
+ * secrets; on an empty database without one, a demo app is generated and
+ * its credentials returned for DATA_DIR/initial-credentials.json.
+ */
+@Injectable()
+export class AppBootstrapService {
+  constructor(
+    private readonly apps: AppsService,
+    private readonly repository: AppsRepository,
+    @Inject(MARKETPLACE_OPTIONS)
+    private readonly options: MarketplaceModuleOptions,
+  ) {}
+
+  run(): Promise<Record<string, string> | undefined> {
+    const configured = this.options.app;
+    return this.repository.sql.transaction(async (tx) => {
+      await tx.rows('SELECT pg_advisory_xact_lock($1)', [
+        APP_BOOTSTRAP_LOCK_KEY,
+      ]);
+      if (configured) {
+        const existing = await this.repository.find(configured.appKey, tx);
+        if (existing) {
+          await this.repository.updateSecrets(
+            configured.appKey,
+            hashToken(configured.appSecret),
+            hashToken(configured.masterSecret),
+            configured.name,
+            tx,
+          );
+        } else {
+          await this.apps.create(
+            { ...configured, name: configured.name ?? DEMO_APP_NAME },
+            tx,
+          );
+        }
+        return undefined;
+      }
+      if ((await this.repository.count(tx)) > 0) return undefined;
+      const created = await this.apps.create({ name: DEMO_APP_NAME }, tx);
+      return {
+        app_key: created.appKey,
+        app_secret: created.appSecret,
+        master_secret: created.masterSecret,
+      };
+    });
+  }
+}

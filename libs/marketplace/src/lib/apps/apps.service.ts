@@ -1,0 +1,112 @@
+import { randomBytes, randomInt } from 'node:crypto';
+
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, constantTimeEqual, hashToken } from '@quitanda/kernel';
+import type { Clock } from '@quitanda/kernel';
+import type { SqlExecutor } from '@quitanda/database';
+
+import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import type {
+  AppCredentialAccess,
+  AppCredentials,
+  AppRecord,
+} from './app.types';
+import { AppsRepository } from './apps.repository';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+/** Apps change only through the CLI or a reboot; a short cache spares a query per request. */
+const CACHE_MS = 5_000;
+
+/** `kid_` + 16 base-62 characters, as Kinvey's app keys look. */
+export function newAppKey(): string {
+  let key = 'kid_';
+  for (let i = 0; i < 16; i++) key += BASE62[randomInt(BASE62.length)];
+  return key;
+}
+
+/** 32 random hex characters. */
+export function newAppSecret(): string {
+  return randomBytes(16).toString('hex');
+}
+
+export interface NewApp {
+  readonly name: string;
+  readonly appKey?: string;
+  readonly appSecret?: string;
+  readonly masterSecret?: string;
+  readonly environmentName?: string;
+  readonly appCredentialAccess?: AppCredentialAccess;
+}
+
+/** Which secret of the app a candidate is, compared in constant time. */
+export function secretKind(
+  app: AppRecord,
+  candidate: string,
+): 'master' | 'app' | undefined {
+  const digest = hashToken(candidate);
+  // Both comparisons always run, so timing says nothing about which matched.
+  const master = constantTimeEqual(digest, app.masterSecretDigest);
+  const plain = constantTimeEqual(digest, app.appSecretDigest);
+  if (master) return 'master';
+  return plain ? 'app' : undefined;
+}
+
+@Injectable()
+export class AppsService {
+  private readonly cache = new Map<string, { app: AppRecord; at: number }>();
+
+  constructor(
+    readonly repository: AppsRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async create(input: NewApp, sql?: SqlExecutor): Promise<AppCredentials> {
+    const appSecret = input.appSecret ?? newAppSecret();
+    const masterSecret = input.masterSecret ?? newAppSecret();
+    if (appSecret === masterSecret)
+      throw new MarketplaceError(
+        MarketplaceErrorCode.BadRequest,
+        'The app secret and the master secret must differ.',
+      );
+    const appKey = input.appKey ?? newAppKey();
+    const inserted = await this.repository.insert(
+      {
+        appKey,
+        name: input.name,
+        environmentName: input.environmentName ?? 'Development',
+        appSecretDigest: hashToken(appSecret),
+        masterSecretDigest: hashToken(masterSecret),
+        appCredentialAccess: input.appCredentialAccess ?? 'read-create',
+        signingKey: randomBytes(32).toString('base64url'),
+        createdAt: this.clock.now(),
+      },
+      sql,
+    );
+    if (!inserted)
+      throw new MarketplaceError(
+        MarketplaceErrorCode.DuplicateEntity,
+        `The app key ${appKey} is taken.`,
+      );
+    return { appKey, appSecret, masterSecret, name: input.name };
+  }
+
+  list(): Promise<AppRecord[]> {
+    return this.repository.list();
+  }
+
+  /** The app of a request path; 404 `AppNotFound` when unknown. */
+  async get(appKey: string): Promise<AppRecord> {
+    const now = Date.now();
+    const cached = this.cache.get(appKey);
+    if (cached && now - cached.at < CACHE_MS) return cached.app;
+    const app = await this.repository.find(appKey);
+    if (!app)
+      throw new MarketplaceError(
+        MarketplaceErrorCode.AppNotFound,
+        'This app backend not found',
+        appKey,
+      );
+    this.cache.set(appKey, { app, at: now });
+    return app;
+  }
+}

@@ -1,0 +1,86 @@
+import { aclOf } from '../data/kinvey-doc';
+import type { KinveyDoc } from '../data/kinvey-doc';
+import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import type { Principal } from './principal';
+
+export function insufficient(debug = ''): MarketplaceError {
+  return new MarketplaceError(
+    MarketplaceErrorCode.InsufficientCredentials,
+    'The credentials used to authenticate this request are not authorized to run this operation. Please retry your request with appropriate credentials.',
+    debug,
+  );
+}
+
+export function invalidCredentials(debug = ''): MarketplaceError {
+  return new MarketplaceError(
+    MarketplaceErrorCode.InvalidCredentials,
+    'Invalid credentials. Please retry your request with correct credentials.',
+    debug,
+  );
+}
+
+export type AppOperation = 'read' | 'create' | 'write';
+
+/**
+ * Whether app credentials may do this, per the app's `appCredentialAccess`
+ * (`read` lists and gets; `read-create` also creates; never more).
+ */
+export function requireAccess(
+  principal: Principal,
+  operation: AppOperation,
+): void {
+  if (principal.kind !== 'app') return;
+  const access = principal.app.appCredentialAccess;
+  const allowed =
+    (operation === 'read' && access !== 'none') ||
+    (operation === 'create' && access === 'read-create');
+  if (!allowed) throw insufficient(`app credentials may not ${operation}`);
+}
+
+export function requireUser(
+  principal: Principal,
+): asserts principal is Extract<Principal, { kind: 'user' }> {
+  if (principal.kind !== 'user') throw insufficient('this call needs a user');
+}
+
+export function requireUserOrMaster(principal: Principal): void {
+  if (principal.kind === 'app')
+    throw insufficient('this call needs a user or the master secret');
+}
+
+export function requireMaster(principal: Principal): void {
+  if (principal.kind !== 'master')
+    throw insufficient('this call needs the master secret');
+}
+
+/** Kinvey's "Shared" default, refined by `_acl.gr` and `_acl.r`. */
+export function canRead(principal: Principal, doc: KinveyDoc): boolean {
+  if (principal.kind !== 'user') return true;
+  const acl = aclOf(doc);
+  if (acl.gr !== false) return true;
+  const id = principal.user.id;
+  return acl.creator === id || (Array.isArray(acl.r) && acl.r.includes(id));
+}
+
+/** Writable by its creator, the ids in `_acl.w`, or anyone with `_acl.gw`. */
+export function canWrite(principal: Principal, doc: KinveyDoc): boolean {
+  if (principal.kind === 'master') return true;
+  if (principal.kind === 'app') return false;
+  const acl = aclOf(doc);
+  const id = principal.user.id;
+  return (
+    acl.gw === true ||
+    acl.creator === id ||
+    (Array.isArray(acl.w) && acl.w.includes(id))
+  );
+}
+
+/**
+ * SQL condition (over `doc`) of what a user may read, as a bind-parameter
+ * template: `$USER` is replaced by the placeholder of the user's id.
+ */
+export function readableSql(doc: string, userParam: string): string {
+  return `(${doc}->'_acl'->'gr' IS DISTINCT FROM 'false'::jsonb
+    OR ${doc}->'_acl'->>'creator' = ${userParam}
+    OR (jsonb_typeof(${doc}->'_acl'->'r') = 'array' AND ${doc}->'_acl'->'r' ? ${userParam}))`;
+}

@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import { hashToken } from '@quitanda/kernel';
+import { Inject } from '@nestjs/common';
+import { CLOCK } from '@quitanda/kernel';
+import type { Clock } from '@quitanda/kernel';
+
+import { AppsService, secretKind } from '../apps/apps.service';
+import { LoginService } from '../users/login.service';
+import { UsersRepository } from '../users/users.repository';
+import { invalidCredentials } from './access';
+import { parseAuthorization } from './authorization-header';
+import type { Principal } from './principal';
+
+/** Turns a path's app key and an `Authorization` header into a principal. */
+@Injectable()
+export class AuthService {
+  constructor(
+    private readonly apps: AppsService,
+    private readonly users: UsersRepository,
+    private readonly login: LoginService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async authenticate(
+    appKey: string,
+    header: string | undefined,
+  ): Promise<Principal> {
+    const app = await this.apps.get(appKey);
+    const credentials = parseAuthorization(header);
+    if (!credentials)
+      throw invalidCredentials('missing or unreadable Authorization header');
+    switch (credentials.scheme) {
+      case 'kinvey': {
+        const digest = hashToken(credentials.token);
+        const user = await this.users.findByToken(
+          appKey,
+          digest,
+          this.clock.now(),
+        );
+        if (!user)
+          throw invalidCredentials('unknown, expired or revoked token');
+        return { kind: 'user', app, user, tokenDigest: digest };
+      }
+      case 'bare': {
+        const kind = secretKind(app, credentials.secret);
+        if (!kind) throw invalidCredentials();
+        return { kind, app };
+      }
+      case 'basic': {
+        if (credentials.name === appKey) {
+          const kind = secretKind(app, credentials.secret);
+          if (!kind) throw invalidCredentials();
+          return { kind, app };
+        }
+        const user = await this.login.verify(
+          appKey,
+          credentials.name,
+          credentials.secret,
+        );
+        return { kind: 'user', app, user };
+      }
+    }
+  }
+}

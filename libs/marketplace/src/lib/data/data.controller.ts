@@ -1,0 +1,286 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Inject,
+  Param,
+  Post,
+  Put,
+  Query,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import { ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+
+import { Caller, KinveyAuthGuard } from '../auth/kinvey-auth.guard';
+import type { Principal } from '../auth/principal';
+import { FilesService, ttlOf } from '../files/files.service';
+import { KinveyCall } from '../http/kinvey-api.decorators';
+import { apiVersionOf } from '../http/kinvey-http.middleware';
+import { publicBaseUrl } from '../http/public-base-url';
+import { MARKETPLACE_OPTIONS, SERVER_VERSION } from '../marketplace.constants';
+import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import type { MarketplaceModuleOptions } from '../marketplace.options';
+import type { FindParams } from './find-params';
+import { GroupService } from './group.service';
+import type { KinveyDoc } from './kinvey-doc';
+import { RecordsService } from './records.service';
+
+type ReadParams = FindParams & { kinveyfile_ttl?: unknown; since?: unknown };
+
+const RECORD_BODY = {
+  schema: { type: 'object', additionalProperties: true },
+  description:
+    'A record (or, with X-Kinvey-API-Version >= 5 on create, an array of records).',
+};
+
+@ApiTags('marketplace: data')
+@UseGuards(KinveyAuthGuard)
+@Controller('appdata/:appKey')
+export class DataController {
+  constructor(
+    private readonly records: RecordsService,
+    private readonly files: FilesService,
+    private readonly groups: GroupService,
+    @Inject(MARKETPLACE_OPTIONS)
+    private readonly options: MarketplaceModuleOptions,
+  ) {}
+
+  /** Expands file references (one query for the whole response). */
+  private expand(
+    principal: Principal,
+    req: Request,
+    docs: KinveyDoc[],
+    ttl?: unknown,
+  ): Promise<KinveyDoc[]> {
+    return this.files.expand(
+      principal.app,
+      docs,
+      publicBaseUrl(req, this.options),
+      ttlOf(ttl),
+    );
+  }
+
+  private async expandOne(
+    principal: Principal,
+    req: Request,
+    doc: KinveyDoc,
+    ttl?: unknown,
+  ): Promise<KinveyDoc> {
+    return (await this.expand(principal, req, [doc], ttl))[0] as KinveyDoc;
+  }
+
+  private checkRefs(principal: Principal) {
+    return (docs: KinveyDoc[]) => this.files.checkRefs(principal.app, docs);
+  }
+
+  @Get()
+  @KinveyCall('Ping: who this app is', 'any credentials of the app')
+  ping(@Caller() { app }: Principal): Record<string, string> {
+    return {
+      version: SERVER_VERSION,
+      kinvey: `hello ${app.name}`,
+      appName: app.name,
+      environmentName: app.environmentName,
+    };
+  }
+
+  @Get(':collection/_count')
+  @KinveyCall(
+    'Count the records matching ?query=',
+    'user, master, or app (read)',
+  )
+  @ApiQuery({ name: 'query', required: false })
+  async count(
+    @Caller() principal: Principal,
+    @Param('collection') collection: string,
+    @Query() params: ReadParams,
+  ): Promise<{ count: number }> {
+    return { count: await this.records.count(principal, collection, params) };
+  }
+
+  @Get(':collection/_deltaset')
+  @KinveyCall(
+    'Changes since ?since= (with tombstones of deletes)',
+    'user, master, or app (read)',
+  )
+  @ApiQuery({ name: 'since', required: true })
+  async deltaSet(
+    @Caller() principal: Principal,
+    @Param('collection') collection: string,
+    @Query() params: ReadParams,
+    @Req() req: Request,
+  ): Promise<{ changed: KinveyDoc[]; deleted: Array<{ _id: string }> }> {
+    const delta = await this.records.deltaSet(principal, collection, params);
+    const changed = await this.expand(
+      principal,
+      req,
+      delta.changed,
+      params.kinveyfile_ttl,
+    );
+    return { ...delta, changed };
+  }
+
+  @Post(':collection/_group')
+  @KinveyCall(
+    'Aggregations of the SDKs (count, sum, min, max, average by key, with a condition), computed in SQL; any other reduce: FeatureUnavailable',
+    'user, master, or app (read)',
+  )
+  @ApiBody({ schema: { type: 'object', additionalProperties: true } })
+  async group(
+    @Caller() principal: Principal,
+    @Param('collection') collection: string,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<unknown[]> {
+    res.status(200);
+    return this.groups.group(principal, collection, body);
+  }
+
+  @Get(':collection')
+  @KinveyCall('Find records', 'user, master, or app (read)')
+  @ApiQuery({
+    name: 'query',
+    required: false,
+    description: 'MongoDB filter (JSON)',
+  })
+  @ApiQuery({
+    name: 'sort',
+    required: false,
+    description: '{field: 1|-1} (JSON)',
+  })
+  @ApiQuery({
+    name: 'fields',
+    required: false,
+    description: 'a,b: only these (plus _id, _acl)',
+  })
+  @ApiQuery({ name: 'limit', required: false, type: Number })
+  @ApiQuery({ name: 'skip', required: false, type: Number })
+  async list(
+    @Caller() principal: Principal,
+    @Param('collection') collection: string,
+    @Query() params: ReadParams,
+    @Req() req: Request,
+  ): Promise<KinveyDoc[]> {
+    const docs = await this.records.list(principal, collection, params);
+    return this.expand(principal, req, docs, params.kinveyfile_ttl);
+  }
+
+  @Get(':collection/:id')
+  @KinveyCall('Get one record', 'user, master, or app (read)')
+  async get(
+    @Caller() principal: Principal,
+    @Param('collection') collection: string,
+    @Param('id') id: string,
+    @Query() params: ReadParams,
+    @Req() req: Request,
+  ): Promise<KinveyDoc> {
+    const doc = await this.records.get(principal, collection, id);
+    return this.expandOne(principal, req, doc, params.kinveyfile_ttl);
+  }
+
+  @Post(':collection')
+  @KinveyCall(
+    'Create a record (an array: multi-insert, API version 5+)',
+    'user, master, or app (read-create)',
+  )
+  @ApiBody(RECORD_BODY)
+  async create(
+    @Caller() principal: Principal,
+    @Param('collection') collection: string,
+    @Body() body: unknown,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<unknown> {
+    res.status(201);
+    if (!Array.isArray(body)) {
+      const doc = await this.records.create(
+        principal,
+        collection,
+        body,
+        this.checkRefs(principal),
+      );
+      res.setHeader(
+        'Location',
+        `${req.path.replace(/\/+$/, '')}/${String(doc['_id'])}`,
+      );
+      return this.expandOne(principal, req, doc);
+    }
+    const version = apiVersionOf(req);
+    if (version < 5)
+      throw new MarketplaceError(
+        MarketplaceErrorCode.FeatureUnavailable,
+        'Creating several entities at once needs X-Kinvey-API-Version 5 or later.',
+        `X-Kinvey-API-Version ${version}`,
+      );
+    const result = await this.records.createMany(
+      principal,
+      collection,
+      body,
+      this.checkRefs(principal),
+    );
+    const stored = result.entities.filter((e): e is KinveyDoc => e !== null);
+    const expanded = await this.expand(principal, req, stored);
+    let next = 0;
+    return {
+      entities: result.entities.map((e) =>
+        e === null ? null : expanded[next++],
+      ),
+      errors: result.errors,
+    };
+  }
+
+  @Put(':collection/:id')
+  @KinveyCall(
+    'Replace a record, or create it with this _id (201)',
+    'creator, _acl.w, master; app (read-create) only to create',
+  )
+  @ApiBody(RECORD_BODY)
+  async update(
+    @Caller() principal: Principal,
+    @Param('collection') collection: string,
+    @Param('id') id: string,
+    @Body() body: unknown,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<KinveyDoc> {
+    const result = await this.records.upsert(
+      principal,
+      collection,
+      id,
+      body,
+      this.checkRefs(principal),
+    );
+    res.status(result.created ? 201 : 200);
+    return this.expandOne(principal, req, result.doc);
+  }
+
+  @Delete(':collection/:id')
+  @KinveyCall('Delete a record', 'creator, _acl.w, master')
+  async remove(
+    @Caller() principal: Principal,
+    @Param('collection') collection: string,
+    @Param('id') id: string,
+  ): Promise<{ count: number }> {
+    return { count: await this.records.remove(principal, collection, id) };
+  }
+
+  @Delete(':collection')
+  @KinveyCall(
+    'Delete the records matching ?query= (required)',
+    'user (own records) or master',
+  )
+  @ApiQuery({ name: 'query', required: true })
+  async removeWhere(
+    @Caller() principal: Principal,
+    @Param('collection') collection: string,
+    @Query() params: ReadParams,
+  ): Promise<{ count: number }> {
+    return {
+      count: await this.records.removeWhere(principal, collection, params),
+    };
+  }
+}

@@ -1,0 +1,91 @@
+import { Inject, Injectable } from '@nestjs/common';
+
+import { RESULT_SET_CAP } from '../marketplace.constants';
+import { checkCap } from './find-params';
+import type { KinveyDoc } from './kinvey-doc';
+import { QUERY_COMPILER } from './query-compiler.port';
+import type { ParamList, QueryCompiler } from './query-compiler.port';
+import { RecordsRepository } from './records.repository';
+
+export type FindTable = 'records' | 'users' | 'files';
+
+export interface FindSpec {
+  readonly table: FindTable;
+  /** Equality on columns that scope the search (app, collection). */
+  readonly scope: Readonly<Record<string, unknown>>;
+  /** More conditions (access rules, `NOT disabled`), given the params. */
+  readonly extra?: (params: ParamList) => string;
+  readonly filter?: unknown;
+  readonly sort?: unknown;
+  readonly limit?: number;
+  readonly skip?: number;
+}
+
+export interface BuiltWhere {
+  readonly where: string;
+  readonly params: ParamList;
+  readonly usesRegex: boolean;
+}
+
+/** Turns a Kinvey find (filter, sort, limit, skip) into one parameterised SELECT. */
+@Injectable()
+export class Finder {
+  constructor(
+    @Inject(QUERY_COMPILER) readonly compiler: QueryCompiler,
+    private readonly records: RecordsRepository,
+  ) {}
+
+  where(spec: FindSpec, alias = 't'): BuiltWhere {
+    const params = this.compiler.params();
+    const conditions = Object.entries(spec.scope).map(
+      ([column, value]) => `${alias}.${column} = ${params.add(value)}`,
+    );
+    const extra = spec.extra?.(params);
+    if (extra) conditions.push(extra);
+    let usesRegex = false;
+    if (spec.filter !== undefined && spec.filter !== null) {
+      const compiled = this.compiler.compileFilter(
+        spec.filter,
+        `${alias}.doc`,
+        params,
+      );
+      conditions.push(`(${compiled.sql})`);
+      usesRegex = compiled.usesRegex;
+    }
+    return { where: conditions.join(' AND '), params, usesRegex };
+  }
+
+  /** Matching docs; without a limit, more than 10,000 is ResultSetSizeExceeded. */
+  async find(spec: FindSpec): Promise<KinveyDoc[]> {
+    const built = this.where(spec);
+    const sort = spec.sort
+      ? this.compiler.compileSort(spec.sort, 't.doc', built.params)
+      : '';
+    const order = sort ? `${sort}, t.created_at, t.id` : 't.created_at, t.id';
+    const limited = spec.limit !== undefined;
+    const limit = built.params.add(
+      limited
+        ? Math.min(spec.limit as number, RESULT_SET_CAP)
+        : RESULT_SET_CAP + 1,
+    );
+    const skip = built.params.add(spec.skip ?? 0);
+    const rows = await this.records.select<{ doc: KinveyDoc }>(
+      `SELECT t.doc FROM marketplace.${spec.table} t WHERE ${built.where}
+        ORDER BY ${order} LIMIT ${limit} OFFSET ${skip}`,
+      built.params.values,
+      built.usesRegex,
+    );
+    checkCap(rows.length, limited);
+    return rows.map((row) => row.doc);
+  }
+
+  async count(spec: FindSpec): Promise<number> {
+    const built = this.where(spec);
+    const rows = await this.records.select<{ n: number }>(
+      `SELECT count(*)::int AS n FROM marketplace.${spec.table} t WHERE ${built.where}`,
+      built.params.values,
+      built.usesRegex,
+    );
+    return rows[0]?.n ?? 0;
+  }
+}

@@ -1,0 +1,192 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Sql, isUniqueViolation } from '@quitanda/database';
+import { DataSource } from 'typeorm';
+
+import {
+  MARKETPLACE_DATA_SOURCE,
+  REGEX_STATEMENT_TIMEOUT_MS,
+} from '../marketplace.constants';
+import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import type { KinveyDoc } from './kinvey-doc';
+
+export interface RecordKey {
+  readonly appKey: string;
+  readonly collection: string;
+  readonly id: string;
+}
+
+export interface NewRecord extends RecordKey {
+  readonly doc: KinveyDoc;
+  readonly creator: string;
+  readonly uniqueName: string | null;
+  readonly now: Date;
+}
+
+const QUERY_CANCELED = '57014';
+
+function duplicate(error: unknown, id: string): never {
+  if (isUniqueViolation(error, 'records_unique_name_key'))
+    throw new MarketplaceError(
+      MarketplaceErrorCode.DuplicateEntity,
+      'A product with this name already exists.',
+      'name',
+    );
+  if (isUniqueViolation(error))
+    throw new MarketplaceError(
+      MarketplaceErrorCode.DuplicateEntity,
+      'An entity with this _id already exists.',
+      id,
+    );
+  throw error;
+}
+
+/** Records of the four collections, and tombstones of deleted ones. */
+@Injectable()
+export class RecordsRepository {
+  readonly sql: Sql;
+
+  constructor(
+    @InjectDataSource(MARKETPLACE_DATA_SOURCE) dataSource: DataSource,
+  ) {
+    this.sql = new Sql(dataSource);
+  }
+
+  async insert(record: NewRecord): Promise<void> {
+    try {
+      // Prepared: the statement of every create, parsed once per connection.
+      await this.sql.prepared(
+        'mkt_insert_record',
+        `WITH gone AS (
+           DELETE FROM marketplace.record_tombstones WHERE app_key = $1 AND collection = $2 AND id = $3)
+         INSERT INTO marketplace.records (app_key, collection, id, doc, creator, unique_name, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
+        [
+          record.appKey,
+          record.collection,
+          record.id,
+          record.doc,
+          record.creator,
+          record.uniqueName,
+          record.now,
+        ],
+      );
+    } catch (error) {
+      duplicate(error, record.id);
+    }
+  }
+
+  /** Several inserts, each on its own (a failure leaves the others). */
+  async insertEach(
+    records: readonly NewRecord[],
+  ): Promise<Array<unknown | undefined>> {
+    return Promise.all(
+      records.map((record) =>
+        this.insert(record).then(
+          () => undefined,
+          (error: unknown) => error,
+        ),
+      ),
+    );
+  }
+
+  async replace(record: NewRecord): Promise<void> {
+    try {
+      await this.sql.rows(
+        `UPDATE marketplace.records SET doc = $4, unique_name = $5, updated_at = $6
+          WHERE app_key = $1 AND collection = $2 AND id = $3`,
+        [
+          record.appKey,
+          record.collection,
+          record.id,
+          record.doc,
+          record.uniqueName,
+          record.now,
+        ],
+      );
+    } catch (error) {
+      duplicate(error, record.id);
+    }
+  }
+
+  async find(key: RecordKey): Promise<KinveyDoc | undefined> {
+    const rows = await this.sql.rows<{ doc: KinveyDoc }>(
+      'SELECT doc FROM marketplace.records WHERE app_key = $1 AND collection = $2 AND id = $3',
+      [key.appKey, key.collection, key.id],
+    );
+    return rows[0]?.doc;
+  }
+
+  /**
+   * Runs a SELECT built by the data layer. With regular expressions, it
+   * runs under a statement timeout; a timeout is the client's 400.
+   */
+  async select<T extends Record<string, unknown>>(
+    text: string,
+    values: readonly unknown[],
+    usesRegex: boolean,
+  ): Promise<T[]> {
+    if (!usesRegex) return this.sql.rows<T>(text, values);
+    try {
+      return await this.sql.transaction(async (tx) => {
+        await tx.rows(
+          `SET LOCAL statement_timeout = ${REGEX_STATEMENT_TIMEOUT_MS}`,
+        );
+        return tx.rows<T>(text, values);
+      });
+    } catch (error) {
+      if ((error as { code?: string }).code === QUERY_CANCELED)
+        throw new MarketplaceError(
+          MarketplaceErrorCode.BadRequest,
+          'The query took too long (regular expression).',
+          `statement timeout ${REGEX_STATEMENT_TIMEOUT_MS} ms`,
+        );
+      throw error;
+    }
+  }
+
+  /** Deletes the records matching `where` and leaves tombstones; returns the count. */
+  async deleteWhere(
+    appKey: string,
+    collection: string,
+    where: string,
+    values: readonly unknown[],
+    now: Date,
+  ): Promise<number> {
+    const n = values.length;
+    const rows = await this.sql.rows<{ n: number }>(
+      `WITH gone AS (
+         DELETE FROM marketplace.records r WHERE r.app_key = $${n + 1} AND r.collection = $${n + 2} AND (${where})
+         RETURNING r.id),
+       stones AS (
+         INSERT INTO marketplace.record_tombstones (app_key, collection, id, deleted_at)
+         SELECT $${n + 1}, $${n + 2}, id, $${n + 3} FROM gone
+         ON CONFLICT (app_key, collection, id) DO UPDATE SET deleted_at = EXCLUDED.deleted_at)
+       SELECT count(*)::int AS n FROM gone`,
+      [...values, appKey, collection, now],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
+  async tombstonesSince(
+    appKey: string,
+    collection: string,
+    since: Date,
+  ): Promise<string[]> {
+    const rows = await this.sql.rows<{ id: string }>(
+      `SELECT id FROM marketplace.record_tombstones
+        WHERE app_key = $1 AND collection = $2 AND deleted_at >= $3 ORDER BY deleted_at, id`,
+      [appKey, collection, since],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  async userExists(appKey: string, id: string): Promise<boolean> {
+    const rows = await this.sql.prepared(
+      'mkt_user_exists',
+      'SELECT 1 FROM marketplace.users WHERE app_key = $1 AND id = $2',
+      [appKey, id],
+    );
+    return rows.length > 0;
+  }
+}

@@ -1,0 +1,408 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK } from '@quitanda/kernel';
+import type { Clock } from '@quitanda/kernel';
+
+import {
+  canRead,
+  canWrite,
+  insufficient,
+  readableSql,
+  requireAccess,
+} from '../auth/access';
+import type { Principal } from '../auth/principal';
+import { creatorOf } from '../auth/principal';
+import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import { collectionOf, uniqueNameOf, validateRecord } from './collections';
+import type { CollectionName } from './collections';
+import { reduceFileRefs } from './file-refs';
+import { countParam, fieldsParam, project, rawParam } from './find-params';
+import type { FindParams } from './find-params';
+import { Finder } from './finder';
+import type { FindSpec } from './finder';
+import { entityIdOf } from './ids';
+import { aclOf, isPlainObject } from './kinvey-doc';
+import type { KinveyDoc } from './kinvey-doc';
+import type { ParamList } from './query-compiler.port';
+import { RecordsRepository } from './records.repository';
+import type { NewRecord } from './records.repository';
+
+export function entityNotFound(id: string): MarketplaceError {
+  return new MarketplaceError(
+    MarketplaceErrorCode.EntityNotFound,
+    'This entity not found in the collection',
+    id,
+  );
+}
+
+/** Anything not a JSON object where a record is expected. */
+function notAnObject(): MarketplaceError {
+  return new MarketplaceError(
+    MarketplaceErrorCode.BadRequest,
+    'A record must be a JSON object.',
+  );
+}
+
+const ACL_FIELDS = ['gr', 'gw', 'r', 'w', 'groups'];
+
+function clientAcl(value: unknown): Record<string, unknown> {
+  const acl: Record<string, unknown> = {};
+  if (!isPlainObject(value)) return acl;
+  for (const field of ACL_FIELDS)
+    if (value[field] !== undefined) acl[field] = value[field];
+  return acl;
+}
+
+export interface MultiInsertResult {
+  entities: Array<KinveyDoc | null>;
+  errors: Array<{ index: number; code: string; errmsg: string }>;
+}
+
+/** The data calls of `/appdata/{appKey}/{collection}`. */
+@Injectable()
+export class RecordsService {
+  constructor(
+    private readonly records: RecordsRepository,
+    private readonly finder: Finder,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /** Scope, access rules and filter of a read by this principal. */
+  spec(
+    principal: Principal,
+    collection: CollectionName,
+    params: FindParams,
+  ): FindSpec {
+    const compiler = this.finder.compiler;
+    return {
+      table: 'records',
+      scope: { app_key: principal.app.appKey, collection },
+      extra:
+        principal.kind === 'user'
+          ? (p: ParamList) => readableSql('t.doc', p.add(principal.user.id))
+          : undefined,
+      filter: compiler.parseJsonParam(rawParam(params.query), 'query'),
+      sort: compiler.parseJsonParam(rawParam(params.sort), 'sort'),
+      limit: countParam(params.limit, 'limit'),
+      skip: countParam(params.skip, 'skip'),
+    };
+  }
+
+  async list(
+    principal: Principal,
+    name: string,
+    params: FindParams,
+  ): Promise<KinveyDoc[]> {
+    const collection = collectionOf(name);
+    requireAccess(principal, 'read');
+    const spec = this.spec(principal, collection, params);
+    const fields = fieldsParam(params.fields);
+    const docs = await this.finder.find(spec);
+    return fields ? docs.map((doc) => project(doc, fields)) : docs;
+  }
+
+  async count(
+    principal: Principal,
+    name: string,
+    params: FindParams,
+  ): Promise<number> {
+    const collection = collectionOf(name);
+    requireAccess(principal, 'read');
+    return this.finder.count(
+      this.spec(principal, collection, { query: params.query }),
+    );
+  }
+
+  async get(
+    principal: Principal,
+    name: string,
+    id: string,
+  ): Promise<KinveyDoc> {
+    const collection = collectionOf(name);
+    requireAccess(principal, 'read');
+    const doc = await this.records.find({
+      appKey: principal.app.appKey,
+      collection,
+      id,
+    });
+    if (!doc) throw entityNotFound(id);
+    if (!canRead(principal, doc))
+      throw insufficient('the record is not readable by this user');
+    return doc;
+  }
+
+  /** Validates a record and builds what is stored. */
+  private async prepare(
+    principal: Principal,
+    collection: CollectionName,
+    body: unknown,
+    id: string | undefined,
+    existing: KinveyDoc | undefined,
+  ): Promise<NewRecord> {
+    if (!isPlainObject(body)) throw notAnObject();
+    const now = this.clock.now();
+    const iso = now.toISOString();
+    const { _kmd: _ignored, _acl: sentAcl, ...fields } = reduceFileRefs(body);
+    const recordId = id ?? entityIdOf(fields['_id'], now);
+    if (id !== undefined && fields['_id'] !== undefined && fields['_id'] !== id)
+      throw new MarketplaceError(
+        MarketplaceErrorCode.BadRequest,
+        'The _id of the body differs from the URL.',
+        '_id',
+      );
+    let acl: Record<string, unknown>;
+    if (!existing)
+      acl = { ...clientAcl(sentAcl), creator: creatorOf(principal) };
+    else {
+      const current = aclOf(existing);
+      const owner =
+        principal.kind === 'master' ||
+        (principal.kind === 'user' && current.creator === principal.user.id);
+      // Only the creator or master may change `_acl`.
+      acl =
+        owner && sentAcl !== undefined
+          ? { ...clientAcl(sentAcl), creator: current.creator }
+          : { ...current };
+    }
+    const existingKmd =
+      existing && isPlainObject(existing['_kmd'])
+        ? existing['_kmd']
+        : undefined;
+    const doc: KinveyDoc = {
+      ...fields,
+      _id: recordId,
+      _acl: acl,
+      _kmd: {
+        ect: (existingKmd?.['ect'] as string | undefined) ?? iso,
+        lmt: iso,
+      },
+    };
+    const producer = validateRecord(collection, doc);
+    if (
+      producer !== undefined &&
+      !(await this.records.userExists(principal.app.appKey, producer))
+    )
+      throw new MarketplaceError(
+        MarketplaceErrorCode.BadRequest,
+        'id_producer must be the _id of a user of this app.',
+        'id_producer',
+      );
+    return {
+      appKey: principal.app.appKey,
+      collection,
+      id: recordId,
+      doc,
+      creator: String(acl['creator']),
+      uniqueName: uniqueNameOf(collection, doc),
+      now,
+    };
+  }
+
+  async create(
+    principal: Principal,
+    name: string,
+    body: unknown,
+    checkRefs: (docs: KinveyDoc[]) => Promise<void>,
+  ): Promise<KinveyDoc> {
+    const collection = collectionOf(name);
+    requireAccess(principal, 'create');
+    const record = await this.prepare(
+      principal,
+      collection,
+      body,
+      undefined,
+      undefined,
+    );
+    await checkRefs([record.doc]);
+    await this.records.insert(record);
+    return record.doc;
+  }
+
+  /** API version 5+: an array body; each entity succeeds or fails alone. */
+  async createMany(
+    principal: Principal,
+    name: string,
+    body: unknown[],
+    checkRefs: (docs: KinveyDoc[]) => Promise<void>,
+  ): Promise<MultiInsertResult> {
+    const collection = collectionOf(name);
+    requireAccess(principal, 'create');
+    const result: MultiInsertResult = { entities: [], errors: [] };
+    const prepared = await Promise.all(
+      body
+        .map(async (entity) => {
+          const record = await this.prepare(
+            principal,
+            collection,
+            entity,
+            undefined,
+            undefined,
+          );
+          await checkRefs([record.doc]);
+          return record;
+        })
+        .map((p) =>
+          p.then(
+            (record) => ({ record }),
+            (error: unknown) => ({ error }),
+          ),
+        ),
+    );
+    const valid = prepared.flatMap((p) => ('record' in p ? [p.record] : []));
+    const failures = await this.records.insertEach(valid);
+    let next = 0;
+    prepared.forEach((p, index) => {
+      const error = 'record' in p ? failures[next++] : p.error;
+      if (error === undefined && 'record' in p) {
+        result.entities.push(p.record.doc);
+        return;
+      }
+      result.entities.push(null);
+      if (!(error instanceof MarketplaceError)) throw error;
+      result.errors.push({
+        index,
+        code: error.code,
+        errmsg: `${error.message} ${error.debug}`.trim(),
+      });
+    });
+    return result;
+  }
+
+  /** PUT: replaces the record, or creates it (`created` true) when absent. */
+  async upsert(
+    principal: Principal,
+    name: string,
+    id: string,
+    body: unknown,
+    checkRefs: (docs: KinveyDoc[]) => Promise<void>,
+  ): Promise<{ doc: KinveyDoc; created: boolean }> {
+    const collection = collectionOf(name);
+    const existing = await this.records.find({
+      appKey: principal.app.appKey,
+      collection,
+      id,
+    });
+    if (!existing) {
+      requireAccess(principal, 'create');
+      const record = await this.prepare(
+        principal,
+        collection,
+        body,
+        entityIdOf(id, this.clock.now()),
+        undefined,
+      );
+      await checkRefs([record.doc]);
+      await this.records.insert(record);
+      return { doc: record.doc, created: true };
+    }
+    if (!canWrite(principal, existing))
+      throw insufficient('the record is not writable by these credentials');
+    const record = await this.prepare(
+      principal,
+      collection,
+      body,
+      id,
+      existing,
+    );
+    await checkRefs([record.doc]);
+    await this.records.replace(record);
+    return { doc: record.doc, created: false };
+  }
+
+  async remove(
+    principal: Principal,
+    name: string,
+    id: string,
+  ): Promise<number> {
+    const collection = collectionOf(name);
+    const existing = await this.records.find({
+      appKey: principal.app.appKey,
+      collection,
+      id,
+    });
+    if (!existing) throw entityNotFound(id);
+    if (!canWrite(principal, existing))
+      throw insufficient('the record is not writable by these credentials');
+    const params = this.finder.compiler.params();
+    const where = `r.id = ${params.add(id)}`;
+    return this.records.deleteWhere(
+      principal.app.appKey,
+      collection,
+      where,
+      params.values,
+      this.clock.now(),
+    );
+  }
+
+  async removeWhere(
+    principal: Principal,
+    name: string,
+    params: FindParams,
+  ): Promise<number> {
+    const collection = collectionOf(name);
+    if (principal.kind === 'app')
+      throw insufficient('app credentials may not delete');
+    const raw = rawParam(params.query);
+    const filter = this.finder.compiler.parseJsonParam(raw, 'query');
+    if (raw === undefined || filter === undefined)
+      throw new MarketplaceError(
+        MarketplaceErrorCode.BadRequest,
+        'Deleting by query needs a query.',
+        'query',
+      );
+    const built = this.finder.where(
+      {
+        table: 'records',
+        scope: { app_key: principal.app.appKey, collection },
+        extra:
+          principal.kind === 'user'
+            ? (p) => {
+                const user = p.add(principal.user.id);
+                return `(r.doc->'_acl'->'gw' = 'true'::jsonb OR r.doc->'_acl'->>'creator' = ${user}
+                  OR (jsonb_typeof(r.doc->'_acl'->'w') = 'array' AND r.doc->'_acl'->'w' ? ${user}))`;
+              }
+            : undefined,
+        filter,
+      },
+      'r',
+    );
+    return this.records.deleteWhere(
+      principal.app.appKey,
+      collection,
+      built.where,
+      built.params.values,
+      this.clock.now(),
+    );
+  }
+
+  async deltaSet(
+    principal: Principal,
+    name: string,
+    params: FindParams & { since?: unknown },
+  ): Promise<{ changed: KinveyDoc[]; deleted: Array<{ _id: string }> }> {
+    const collection = collectionOf(name);
+    requireAccess(principal, 'read');
+    const raw = rawParam(params.since);
+    const since = raw ? new Date(raw) : undefined;
+    if (!since || Number.isNaN(since.getTime()))
+      throw new MarketplaceError(
+        MarketplaceErrorCode.ParameterValueOutOfRange,
+        'since must be an ISO 8601 time.',
+        `since=${raw ?? ''}`,
+      );
+    const spec = this.spec(principal, collection, { query: params.query });
+    const changed = await this.finder.find({
+      ...spec,
+      extra: (p) => {
+        const own = spec.extra?.(p);
+        const after = `t.updated_at >= ${p.add(since)}`;
+        return own ? `${own} AND ${after}` : after;
+      },
+    });
+    const deleted = await this.records.tombstonesSince(
+      principal.app.appKey,
+      collection,
+      since,
+    );
+    return { changed, deleted: deleted.map((id) => ({ _id: id })) };
+  }
+}

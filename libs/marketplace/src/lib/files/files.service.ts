@@ -1,0 +1,252 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK } from '@quitanda/kernel';
+import type { Clock } from '@quitanda/kernel';
+
+import type { AppRecord } from '../apps/app.types';
+import { canRead, canWrite, insufficient, requireAccess } from '../auth/access';
+import type { Principal } from '../auth/principal';
+import { creatorOf } from '../auth/principal';
+import type { FileRef } from '../data/file-refs';
+import { fileIdsIn, mapFileRefs } from '../data/file-refs';
+import { entityIdOf } from '../data/ids';
+import { aclOf, isPlainObject } from '../data/kinvey-doc';
+import type { KinveyDoc } from '../data/kinvey-doc';
+import {
+  DEFAULT_URL_TTL_SECONDS,
+  MARKETPLACE_OPTIONS,
+} from '../marketplace.constants';
+import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import type { MarketplaceModuleOptions } from '../marketplace.options';
+import { FilesRepository } from './files.repository';
+import type { StoredFile } from './files.repository';
+import { NEVER, signature } from './url-signer';
+
+export function blobNotFound(id: string): MarketplaceError {
+  return new MarketplaceError(
+    MarketplaceErrorCode.BlobNotFound,
+    'This blob not found for this app backend.',
+    id,
+  );
+}
+
+export function tooLarge(debug: string): MarketplaceError {
+  return new MarketplaceError(
+    MarketplaceErrorCode.RequestEntityTooLarge,
+    'The file is larger than this backend accepts.',
+    debug,
+  );
+}
+
+/** Lifetime asked with `ttl_in_seconds`/`kinveyfile_ttl`, else the default. */
+export function ttlOf(raw: unknown): number {
+  const value = typeof raw === 'string' ? Number.parseInt(raw, 10) : NaN;
+  return Number.isFinite(value) && value > 0
+    ? Math.min(value, 7 * 86_400)
+    : DEFAULT_URL_TTL_SECONDS;
+}
+
+const SERVER_FIELDS = [
+  '_id',
+  '_acl',
+  '_kmd',
+  '_downloadURL',
+  '_uploadURL',
+  '_expiresAt',
+  '_requiredHeaders',
+  '_type',
+];
+
+/** File metadata, signed URLs and the expansion of references in records. */
+@Injectable()
+export class FilesService {
+  constructor(
+    readonly repository: FilesRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(MARKETPLACE_OPTIONS)
+    private readonly options: MarketplaceModuleOptions,
+  ) {}
+
+  private url(
+    app: AppRecord,
+    file: StoredFile,
+    purpose: 'upload' | 'download',
+    base: string,
+    expires: number,
+  ): string {
+    const sig = signature(
+      app.signingKey,
+      purpose,
+      app.appKey,
+      file.id,
+      file.generation,
+      expires,
+    );
+    const path = `/blob/${encodeURIComponent(app.appKey)}/_${purpose}/${encodeURIComponent(file.id)}`;
+    return `${base}${path}?generation=${file.generation}&expires=${expires}&signature=${sig}`;
+  }
+
+  /** The file as clients see it, with a download URL (permanent if public). */
+  present(
+    app: AppRecord,
+    file: StoredFile,
+    base: string,
+    ttlSeconds: number,
+  ): KinveyDoc {
+    const isPublic = file.doc['_public'] === true;
+    const expiresAt =
+      Math.floor(this.clock.now().getTime() / 1000) + ttlSeconds;
+    const doc: KinveyDoc = {
+      ...file.doc,
+      _downloadURL: this.url(
+        app,
+        file,
+        'download',
+        base,
+        isPublic ? NEVER : expiresAt,
+      ),
+    };
+    if (!isPublic) doc['_expiresAt'] = new Date(expiresAt * 1000).toISOString();
+    return doc;
+  }
+
+  async createOrReplace(
+    principal: Principal,
+    id: string | undefined,
+    body: unknown,
+    contentType: string | undefined,
+    base: string,
+  ): Promise<KinveyDoc> {
+    requireAccess(principal, 'create');
+    if (!isPlainObject(body))
+      throw new MarketplaceError(
+        MarketplaceErrorCode.BadRequest,
+        'The body must be a JSON object.',
+      );
+    const app = principal.app;
+    const now = this.clock.now();
+    const fileId = id ?? entityIdOf(body['_id'], now);
+    const existing = await this.repository.find(app.appKey, fileId);
+    if (existing && !canWrite(principal, existing.doc))
+      throw insufficient('not the file creator');
+    const size = body['size'];
+    if (
+      size !== undefined &&
+      (typeof size !== 'number' || !Number.isInteger(size) || size < 0)
+    )
+      throw new MarketplaceError(
+        MarketplaceErrorCode.BadRequest,
+        'size must be a whole number of bytes.',
+        'size',
+      );
+    if (typeof size === 'number' && size > this.options.maxUploadBytes)
+      throw tooLarge(
+        `size ${size} exceeds ${this.options.maxUploadBytes} bytes`,
+      );
+    const custom: KinveyDoc = {};
+    for (const [key, value] of Object.entries(body))
+      if (!SERVER_FIELDS.includes(key)) custom[key] = value;
+    const iso = now.toISOString();
+    const creator = existing
+      ? String(aclOf(existing.doc).creator)
+      : creatorOf(principal);
+    const acl = isPlainObject(body['_acl']) ? body['_acl'] : {};
+    const doc: KinveyDoc = {
+      ...custom,
+      _id: fileId,
+      _filename:
+        typeof body['_filename'] === 'string' ? body['_filename'] : fileId,
+      mimeType:
+        typeof body['mimeType'] === 'string'
+          ? body['mimeType']
+          : (contentType ?? 'application/octet-stream'),
+      _public: body['_public'] === true,
+      _acl: { ...acl, creator, gr: acl['gr'] !== false },
+      _kmd: {
+        ect: existing
+          ? ((existing.doc['_kmd'] as { ect?: string })?.ect ?? iso)
+          : iso,
+        lmt: iso,
+      },
+    };
+    if (typeof size === 'number') doc['size'] = size;
+    const stored = await this.repository.save(
+      app.appKey,
+      fileId,
+      doc,
+      creator,
+      typeof size === 'number' ? size : -1,
+      now,
+    );
+    const expires = Math.floor(now.getTime() / 1000) + DEFAULT_URL_TTL_SECONDS;
+    return {
+      ...stored.doc,
+      _uploadURL: this.url(app, stored, 'upload', base, expires),
+      _requiredHeaders: {},
+      _expiresAt: new Date(expires * 1000).toISOString(),
+    };
+  }
+
+  async get(
+    principal: Principal,
+    id: string,
+    ttl: number,
+    base: string,
+  ): Promise<KinveyDoc> {
+    requireAccess(principal, 'read');
+    const file = await this.repository.find(principal.app.appKey, id);
+    if (!file || !canRead(principal, file.doc)) throw blobNotFound(id);
+    return this.present(principal.app, file, base, ttl);
+  }
+
+  async remove(principal: Principal, id: string): Promise<number> {
+    const file = await this.repository.find(principal.app.appKey, id);
+    if (!file) throw blobNotFound(id);
+    if (!canWrite(principal, file.doc))
+      throw insufficient('not the file creator');
+    return (await this.repository.remove(principal.app.appKey, id)) ? 1 : 0;
+  }
+
+  /**
+   * Expands every file reference in `docs` to the file with its download
+   * URL, loading all referenced files in one query. A reference to a file
+   * that is gone stays as stored.
+   */
+  async expand(
+    app: AppRecord,
+    docs: KinveyDoc[],
+    base: string,
+    ttl: number,
+  ): Promise<KinveyDoc[]> {
+    const ids = fileIdsIn(docs);
+    if (ids.length === 0) return docs;
+    const files = new Map(
+      (await this.repository.findMany(app.appKey, ids)).map((file) => [
+        file.id,
+        file,
+      ]),
+    );
+    const expandRef = (ref: FileRef): unknown => {
+      const file = files.get(ref._id);
+      return file
+        ? { ...this.present(app, file, base, ttl), _type: ref._type }
+        : ref;
+    };
+    return docs.map((doc) => mapFileRefs(doc, expandRef) as KinveyDoc);
+  }
+
+  /** Checks that every referenced file exists in the app (400 otherwise). */
+  async checkRefs(app: AppRecord, docs: readonly KinveyDoc[]): Promise<void> {
+    const ids = fileIdsIn(docs);
+    if (ids.length === 0) return;
+    const found = new Set(
+      (await this.repository.findMany(app.appKey, ids)).map((f) => f.id),
+    );
+    const missing = ids.filter((id) => !found.has(id));
+    if (missing.length > 0)
+      throw new MarketplaceError(
+        MarketplaceErrorCode.BadRequest,
+        'The record references files that do not exist in this app.',
+        missing.join(', '),
+      );
+  }
+}

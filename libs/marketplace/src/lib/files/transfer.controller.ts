@@ -1,0 +1,130 @@
+import {
+  Controller,
+  Get,
+  Headers,
+  Param,
+  Put,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+
+import { parseContentRange, parseRange } from './content-range';
+import { readBytes } from './read-bytes';
+import { TransferService } from './transfer.service';
+import type { SignedParams, UploadState } from './transfer.service';
+
+function sendState(res: Response, state: UploadState, status: number): void {
+  if (state.complete) {
+    res.status(status).json(state.file.doc);
+    return;
+  }
+  if (state.storedBytes > 0)
+    res.setHeader('Range', `bytes=0-${state.storedBytes - 1}`);
+  res.status(308).setHeader('Content-Length', '0');
+  res.end();
+}
+
+/**
+ * The self-authorising upload and download URLs that `/blob` hands out
+ * (no `Authorization`: the signature in the URL is the credential).
+ */
+@ApiTags('marketplace: files')
+@ApiQuery({ name: 'generation', description: 'file generation (signed)' })
+@ApiQuery({
+  name: 'expires',
+  description: 'expiry, epoch seconds, 0 = never (signed)',
+})
+@ApiQuery({
+  name: 'signature',
+  description: 'HMAC signature (redacted from logs)',
+})
+@Controller('blob/:appKey')
+export class TransferController {
+  constructor(private readonly transfer: TransferService) {}
+
+  @Put('_upload/:id')
+  @ApiOperation({
+    summary:
+      'Signed upload URL (_uploadURL): `Content-Range: bytes */N` probes (308 + Range while incomplete, 200 when complete); `bytes a-b/N` stores a chunk (308 or 201); no Content-Range stores the whole body. 413 over the declared size or limit; 401 InvalidCredentials when tampered with or expired.',
+  })
+  @ApiHeader({ name: 'Content-Range', required: false })
+  async upload(
+    @Param('appKey') appKey: string,
+    @Param('id') id: string,
+    @Query() params: SignedParams,
+    @Headers('content-range') contentRange: string | undefined,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const file = await this.transfer.authorise('upload', appKey, id, params);
+    const range = parseContentRange(contentRange);
+    if (contentRange && !range) {
+      res.status(416).setHeader('Content-Range', `bytes */${file.size}`);
+      res.end();
+      return;
+    }
+    const body = await readBytes(req, this.transfer.limitFor(file, range));
+    const state = await this.transfer.upload(appKey, file, range, body);
+    sendState(res, state, range?.kind === 'probe' ? 200 : 201);
+  }
+
+  @Get('_download/:id')
+  @ApiOperation({
+    summary:
+      'Signed download URL (_downloadURL): the bytes with Content-Type, ETag, Cache-Control, nosniff; honours Range (206) and If-None-Match (304).',
+  })
+  @ApiHeader({ name: 'Range', required: false })
+  async download(
+    @Param('appKey') appKey: string,
+    @Param('id') id: string,
+    @Query() params: SignedParams,
+    @Headers('range') rangeHeader: string | undefined,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res() res: Response,
+  ): Promise<void> {
+    const file = await this.transfer.authorise('download', appKey, id, params);
+    const size = file.storedBytes;
+    const etag = `"${file.generation}-${size}-${file.updatedAt.getTime().toString(36)}"`;
+    const isPublic = file.doc['_public'] === true;
+    res.setHeader('ETag', etag);
+    res.setHeader('Accept-Ranges', 'bytes');
+    res.setHeader(
+      'Cache-Control',
+      isPublic ? 'public, max-age=3600' : 'private, max-age=300',
+    );
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader(
+      'Content-Type',
+      String(file.doc['mimeType'] ?? 'application/octet-stream'),
+    );
+    if (
+      ifNoneMatch &&
+      ifNoneMatch.split(',').some((tag) => tag.trim() === etag)
+    ) {
+      res.status(304).end();
+      return;
+    }
+    const range = parseRange(rangeHeader, size);
+    if (range === null) {
+      res.status(416).setHeader('Content-Range', `bytes */${size}`);
+      res.end();
+      return;
+    }
+    const start = range?.start ?? 0;
+    const end = range?.end ?? size - 1;
+    const bytes =
+      size === 0
+        ? Buffer.alloc(0)
+        : await this.transfer.read(appKey, file, start, end);
+    if (range)
+      res
+        .status(206)
+        .setHeader('Content-Range', `bytes ${start}-${end}/${size}`);
+    else res.status(200);
+    res.setHeader('Content-Length', String(bytes.length));
+    res.end(bytes);
+  }
+}

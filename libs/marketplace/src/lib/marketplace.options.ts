@@ -1,0 +1,23 @@
+/** What the gateway passes to `MarketplaceModule.forRoot` (validated env). */
+export interface MarketplaceModuleOptions {
+  /** Absolute base for the file URLs handed out; else the request's. */
+  readonly publicBaseUrl?: string;
+  readonly trustProxy: boolean;
+  /** An app to ensure at boot (MARKETPLACE_APP_*). */
+  readonly app?: ConfiguredApp;
+  readonly tokenLifetimeDays: number;
+  /** Largest file upload. */
+  readonly maxUploadBytes: number;
+  /** Largest JSON request body. */
+  readonly maxBodyBytes: number;
+  /** Failed logins of one username before it is refused for a while. */
+  readonly loginMaxFailures: number;
+  readonly loginLockSeconds: number;
+}
+
+export interface ConfiguredApp {
+  readonly appKey: string;
+  readonly appSecret: string;
+  readonly masterSecret: string;
+  readonly name?: string;
+}

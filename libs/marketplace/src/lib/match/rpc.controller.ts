@@ -1,0 +1,75 @@
+import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
+
+import { Caller, KinveyAuthGuard } from '../auth/kinvey-auth.guard';
+import type { Principal } from '../auth/principal';
+import { KinveyCall } from '../http/kinvey-api.decorators';
+import { UsersService, featureUnavailable } from '../users/users.service';
+import { MatchService } from './match.service';
+
+@ApiTags('marketplace: rpc')
+@Controller('rpc/:appKey')
+export class RpcController {
+  constructor(
+    private readonly users: UsersService,
+    private readonly matching: MatchService,
+  ) {}
+
+  @Post('check-username-exists')
+  @UseGuards(KinveyAuthGuard)
+  @HttpCode(200)
+  @KinveyCall(
+    'Whether a username is taken (soft-deleted users count)',
+    'app or master',
+  )
+  @ApiBody({
+    schema: { type: 'object', properties: { username: { type: 'string' } } },
+  })
+  async usernameExists(
+    @Caller() principal: Principal,
+    @Body() body: unknown,
+  ): Promise<{ usernameExists: boolean }> {
+    return { usernameExists: await this.users.usernameExists(principal, body) };
+  }
+
+  @Post('custom/match')
+  @UseGuards(KinveyAuthGuard)
+  @HttpCode(200)
+  @KinveyCall(
+    "Offers of other producers (both layouts, not canceled) for a producer's needs ({id_producer}) or given items ({required}), cheapest first",
+    'user or master',
+  )
+  @ApiBody({
+    schema: {
+      type: 'object',
+      properties: {
+        id_producer: { type: 'string' },
+        required: { type: 'array', items: { type: 'object' } },
+      },
+    },
+  })
+  match(
+    @Caller() principal: Principal,
+    @Body() body: unknown,
+  ): Promise<unknown> {
+    return this.matching.match(principal, body);
+  }
+
+  @Post('user-forgot-username')
+  @KinveyCall('FeatureUnavailable (needs e-mail)', 'app')
+  async forgotUsername(): Promise<never> {
+    throw featureUnavailable('Forgot username');
+  }
+
+  @Post(':username/user-password-reset-initiate')
+  @KinveyCall('FeatureUnavailable (needs e-mail)', 'app')
+  async passwordReset(): Promise<never> {
+    throw featureUnavailable('Password reset');
+  }
+
+  @Post(':username/user-email-verification-initiate')
+  @KinveyCall('FeatureUnavailable (needs e-mail)', 'app')
+  async emailVerification(): Promise<never> {
+    throw featureUnavailable('E-mail verification');
+  }
+}

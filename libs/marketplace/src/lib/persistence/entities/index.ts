@@ -1,0 +1,20 @@
+import { AppEntity } from './app.entity';
+import { FileChunkEntity } from './file-chunk.entity';
+import { FileEntity } from './file.entity';
+import { LoginAttemptEntity } from './login-attempt.entity';
+import { RecordTombstoneEntity } from './record-tombstone.entity';
+import { RecordEntity } from './record.entity';
+import { UserTokenEntity } from './user-token.entity';
+import { UserEntity } from './user.entity';
+
+/** Every entity of the marketplace schema. */
+export const MARKETPLACE_ENTITIES = [
+  AppEntity,
+  UserEntity,
+  UserTokenEntity,
+  LoginAttemptEntity,
+  RecordEntity,
+  RecordTombstoneEntity,
+  FileEntity,
+  FileChunkEntity,
+];

@@ -1,0 +1,31 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+import { MARKETPLACE_SCHEMA } from '../../marketplace.constants';
+
+/**
+ * Failed logins per app and username (existing or not, so the throttle
+ * reveals nothing), shared by every replica.
+ */
+@Entity({ name: 'login_attempts', schema: MARKETPLACE_SCHEMA })
+export class LoginAttemptEntity {
+  @PrimaryColumn({
+    type: 'text',
+    primaryKeyConstraintName: 'login_attempts_pkey',
+  })
+  appKey!: string;
+
+  @PrimaryColumn({
+    type: 'text',
+    primaryKeyConstraintName: 'login_attempts_pkey',
+  })
+  username!: string;
+
+  @Column({ type: 'integer' })
+  failures!: number;
+
+  @Column({ type: 'timestamptz', precision: 3 })
+  lastFailureAt!: Date;
+
+  @Column({ type: 'timestamptz', precision: 3, nullable: true })
+  lockedUntil!: Date | null;
+}

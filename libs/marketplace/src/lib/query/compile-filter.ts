@@ -1,0 +1,407 @@
+import { pathSource, parsePath, valueSource } from './field-path';
+import type { ValueSource } from './field-path';
+import {
+  GEO_OPERATORS,
+  LOGICAL_OPERATORS,
+  MAX_CONDITIONS,
+  MAX_DEPTH,
+  UNAVAILABLE_OPERATORS,
+} from './query-operators';
+import {
+  featureUnavailable,
+  invalidQuery,
+  isPlainObject,
+} from './query-errors';
+import { toPostgresRegex } from './regex';
+import type { SqlParams } from './sql-params';
+
+export interface CompiledFilter {
+  sql: string;
+  /** The caller runs the query under a statement timeout when set. */
+  usesRegex: boolean;
+}
+
+type Predicate = (value: string) => string;
+
+/** Equality by containment: up to a.b.c, at most this many `@>` terms. */
+const MAX_CONTAINMENT_DEPTH = 3;
+const MAX_CONTAINMENT_TERMS = 16;
+
+/** No jsonb array is longer (PostgreSQL caps jsonb near 256 MB). */
+const MAX_ARRAY_LENGTH = 2 ** 28;
+
+const TYPE = (value: string) => `jsonb_typeof(${value})`;
+
+/**
+ * A MongoDB filter as a boolean SQL expression over the jsonb document
+ * `doc`. Every value and field name is a bind parameter; the SQL text holds
+ * only operators and generated aliases.
+ */
+export function compileFilter(
+  filter: unknown,
+  doc: string,
+  params: SqlParams,
+): CompiledFilter {
+  if (filter === undefined || filter === null) {
+    return { sql: 'TRUE', usesRegex: false };
+  }
+  const compiler = new FilterCompiler(params);
+  const sql = compiler.query(filter, doc, 0);
+  return { sql, usesRegex: compiler.usesRegex };
+}
+
+class FilterCompiler {
+  usesRegex = false;
+  private aliases = 0;
+  private conditions = 0;
+
+  constructor(private readonly params: SqlParams) {}
+
+  query(filter: unknown, doc: string, depth: number): string {
+    if (!isPlainObject(filter)) {
+      throw invalidQuery('A query must be a JSON object');
+    }
+    this.guard(depth);
+    const parts = Object.entries(filter).map(([key, value]) =>
+      key.startsWith('$')
+        ? this.logical(key, value, doc, depth)
+        : this.field(key, value, doc, depth),
+    );
+    return conjunction(parts);
+  }
+
+  private guard(depth: number): void {
+    if (depth > MAX_DEPTH) throw invalidQuery('The query is nested too deeply');
+    if (++this.conditions > MAX_CONDITIONS) {
+      throw invalidQuery(
+        `The query has more than ${MAX_CONDITIONS} conditions`,
+      );
+    }
+  }
+
+  /** `q_` keeps generated aliases apart from the caller's. */
+  private alias = (prefix: string): string => `q_${prefix}${++this.aliases}`;
+
+  private logical(
+    key: string,
+    value: unknown,
+    doc: string,
+    depth: number,
+  ): string {
+    if (!LOGICAL_OPERATORS.has(key)) throw unknownOperator(key);
+    if (!Array.isArray(value) || value.length === 0) {
+      throw invalidQuery(`${key} needs a non-empty array of queries`);
+    }
+    const parts = value.map((item) => `(${this.query(item, doc, depth + 1)})`);
+    if (key === '$and') return parts.join(' AND ');
+    const any = parts.join(' OR ');
+    return key === '$or' ? any : `NOT (${any})`;
+  }
+
+  private field(
+    key: string,
+    condition: unknown,
+    doc: string,
+    depth: number,
+  ): string {
+    const source = pathSource(doc, parsePath(key), this.params, this.alias);
+    if (isOperatorObject(condition)) {
+      return this.operators(source, condition, depth + 1);
+    }
+    return this.equals(source, condition);
+  }
+
+  private operators(
+    source: ValueSource,
+    ops: Record<string, unknown>,
+    depth: number,
+  ): string {
+    this.guard(depth);
+    const parts: string[] = [];
+    for (const [op, operand] of Object.entries(ops)) {
+      if (op === '$options') {
+        if (!('$regex' in ops)) throw invalidQuery('$options without $regex');
+        continue;
+      }
+      parts.push(this.operator(source, op, operand, ops, depth));
+    }
+    return conjunction(parts);
+  }
+
+  private operator(
+    source: ValueSource,
+    op: string,
+    operand: unknown,
+    ops: Record<string, unknown>,
+    depth: number,
+  ): string {
+    switch (op) {
+      case '$eq':
+        return this.equals(source, operand);
+      case '$ne':
+        return `NOT (${this.equals(source, operand)})`;
+      case '$gt':
+      case '$gte':
+      case '$lt':
+      case '$lte':
+        return this.compare(source, op, operand);
+      case '$in':
+        return this.in(source, operand, op);
+      case '$nin':
+        return `NOT (${this.in(source, operand, op)})`;
+      case '$all':
+        return this.all(source, operand, depth);
+      case '$exists':
+        return this.exists(source, operand);
+      case '$size':
+        return this.size(source, operand);
+      case '$mod':
+        return this.mod(source, operand);
+      case '$regex':
+        return this.regex(source, operand, ops['$options']);
+      case '$elemMatch':
+        return this.elemMatch(source, operand, depth);
+      case '$not':
+        if (!isOperatorObject(operand)) {
+          throw invalidQuery('$not needs an object of operators');
+        }
+        return `NOT (${this.operators(source, operand, depth + 1)})`;
+      default:
+        throw unknownOperator(op);
+    }
+  }
+
+  /** Some value the path reaches, or an element of such an array. */
+  private anyCandidate(source: ValueSource, predicate: Predicate): string {
+    const t = this.alias('t');
+    const c = this.alias('c');
+    const elements = `jsonb_array_elements(CASE WHEN ${TYPE(`${t}.v`)} = 'array' THEN ${t}.v END)`;
+    return `EXISTS (SELECT 1 FROM ${source.from(t)} CROSS JOIN LATERAL (SELECT ${t}.v UNION ALL SELECT ${elements}) AS ${c}(v) WHERE ${predicate(`${c}.v`)})`;
+  }
+
+  /** Some value the path reaches itself (arrays not opened). */
+  private anyValue(source: ValueSource, predicate: Predicate): string {
+    const t = this.alias('t');
+    return `EXISTS (SELECT 1 FROM ${source.from(t)} WHERE ${predicate(`${t}.v`)})`;
+  }
+
+  private equals(source: ValueSource, value: unknown): string {
+    if (value === null) {
+      return `(${this.anyCandidate(source, (c) => `${c} = 'null'::jsonb`)} OR ${source.missing()})`;
+    }
+    const contained = this.containment(source, [value]);
+    if (contained) return contained;
+    const param = this.params.json(value);
+    return this.anyCandidate(source, (c) => `${c} = ${param}`);
+  }
+
+  /**
+   * Equality to scalars as jsonb containment, which a GIN index on the
+   * document serves: `{a: {b: v}}`, `{a: [{b: v}]}`, `{a: {b: [v]}}`... are
+   * exactly the ways MongoDB's array rule lets `a.b` equal `v` (one array
+   * level per step, as `@>` nests). Undefined when that does not apply.
+   */
+  private containment(
+    source: ValueSource,
+    values: readonly unknown[],
+  ): string | undefined {
+    const names = source.names;
+    const scalar = (v: unknown) =>
+      typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+    if (!names || names.segments.length > MAX_CONTAINMENT_DEPTH) return;
+    if (values.length === 0 || !values.every(scalar)) return;
+    if (values.length << names.segments.length > MAX_CONTAINMENT_TERMS) return;
+    const segments = names.segments;
+    let shapes: unknown[] = values.flatMap((v) => [v, [v]]);
+    for (let i = segments.length - 1; i >= 0; i--) {
+      const segment = segments[i] ?? '';
+      shapes = shapes.map((inner) => ({ [segment]: inner }));
+      // Below the top level, the object may also sit inside an array.
+      if (i > 0) shapes = shapes.flatMap((object) => [object, [object]]);
+    }
+    return `(${shapes.map((shape) => `${names.doc} @> ${this.params.json(shape)}`).join(' OR ')})`;
+  }
+
+  private compare(source: ValueSource, op: string, value: unknown): string {
+    const sqlOp = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' }[op] ?? '=';
+    if (value === null) {
+      // MongoDB: null sorts with missing, below every other type.
+      return op === '$gte' || op === '$lte'
+        ? this.equals(source, null)
+        : 'FALSE';
+    }
+    if (typeof value === 'number' || typeof value === 'boolean') {
+      const param = this.params.json(value);
+      const type = typeof value;
+      return this.anyCandidate(
+        source,
+        (c) => `(${TYPE(c)} = '${type}' AND ${c} ${sqlOp} ${param})`,
+      );
+    }
+    if (typeof value === 'string') {
+      const param = this.params.text(value);
+      return this.anyCandidate(
+        source,
+        (c) =>
+          `(${TYPE(c)} = 'string' AND (${c} #>> '{}') COLLATE "C" ${sqlOp} ${param} COLLATE "C")`,
+      );
+    }
+    throw featureUnavailable(`${op} against an object or array`);
+  }
+
+  private in(source: ValueSource, values: unknown, op: string): string {
+    if (!Array.isArray(values)) throw invalidQuery(`${op} needs an array`);
+    const parts: string[] = [];
+    const scalars = values.filter(
+      (v) => v !== null && (typeof v !== 'object' || Array.isArray(v)),
+    );
+    const objects = values.filter(isPlainObject);
+    if (objects.some((v) => Object.keys(v).some((k) => k.startsWith('$')))) {
+      throw invalidQuery(`${op} cannot hold operators`);
+    }
+    if (values.includes(null)) parts.push(this.equals(source, null));
+    const listed = [...scalars, ...objects].map((v) => JSON.stringify(v));
+    const contained =
+      objects.length === 0 ? this.containment(source, scalars) : undefined;
+    if (contained) {
+      parts.push(contained);
+    } else if (listed.length > 0) {
+      const param = this.params.add(listed);
+      parts.push(
+        this.anyCandidate(source, (c) => `${c} = ANY(${param}::jsonb[])`),
+      );
+    }
+    return parts.length === 0 ? 'FALSE' : `(${parts.join(' OR ')})`;
+  }
+
+  private all(source: ValueSource, values: unknown, depth: number): string {
+    if (!Array.isArray(values)) throw invalidQuery('$all needs an array');
+    if (values.length === 0) return 'FALSE';
+    return conjunction(
+      values.map((value) => {
+        if (isPlainObject(value) && '$elemMatch' in value) {
+          if (Object.keys(value).length !== 1) {
+            throw invalidQuery('$all with $elemMatch takes nothing else');
+          }
+          return this.elemMatch(source, value['$elemMatch'], depth);
+        }
+        if (isOperatorObject(value)) {
+          throw invalidQuery('$all takes values or $elemMatch');
+        }
+        return this.equals(source, value);
+      }),
+    );
+  }
+
+  private exists(source: ValueSource, wanted: unknown): string {
+    if (!['boolean', 'number'].includes(typeof wanted) && wanted !== null) {
+      throw invalidQuery('$exists needs a boolean');
+    }
+    const t = this.alias('t');
+    const any = `EXISTS (SELECT 1 FROM ${source.from(t)})`;
+    return wanted ? any : `NOT ${any}`;
+  }
+
+  private size(source: ValueSource, size: unknown): string {
+    if (typeof size !== 'number' || !Number.isInteger(size) || size < 0) {
+      throw invalidQuery('$size needs a non-negative integer');
+    }
+    if (size > MAX_ARRAY_LENGTH) return 'FALSE';
+    const param = this.params.add(size);
+    return this.anyValue(
+      source,
+      (v) =>
+        `CASE WHEN ${TYPE(v)} = 'array' THEN jsonb_array_length(${v}) = ${param}::int ELSE FALSE END`,
+    );
+  }
+
+  /** MongoDB truncates the value, the divisor and the remainder to integers. */
+  private mod(source: ValueSource, operand: unknown): string {
+    if (
+      !Array.isArray(operand) ||
+      operand.length !== 2 ||
+      !operand.every((n) => typeof n === 'number' && Number.isFinite(n))
+    ) {
+      throw invalidQuery('$mod needs [divisor, remainder]');
+    }
+    const [divisor, remainder] = (operand as number[]).map(Math.trunc);
+    if (!divisor) throw invalidQuery('$mod divisor cannot be 0');
+    const d = this.params.add(String(divisor));
+    const r = this.params.add(String(remainder));
+    return this.anyCandidate(
+      source,
+      (c) =>
+        `CASE WHEN ${TYPE(c)} = 'number' THEN mod(trunc((${c})::numeric), ${d}::numeric) = ${r}::numeric ELSE FALSE END`,
+    );
+  }
+
+  private regex(
+    source: ValueSource,
+    pattern: unknown,
+    options: unknown,
+  ): string {
+    const param = this.params.text(toPostgresRegex(pattern, options));
+    this.usesRegex = true;
+    return this.anyCandidate(
+      source,
+      (c) =>
+        `CASE WHEN ${TYPE(c)} = 'string' THEN (${c} #>> '{}') ~ ${param} ELSE FALSE END`,
+    );
+  }
+
+  /**
+   * mingo's reading: operator criteria apply to each element's value; other
+   * criteria are a query on elements that are objects; `{}` matches an
+   * object element.
+   */
+  private elemMatch(
+    source: ValueSource,
+    criteria: unknown,
+    depth: number,
+  ): string {
+    if (!isPlainObject(criteria)) {
+      throw invalidQuery('$elemMatch needs an object');
+    }
+    const e = this.alias('e');
+    const element = `${e}.v`;
+    const keys = Object.keys(criteria);
+    const valueForm =
+      keys.length > 0 &&
+      keys.every((k) => k.startsWith('$') && !LOGICAL_OPERATORS.has(k));
+    const test = valueForm
+      ? this.operators(valueSource(element), criteria, depth + 1)
+      : `${TYPE(element)} = 'object' AND ${keys.length === 0 ? 'TRUE' : this.query(criteria, element, depth + 1)}`;
+    return this.anyValue(
+      source,
+      (v) =>
+        `EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN ${TYPE(v)} = 'array' THEN ${v} END) AS ${e}(v) WHERE ${test})`,
+    );
+  }
+}
+
+function conjunction(parts: string[]): string {
+  if (parts.length === 0) return 'TRUE';
+  if (parts.length === 1) return parts[0] ?? 'TRUE';
+  return parts.map((p) => `(${p})`).join(' AND ');
+}
+
+/** `{ $gt: 1 }` rather than a literal object to compare with. */
+function isOperatorObject(value: unknown): value is Record<string, unknown> {
+  if (!isPlainObject(value)) return false;
+  const keys = Object.keys(value);
+  if (!keys.some((k) => k.startsWith('$'))) return false;
+  if (!keys.every((k) => k.startsWith('$'))) {
+    throw invalidQuery('Operators and fields cannot be mixed in one object');
+  }
+  return true;
+}
+
+function unknownOperator(op: string): Error {
+  if (GEO_OPERATORS.has(op)) {
+    return featureUnavailable(`Geo queries (${op}) are not supported`);
+  }
+  if (UNAVAILABLE_OPERATORS.has(op)) {
+    return featureUnavailable(`${op} is not supported`);
+  }
+  return invalidQuery(`Unknown operator ${op}`);
+}

@@ -1,0 +1,15 @@
+import { invalidQuery } from './query-errors';
+
+/** `query`/`sort` query-string parameters: absent or empty means none. */
+export function parseJsonParam(
+  raw: string | undefined,
+  name: 'query' | 'sort',
+): unknown {
+  if (raw === undefined || raw === '') return undefined;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw invalidQuery(`The ${name} parameter is not valid JSON: ${reason}`);
+  }
+}

@@ -1,0 +1,13 @@
+import { MarketplaceError } from '../../marketplace.errors';
+import type { MarketplaceErrorCode } from '../../marketplace.errors';
+
+/** The code of the MarketplaceError `run` throws; anything else fails. */
+export function errorCode(run: () => unknown): MarketplaceErrorCode {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof MarketplaceError) return error.code;
+    throw error;
+  }
+  throw new Error('expected a MarketplaceError');
+}

@@ -1,0 +1,81 @@
+import { isPlainObject } from '../data/kinvey-doc';
+import type { KinveyDoc } from '../data/kinvey-doc';
+import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const DIGITS = /^\d*$/;
+
+export const MIN_PASSWORD = 8;
+export const MAX_PASSWORD = 256;
+
+function fail(code: MarketplaceErrorCode, problems: string[]): never {
+  throw new MarketplaceError(
+    code,
+    code === MarketplaceErrorCode.IncompleteRequestBody
+      ? 'The request body is missing a required field.'
+      : 'The request body has invalid values.',
+    problems.join('; '),
+  );
+}
+
+/**
+ * Checks a user body (signup: `creating`, else an update). Returns the
+ * password when one was sent. `phone1`, `phone2` and `cep` hold digits only.
+ */
+export function checkUserBody(
+  body: unknown,
+  creating: boolean,
+): string | undefined {
+  if (!isPlainObject(body))
+    fail(MarketplaceErrorCode.BadRequest, ['the body must be a JSON object']);
+  const missing: string[] = [];
+  const bad: string[] = [];
+  const { username, password } = body;
+  if (username === undefined || username === null || username === '')
+    missing.push('username is required');
+  else if (typeof username !== 'string' || username.length > 255)
+    bad.push('username must be a string of at most 255 characters');
+  if (password === undefined || password === null) {
+    if (creating) missing.push('password is required');
+  } else if (
+    typeof password !== 'string' ||
+    password.length < MIN_PASSWORD ||
+    password.length > MAX_PASSWORD
+  )
+    bad.push(`password must be ${MIN_PASSWORD} to ${MAX_PASSWORD} characters`);
+  for (const field of ['phone1', 'phone2', 'cep']) {
+    const value = body[field];
+    if (
+      value !== undefined &&
+      value !== null &&
+      (typeof value !== 'string' || !DIGITS.test(value))
+    )
+      bad.push(`${field} must contain digits only`);
+  }
+  if (missing.length > 0)
+    fail(MarketplaceErrorCode.IncompleteRequestBody, [...missing, ...bad]);
+  if (bad.length > 0) fail(MarketplaceErrorCode.BadRequest, bad);
+  return typeof password === 'string' ? password : undefined;
+}
+
+/** `email` of login replies: the stored one, else an e-mail-like username. */
+export function loginEmail(doc: KinveyDoc): string | undefined {
+  if (typeof doc['email'] === 'string' && doc['email']) return doc['email'];
+  const username = doc['username'];
+  return typeof username === 'string' && EMAIL.test(username)
+    ? username
+    : undefined;
+}
+
+/** The client fields of a user body: everything but server-kept ones. */
+export function clientFields(body: Record<string, unknown>): KinveyDoc {
+  const {
+    password: _p,
+    _kmd: _k,
+    _acl: _a,
+    _id: _i,
+    verifieduser: _v,
+    ...rest
+  } = body;
+  return rest;
+}

@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+
+import { requireUserOrMaster } from '../auth/access';
+import type { Principal } from '../auth/principal';
+import {
+  countParam,
+  fieldsParam,
+  project,
+  rawParam,
+} from '../data/find-params';
+import type { FindParams } from '../data/find-params';
+import { Finder } from '../data/finder';
+import type { KinveyDoc } from '../data/kinvey-doc';
+import { isPlainObject } from '../data/kinvey-doc';
+import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+
+/** Finding users: `GET /user/{appKey}?query=` and `_lookup`; never disabled users. */
+@Injectable()
+export class UserQueryService {
+  constructor(private readonly finder: Finder) {}
+
+  async list(principal: Principal, params: FindParams): Promise<KinveyDoc[]> {
+    requireUserOrMaster(principal);
+    const compiler = this.finder.compiler;
+    const docs = await this.finder.find({
+      table: 'users',
+      scope: { app_key: principal.app.appKey, disabled: false },
+      filter: compiler.parseJsonParam(rawParam(params.query), 'query'),
+      sort: compiler.parseJsonParam(rawParam(params.sort), 'sort'),
+      limit: countParam(params.limit, 'limit'),
+      skip: countParam(params.skip, 'skip'),
+    });
+    const fields = fieldsParam(params.fields);
+    return fields ? docs.map((doc) => project(doc, fields)) : docs;
+  }
+
+  async lookup(principal: Principal, filter: unknown): Promise<KinveyDoc[]> {
+    requireUserOrMaster(principal);
+    if (!isPlainObject(filter))
+      throw new MarketplaceError(
+        MarketplaceErrorCode.InvalidQuerySyntax,
+        'The lookup body must be a filter object.',
+      );
+    return this.finder.find({
+      table: 'users',
+      scope: { app_key: principal.app.appKey, disabled: false },
+      filter,
+    });
+  }
+}

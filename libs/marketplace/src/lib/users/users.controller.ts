@@ -1,0 +1,159 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Post,
+  Put,
+  Query,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import { ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+
+import { parseAuthorization } from '../auth/authorization-header';
+import { Caller, KinveyAuthGuard } from '../auth/kinvey-auth.guard';
+import type { Principal } from '../auth/principal';
+import type { FindParams } from '../data/find-params';
+import type { KinveyDoc } from '../data/kinvey-doc';
+import { KinveyCall } from '../http/kinvey-api.decorators';
+import { UserQueryService } from './user-query.service';
+import { UsersService } from './users.service';
+
+const USER_BODY = {
+  schema: { type: 'object', additionalProperties: true },
+  description: 'A user: username, password (8..256) and any other fields.',
+};
+
+@ApiTags('marketplace: users')
+@UseGuards(KinveyAuthGuard)
+@Controller('user/:appKey')
+export class UsersController {
+  constructor(
+    private readonly users: UsersService,
+    private readonly queries: UserQueryService,
+  ) {}
+
+  @Post()
+  @KinveyCall(
+    'Sign up (logs in: the reply carries _kmd.authtoken)',
+    'app or master',
+  )
+  @ApiBody(USER_BODY)
+  async signup(
+    @Caller() principal: Principal,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<KinveyDoc> {
+    const user = await this.users.signup(principal, body);
+    res
+      .status(201)
+      .setHeader(
+        'Location',
+        `/user/${principal.app.appKey}/${String(user['_id'])}`,
+      );
+    return user;
+  }
+
+  @Post('login')
+  @HttpCode(200)
+  @KinveyCall(
+    'Log in with {username, password}; repeated failures: 429',
+    'app or master',
+  )
+  @ApiBody({
+    schema: {
+      type: 'object',
+      properties: {
+        username: { type: 'string' },
+        password: { type: 'string' },
+      },
+    },
+  })
+  login(
+    @Caller() principal: Principal,
+    @Body() body: unknown,
+  ): Promise<KinveyDoc> {
+    return this.users.logIn(principal, body);
+  }
+
+  @Post('_logout')
+  @HttpCode(204)
+  @KinveyCall('Log out: the token stops working', 'user')
+  logout(@Caller() principal: Principal): Promise<void> {
+    return this.users.logOut(principal);
+  }
+
+  @Get('_me')
+  @KinveyCall('The calling user', 'user')
+  me(@Caller() principal: Principal): KinveyDoc {
+    return this.users.me(principal);
+  }
+
+  @Post('_lookup')
+  @HttpCode(200)
+  @KinveyCall(
+    'Users matching a filter (the body); soft-deleted ones hidden',
+    'user or master',
+  )
+  @ApiBody({ schema: { type: 'object', additionalProperties: true } })
+  lookup(
+    @Caller() principal: Principal,
+    @Body() body: unknown,
+  ): Promise<KinveyDoc[]> {
+    return this.queries.lookup(principal, body ?? {});
+  }
+
+  @Get()
+  @KinveyCall('Users matching ?query= (never passwords)', 'user or master')
+  @ApiQuery({ name: 'query', required: false })
+  list(
+    @Caller() principal: Principal,
+    @Query() params: FindParams,
+  ): Promise<KinveyDoc[]> {
+    return this.queries.list(principal, params);
+  }
+
+  @Get(':id')
+  @KinveyCall('One user (never its password)', 'user or master')
+  get(
+    @Caller() principal: Principal,
+    @Param('id') id: string,
+  ): Promise<KinveyDoc> {
+    return this.users.get(principal, id);
+  }
+
+  @Put(':id')
+  @KinveyCall(
+    'Update a user (own update returns _kmd.authtoken)',
+    'that user or master',
+  )
+  @ApiBody(USER_BODY)
+  update(
+    @Caller() principal: Principal,
+    @Param('id') id: string,
+    @Headers('authorization') authorization: string | undefined,
+    @Body() body: unknown,
+  ): Promise<KinveyDoc> {
+    const credentials = parseAuthorization(authorization);
+    const token =
+      credentials?.scheme === 'kinvey' ? credentials.token : undefined;
+    return this.users.update(principal, id, body, token);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @KinveyCall('Delete a user: soft (login disabled) or ?hard=true', 'master')
+  @ApiQuery({ name: 'hard', required: false, type: Boolean })
+  remove(
+    @Caller() principal: Principal,
+    @Param('id') id: string,
+    @Query('hard') hard: string | undefined,
+  ): Promise<void> {
+    return this.users.remove(principal, id, hard === 'true');
+  }
+}

@@ -1,0 +1,106 @@
+import type { TestingModule } from '@nestjs/testing';
+import { FixedClock } from '@quitanda/kernel';
+import { openTestDatabase } from '@quitanda/testing';
+import type { TestDatabase } from '@quitanda/testing';
+
+import { marketplaceTestModule } from '../../testing/marketplace-test-module';
+import { AppsRepository } from '../apps/apps.repository';
+import { AppsService } from '../apps/apps.service';
+import { AuthService } from '../auth/auth.service';
+import { MarketplaceErrorCode } from '../marketplace.errors';
+import { LoginService } from './login.service';
+import { UsersRepository } from './users.repository';
+import { UsersService } from './users.service';
+
+const DAY_MS = 86_400_000;
+
+describe('users: sessions and passwords', () => {
+  let database: TestDatabase;
+  let module: TestingModule;
+  const clock = new FixedClock('2026-11-22T10:00:00.000Z');
+  let appKey: string;
+  let appSecret: string;
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    module = await marketplaceTestModule(
+      database.url,
+      [
+        AppsRepository,
+        AppsService,
+        UsersRepository,
+        LoginService,
+        UsersService,
+        AuthService,
+      ],
+      { tokenLifetimeDays: 2 },
+      clock,
+    );
+    const created = await module.get(AppsService).create({ name: 'Sessions' });
+    appKey = created.appKey;
+    appSecret = created.appSecret;
+  });
+
+  afterAll(async () => {
+    await module?.close();
+    await database?.close();
+  });
+
+  async function signup(username: string) {
+    const auth = module.get(AuthService);
+    const app = await auth.authenticate(appKey, appSecret);
+    const doc = await module
+      .get(UsersService)
+      .signup(app, { username, password: 'a long password' });
+    return {
+      id: doc['_id'] as string,
+      token: (doc['_kmd'] as { authtoken: string }).authtoken,
+    };
+  }
+
+  it('stores only the token digest and an argon2id password hash', async () => {
+    const user = await signup('hash@example.com');
+    const rows = await module
+      .get(UsersRepository)
+      .sql.rows<{ doc: unknown; password_hash: string }>(
+        'SELECT doc, password_hash FROM marketplace.users WHERE id = $1',
+        [user.id],
+      );
+    expect(rows[0]?.password_hash).toMatch(/^\$argon2id\$/);
+    expect(JSON.stringify(rows[0]?.doc)).not.toContain('a long password');
+    const tokens = await module
+      .get(UsersRepository)
+      .sql.rows<{ digest: string }>(
+        'SELECT digest FROM marketplace.user_tokens WHERE user_id = $1',
+        [user.id],
+      );
+    expect(tokens).toHaveLength(1);
+    expect(tokens[0]?.digest).not.toContain(user.token);
+  });
+
+  it('tokens expire after the configured lifetime', async () => {
+    const user = await signup('expiry@example.com');
+    const auth = module.get(AuthService);
+    await expect(
+      auth.authenticate(appKey, `Kinvey ${user.token}`),
+    ).resolves.toMatchObject({ kind: 'user' });
+    clock.advance(2 * DAY_MS + 1);
+    await expect(
+      auth.authenticate(appKey, `Kinvey ${user.token}`),
+    ).rejects.toMatchObject({
+      code: MarketplaceErrorCode.InvalidCredentials,
+    });
+  });
+
+  it('a token of one app is no credential in another', async () => {
+    const user = await signup('crossapp@example.com');
+    const other = await module.get(AppsService).create({ name: 'Other' });
+    await expect(
+      module
+        .get(AuthService)
+        .authenticate(other.appKey, `Kinvey ${user.token}`),
+    ).rejects.toMatchObject({
+      code: MarketplaceErrorCode.InvalidCredentials,
+    });
+  });
+});
