@@ -37,6 +37,7 @@ import { eventsCreate, eventsGet } from './workloads/events.workloads';
 import {
   marketplaceCreateAssortment,
   marketplaceListProducts,
+  marketplaceLogin,
   marketplaceProducerAssortment,
 } from './workloads/marketplace.workloads';
 
@@ -56,6 +57,7 @@ function allWorkloads(databaseUrl: string): Workload[] {
     marketplaceListProducts(databaseUrl),
     marketplaceProducerAssortment(databaseUrl),
     marketplaceCreateAssortment(databaseUrl),
+    marketplaceLogin(databaseUrl),
   ];
 }
 
@@ -129,7 +131,12 @@ async function main(): Promise<void> {
             pinned,
           );
           try {
-            const requests = workload.requests(running.url, prepared);
+            const requests = target.requests
+              ? target.requests(
+                  running.url,
+                  await target.prepare?.(running.url),
+                )
+              : workload.requests(running.url, prepared);
             const conns = workload.connections ?? connections;
             await load(running.url, requests, warmup, conns);
             const result = await load(running.url, requests, seconds, conns);

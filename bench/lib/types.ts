@@ -10,14 +10,28 @@ export interface Target {
     args: string[];
     env: Record<string, string>;
   };
+  /**
+   * For a server that speaks another API (Parse Server): fills it through
+   * its own API once it is up, and builds its own requests. Otherwise the
+   * workload's `prepare` data and `requests` are used.
+   */
+  prepare?(url: string): Promise<unknown>;
+  requests?(url: string, prepared: unknown): Partial<AutocannonOptions>;
 }
 
 /** What one workload measures and how to prepare for it. */
 export interface Workload {
   readonly name: string;
   readonly description: string;
-  /** Contract target: throughput as a fraction of the baseline's, and p99 bound. */
-  readonly target?: { readonly minRatio?: number; readonly maxP99Ms: number };
+  /**
+   * Contract target: throughput as a multiple of the first baseline's
+   * (`minRatio`) and of other named targets' (`minRatioVs`), and a p99 bound.
+   */
+  readonly target?: {
+    readonly minRatio?: number;
+    readonly minRatioVs?: Readonly<Record<string, number>>;
+    readonly maxP99Ms?: number;
+  };
   readonly targets: readonly Target[];
   /**
    * Compare Quitanda's throughput with its own figure in this other workload

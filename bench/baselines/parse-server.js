@@ -1,0 +1,44 @@
+// Parse Server on the benchmark's PostgreSQL: the "at least 3x Parse Server"
+// comparison of the marketplace contract. Parse Server is not a dependency of
+// Quitanda (it is large and needs install scripts): install it outside the
+// repository and point PARSE_SERVER_DIR at that folder, e.g.
+//   mkdir -p /tmp/parse && cd /tmp/parse && npm init -y && npm i parse-server@9.10.0
+// The runner skips this target when PARSE_SERVER_DIR is unset.
+'use strict';
+const { createRequire } = require('node:module');
+const { join } = require('node:path');
+
+const parseRequire = createRequire(
+  join(process.env.PARSE_SERVER_DIR, 'package.json'),
+);
+const express = parseRequire('express');
+const { ParseServer } = parseRequire('parse-server');
+
+const port = Number(process.env.PORT);
+
+async function main() {
+  const api = new ParseServer({
+    databaseURI: process.env.DATABASE_URL,
+    appId: process.env.PARSE_APP_ID,
+    masterKey: process.env.PARSE_MASTER_KEY,
+    restAPIKey: process.env.PARSE_REST_KEY,
+    serverURL: `http://127.0.0.1:${port}/parse`,
+    allowClientClassCreation: false,
+    logLevel: 'error',
+    silent: true,
+  });
+  await api.start();
+  const app = express();
+  app.get('/health/ready', (_req, res) => res.send('ok'));
+  app.use('/parse', api.app);
+  const server = app.listen(port, '127.0.0.1');
+  process.on('SIGTERM', () => {
+    server.close(() => process.exit(0));
+    server.closeAllConnections();
+  });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
