@@ -104,6 +104,7 @@ class FilterCompiler {
     doc: string,
     depth: number,
   ): string {
+    this.guard(depth);
     const source = pathSource(doc, parsePath(key), this.params, this.alias);
     if (isOperatorObject(condition)) {
       return this.operators(source, condition, depth + 1);
