@@ -1,4 +1,4 @@
-import { pathSource, parsePath, valueSource } from './field-path';
+import { jsonPath, pathSource, parsePath, valueSource } from './field-path';
 import type { ValueSource } from './field-path';
 import { containment } from './containment';
 import {
@@ -201,6 +201,14 @@ class FilterCompiler {
       return op === '$gte' || op === '$lte'
         ? this.equals(source, null)
         : 'FALSE';
+    }
+    const names = source.names;
+    if (names && ['number', 'boolean', 'string'].includes(typeof value)) {
+      // SQL/JSON path compares within one type only, strings by code point,
+      // and its lax filter opens the array reached: MongoDB's rules, faster.
+      // Its comparison would open a nested array too; MongoDB's does not.
+      const path = `${jsonPath(names.segments)} ? (@.type() != "array" && @ ${sqlOp} $v)`;
+      return `jsonb_path_exists(${names.doc}, ${this.params.add(path)}::jsonpath, ${this.params.json({ v: value })})`;
     }
     if (typeof value === 'number' || typeof value === 'boolean') {
       const param = this.params.json(value);
