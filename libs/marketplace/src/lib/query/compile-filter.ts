@@ -279,8 +279,10 @@ class FilterCompiler {
     if (!['boolean', 'number'].includes(typeof wanted) && wanted !== null) {
       throw invalidQuery('$exists needs a boolean');
     }
-    const t = this.alias('t');
-    const any = `EXISTS (SELECT 1 FROM ${source.from(t)})`;
+    const names = source.names;
+    const any = names
+      ? `jsonb_path_exists(${names.doc}, ${this.params.add(jsonPath(names.segments))}::jsonpath)`
+      : `EXISTS (SELECT 1 FROM ${source.from(this.alias('t'))})`;
     return wanted ? any : `NOT ${any}`;
   }
 
