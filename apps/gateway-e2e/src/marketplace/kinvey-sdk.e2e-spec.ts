@@ -653,16 +653,19 @@ describe('Kinvey SDK behaviours and bad inputs (e2e)', () => {
       await t.signup('throttle@example.com');
       for (const username of ['throttle@example.com', 'nobody@example.com']) {
         const statuses: number[] = [];
-        for (let i = 0; i < 6; i++)
-          statuses.push(
-            (
-              await t.http
-                .post(`/user/${APP_KEY}/login`)
-                .set('Authorization', APP_AUTH)
-                .send({ username, password: 'wrong password!' })
-            ).status,
-          );
+        const millis: number[] = [];
+        for (let i = 0; i < 6; i++) {
+          const started = Date.now();
+          const res = await t.http
+            .post(`/user/${APP_KEY}/login`)
+            .set('Authorization', APP_AUTH)
+            .send({ username, password: 'wrong password!' });
+          statuses.push(res.status);
+          millis.push(Date.now() - started);
+        }
         expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+        // Slowed before refused: the fifth failure waits at least 400 ms.
+        expect(millis[4]).toBeGreaterThanOrEqual(400);
       }
       const locked = await t.http
         .post(`/user/${APP_KEY}/login`)

@@ -64,6 +64,7 @@ describe('compileFilter', () => {
     ['operators mixed with fields', { a: { $gt: 1, b: 2 } }],
     ['an empty path segment', { 'a..b': 1 }],
     ['a $ path segment', { 'a.$b': 1 }],
+    ['a path of 40 parts', { [Array(40).fill('a').join('.')]: null }],
     ['text with NUL', { a: 'x\u0000' }],
     ['an unpaired surrogate', { a: '\ud800' }],
   ])('refuses %s as InvalidQuerySyntax', (_, filter) => {

@@ -1,11 +1,13 @@
-import { pathSource, parsePath, valueSource } from './field-path';
+import { jsonPath, pathSource, parsePath, valueSource } from './field-path';
 import type { ValueSource } from './field-path';
+import { containment } from './containment';
 import {
-  GEO_OPERATORS,
+  conjunction,
+  isOperatorObject,
   LOGICAL_OPERATORS,
   MAX_CONDITIONS,
   MAX_DEPTH,
-  UNAVAILABLE_OPERATORS,
+  unknownOperator,
 } from './query-operators';
 import {
   featureUnavailable,
@@ -22,10 +24,6 @@ export interface CompiledFilter {
 }
 
 type Predicate = (value: string) => string;
-
-/** Equality by containment: up to a.b.c, at most this many `@>` terms. */
-const MAX_CONTAINMENT_DEPTH = 3;
-const MAX_CONTAINMENT_TERMS = 16;
 
 /** No jsonb array is longer (PostgreSQL caps jsonb near 256 MB). */
 const MAX_ARRAY_LENGTH = 2 ** 28;
@@ -104,6 +102,7 @@ class FilterCompiler {
     doc: string,
     depth: number,
   ): string {
+    this.guard(depth);
     const source = pathSource(doc, parsePath(key), this.params, this.alias);
     if (isOperatorObject(condition)) {
       return this.operators(source, condition, depth + 1);
@@ -189,37 +188,10 @@ class FilterCompiler {
     if (value === null) {
       return `(${this.anyCandidate(source, (c) => `${c} = 'null'::jsonb`)} OR ${source.missing()})`;
     }
-    const contained = this.containment(source, [value]);
+    const contained = containment(source, [value], this.params);
     if (contained) return contained;
     const param = this.params.json(value);
     return this.anyCandidate(source, (c) => `${c} = ${param}`);
-  }
-
-  /**
-   * Equality to scalars as jsonb containment, which a GIN index on the
-   * document serves: `{a: {b: v}}`, `{a: [{b: v}]}`, `{a: {b: [v]}}`... are
-   * exactly the ways MongoDB's array rule lets `a.b` equal `v` (one array
-   * level per step, as `@>` nests). Undefined when that does not apply.
-   */
-  private containment(
-    source: ValueSource,
-    values: readonly unknown[],
-  ): string | undefined {
-    const names = source.names;
-    const scalar = (v: unknown) =>
-      typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
-    if (!names || names.segments.length > MAX_CONTAINMENT_DEPTH) return;
-    if (values.length === 0 || !values.every(scalar)) return;
-    if (values.length << names.segments.length > MAX_CONTAINMENT_TERMS) return;
-    const segments = names.segments;
-    let shapes: unknown[] = values.flatMap((v) => [v, [v]]);
-    for (let i = segments.length - 1; i >= 0; i--) {
-      const segment = segments[i] ?? '';
-      shapes = shapes.map((inner) => ({ [segment]: inner }));
-      // Below the top level, the object may also sit inside an array.
-      if (i > 0) shapes = shapes.flatMap((object) => [object, [object]]);
-    }
-    return `(${shapes.map((shape) => `${names.doc} @> ${this.params.json(shape)}`).join(' OR ')})`;
   }
 
   private compare(source: ValueSource, op: string, value: unknown): string {
@@ -229,6 +201,14 @@ class FilterCompiler {
       return op === '$gte' || op === '$lte'
         ? this.equals(source, null)
         : 'FALSE';
+    }
+    const names = source.names;
+    if (names && ['number', 'boolean', 'string'].includes(typeof value)) {
+      // SQL/JSON path compares within one type only, strings by code point,
+      // and its lax filter opens the array reached: MongoDB's rules, faster.
+      // Its comparison would open a nested array too; MongoDB's does not.
+      const path = `${jsonPath(names.segments)} ? (@.type() != "array" && @ ${sqlOp} $v)`;
+      return `jsonb_path_exists(${names.doc}, ${this.params.add(path)}::jsonpath, ${this.params.json({ v: value })})`;
     }
     if (typeof value === 'number' || typeof value === 'boolean') {
       const param = this.params.json(value);
@@ -262,7 +242,9 @@ class FilterCompiler {
     if (values.includes(null)) parts.push(this.equals(source, null));
     const listed = [...scalars, ...objects].map((v) => JSON.stringify(v));
     const contained =
-      objects.length === 0 ? this.containment(source, scalars) : undefined;
+      objects.length === 0
+        ? containment(source, scalars, this.params)
+        : undefined;
     if (contained) {
       parts.push(contained);
     } else if (listed.length > 0) {
@@ -297,8 +279,10 @@ class FilterCompiler {
     if (!['boolean', 'number'].includes(typeof wanted) && wanted !== null) {
       throw invalidQuery('$exists needs a boolean');
     }
-    const t = this.alias('t');
-    const any = `EXISTS (SELECT 1 FROM ${source.from(t)})`;
+    const names = source.names;
+    const any = names
+      ? `jsonb_path_exists(${names.doc}, ${this.params.add(jsonPath(names.segments))}::jsonpath)`
+      : `EXISTS (SELECT 1 FROM ${source.from(this.alias('t'))})`;
     return wanted ? any : `NOT ${any}`;
   }
 
@@ -377,31 +361,4 @@ class FilterCompiler {
         `EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN ${TYPE(v)} = 'array' THEN ${v} END) AS ${e}(v) WHERE ${test})`,
     );
   }
-}
-
-function conjunction(parts: string[]): string {
-  if (parts.length === 0) return 'TRUE';
-  if (parts.length === 1) return parts[0] ?? 'TRUE';
-  return parts.map((p) => `(${p})`).join(' AND ');
-}
-
-/** `{ $gt: 1 }` rather than a literal object to compare with. */
-function isOperatorObject(value: unknown): value is Record<string, unknown> {
-  if (!isPlainObject(value)) return false;
-  const keys = Object.keys(value);
-  if (!keys.some((k) => k.startsWith('$'))) return false;
-  if (!keys.every((k) => k.startsWith('$'))) {
-    throw invalidQuery('Operators and fields cannot be mixed in one object');
-  }
-  return true;
-}
-
-function unknownOperator(op: string): Error {
-  if (GEO_OPERATORS.has(op)) {
-    return featureUnavailable(`Geo queries (${op}) are not supported`);
-  }
-  if (UNAVAILABLE_OPERATORS.has(op)) {
-    return featureUnavailable(`${op} is not supported`);
-  }
-  return invalidQuery(`Unknown operator ${op}`);
 }

@@ -4,9 +4,15 @@ import { invalidQuery } from './query-errors';
 /** Array positions; longer digit runs can only name object fields. */
 const INDEX = /^\d{1,9}$/;
 
+/** Deeper paths are refused: each segment may cost a bind parameter. */
+const MAX_SEGMENTS = 32;
+
 /** Segments of a dotted field name; empty and `$` segments are refused. */
 export function parsePath(key: string): string[] {
   const segments = key.split('.');
+  if (segments.length > MAX_SEGMENTS) {
+    throw invalidQuery(`Field names have at most ${MAX_SEGMENTS} parts`);
+  }
   for (const segment of segments) {
     if (segment === '' || segment.startsWith('$')) {
       throw invalidQuery(`"${key}" is not a valid field name`);

@@ -61,6 +61,12 @@ describe(`query compilers on arbitrary JSON (QUERY_DIFF_SEED=${SEED})`, () => {
     expect(() => compileFilter({ a: value }, 'r.doc', new SqlParams())).toThrow(
       MarketplaceError,
     );
+    const fields = Object.fromEntries(
+      Array.from({ length: 1000 }, (_, i) => [`f${i}`, i]),
+    );
+    expect(() => compileFilter(fields, 'r.doc', new SqlParams())).toThrow(
+      MarketplaceError,
+    );
     const wide = {
       $or: Array.from({ length: 1000 }, (_, i) => ({ [`f${i}`]: i })),
     };

@@ -1,3 +1,9 @@
+import {
+  featureUnavailable,
+  invalidQuery,
+  isPlainObject,
+} from './query-errors';
+
 /** Operators MongoDB knows that this service does not evaluate. */
 export const GEO_OPERATORS = new Set([
   '$near',
@@ -34,3 +40,32 @@ export const LOGICAL_OPERATORS = new Set(['$and', '$or', '$nor']);
 /** Nesting and size limits: a query is a request, not a program. */
 export const MAX_DEPTH = 20;
 export const MAX_CONDITIONS = 500;
+
+export function conjunction(parts: string[]): string {
+  if (parts.length === 0) return 'TRUE';
+  if (parts.length === 1) return parts[0] ?? 'TRUE';
+  return parts.map((p) => `(${p})`).join(' AND ');
+}
+
+/** `{ $gt: 1 }` rather than a literal object to compare with. */
+export function isOperatorObject(
+  value: unknown,
+): value is Record<string, unknown> {
+  if (!isPlainObject(value)) return false;
+  const keys = Object.keys(value);
+  if (!keys.some((k) => k.startsWith('$'))) return false;
+  if (!keys.every((k) => k.startsWith('$'))) {
+    throw invalidQuery('Operators and fields cannot be mixed in one object');
+  }
+  return true;
+}
+
+export function unknownOperator(op: string): Error {
+  if (GEO_OPERATORS.has(op)) {
+    return featureUnavailable(`Geo queries (${op}) are not supported`);
+  }
+  if (UNAVAILABLE_OPERATORS.has(op)) {
+    return featureUnavailable(`${op} is not supported`);
+  }
+  return invalidQuery(`Unknown operator ${op}`);
+}

@@ -1,3 +1,5 @@
+import { setTimeout as delay } from 'node:timers/promises';
+
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, DUMMY_PASSWORD_HASH, verifyPassword } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
@@ -9,8 +11,12 @@ import type { MarketplaceModuleOptions } from '../marketplace.options';
 import { UsersRepository } from './users.repository';
 import type { StoredUser } from './users.repository';
 
+const FAILURE_DELAY_MS = 100;
+const MAX_FAILURE_DELAY_MS = 1_000;
+
 /**
  * Checks a username and password. Failures are counted per username
+ * (each one answered a little later than the last, then refused for a while)
  * whether it exists or not, and a locked name answers 429 either way, so
  * neither the answer nor its timing tells whether the user exists.
  */
@@ -43,12 +49,16 @@ export class LoginService {
       user?.passwordHash ?? DUMMY_PASSWORD_HASH,
     );
     if (!user || !ok || user.disabled) {
-      await this.users.recordFailure(
+      const failures = await this.users.recordFailure(
         appKey,
         username,
         now,
         this.options.loginMaxFailures,
         this.options.loginLockSeconds,
+      );
+      // Slowed before refused: each earlier failure adds a little wait.
+      await delay(
+        Math.min((failures - 1) * FAILURE_DELAY_MS, MAX_FAILURE_DELAY_MS),
       );
       throw invalidCredentials();
     }

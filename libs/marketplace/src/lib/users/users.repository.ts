@@ -247,8 +247,9 @@ export class UsersRepository {
   }
 
   /**
-   * Counts a failed login; from `maxFailures` on, the username is locked
-   * for `lockSeconds`. Failures older than the lock window are forgotten.
+   * Counts a failed login and returns the count; from `maxFailures` on, the
+   * username is locked for `lockSeconds`. Failures older than the lock
+   * window are forgotten.
    */
   async recordFailure(
     appKey: string,
@@ -256,8 +257,8 @@ export class UsersRepository {
     now: Date,
     maxFailures: number,
     lockSeconds: number,
-  ): Promise<void> {
-    await this.sql.rows(
+  ): Promise<number> {
+    const rows = await this.sql.rows<{ failures: number }>(
       `INSERT INTO marketplace.login_attempts AS a (app_key, username, failures, last_failure_at, locked_until)
        VALUES ($1, $2, 1, $3, CASE WHEN $4 <= 1 THEN $3::timestamptz + make_interval(secs => $5) END)
        ON CONFLICT (app_key, username) DO UPDATE SET
@@ -267,9 +268,11 @@ export class UsersRepository {
          locked_until = CASE
            WHEN (CASE WHEN a.last_failure_at < $3::timestamptz - make_interval(secs => $5)
                       THEN 1 ELSE a.failures + 1 END) >= $4
-           THEN $3::timestamptz + make_interval(secs => $5) ELSE a.locked_until END`,
+           THEN $3::timestamptz + make_interval(secs => $5) ELSE a.locked_until END
+       RETURNING failures`,
       [appKey, username, now, maxFailures, lockSeconds],
     );
+    return rows[0]?.failures ?? 1;
   }
 
   async clearFailures(appKey: string, username: string): Promise<void> {

@@ -35,6 +35,12 @@ const KEYS = [
   '"; DROP TABLE x; --',
   'tags',
   'price',
+  'a\nb',
+  'é.ü',
+  '\u2028',
+  '\u0001',
+  '1.2',
+  '12345678901',
 ];
 const STRINGS = [
   '',
