@@ -24,6 +24,7 @@ export interface NewRecord extends RecordKey {
 }
 
 const QUERY_CANCELED = '57014';
+const INVALID_REGULAR_EXPRESSION = '2201B';
 
 function duplicate(error: unknown, id: string): never {
   if (isUniqueViolation(error, 'records_unique_name_key'))
@@ -135,11 +136,20 @@ export class RecordsRepository {
         return tx.rows<T>(text, values);
       });
     } catch (error) {
-      if ((error as { code?: string }).code === QUERY_CANCELED)
+      const code = (error as { code?: string }).code;
+      if (code === QUERY_CANCELED)
         throw new MarketplaceError(
           MarketplaceErrorCode.BadRequest,
           'The query took too long (regular expression).',
           `statement timeout ${REGEX_STATEMENT_TIMEOUT_MS} ms`,
+        );
+      // The compiler refuses what PostgreSQL would reject; this is the net
+      // for a pattern it missed, so the client sees its own mistake.
+      if (code === INVALID_REGULAR_EXPRESSION)
+        throw new MarketplaceError(
+          MarketplaceErrorCode.InvalidQuerySyntax,
+          'Invalid regular expression in the query.',
+          (error as Error).message,
         );
       throw error;
     }

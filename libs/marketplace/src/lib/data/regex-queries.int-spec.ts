@@ -33,6 +33,17 @@ describe('queries with regular expressions', () => {
     ).resolves.toEqual([{ ok: true }]);
   });
 
+  it('answer InvalidQuerySyntax when PostgreSQL rejects the pattern', async () => {
+    const error = await module
+      .get(RecordsRepository)
+      .select("SELECT 'abc' ~ $1 AS ok", ['(unclosed'], true)
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(MarketplaceError);
+    expect((error as MarketplaceError).code).toBe(
+      MarketplaceErrorCode.InvalidQuerySyntax,
+    );
+  });
+
   (onServer ? it : it.skip)(
     'are cut off by the statement timeout with a Kinvey BadRequest',
     async () => {
