@@ -6,7 +6,15 @@
 // The runner skips this target when PARSE_SERVER_DIR is unset.
 'use strict';
 const { createRequire } = require('node:module');
+const { tmpdir } = require('node:os');
 const { join } = require('node:path');
+
+// Parse writes log files into the working directory unless told otherwise,
+// and reads this when it is first loaded.
+process.env.PARSE_SERVER_LOGS_FOLDER ??= join(
+  tmpdir(),
+  'quitanda-bench-parse-logs',
+);
 
 const parseRequire = createRequire(
   join(process.env.PARSE_SERVER_DIR, 'package.json'),
