@@ -92,14 +92,21 @@ async function setUpProject(
   }
 }
 
-/** Fresh envelopes built from a real SDK's capture: new event ids, ~100 distinct errors. */
-class EnvelopeFactory {
+/**
+ * Fresh payloads built from a real SDK's capture: new event ids, and the
+ * exception type `type` rewritten into ~100 distinct errors.
+ */
+class PayloadFactory {
   private readonly text: string;
   private readonly oldId: string;
   private n = 0;
 
-  constructor(project: { projectId: number; key: string }) {
-    const fx = fixture('node-11.12.0/002-exception.json');
+  constructor(
+    project: { projectId: number; key: string },
+    fixturePath: string,
+    private readonly type: string,
+  ) {
+    const fx = fixture(fixturePath);
     this.text = fx.body.text
       .replace(/PUBLIC_KEY/g, project.key)
       .replace(/PROJECT_ID/g, String(project.projectId));
@@ -112,30 +119,7 @@ class EnvelopeFactory {
     return this.text
       .split(this.oldId)
       .join(id)
-      .replace('"type":"Error"', `"type":"Error${variant}"`);
-  }
-}
-
-class StoreFactory {
-  private readonly text: string;
-  private readonly oldId: string;
-  private n = 0;
-
-  constructor(project: { projectId: number; key: string }) {
-    const fx = fixture('go-0.11.0/001-exception.json');
-    this.text = fx.body.text
-      .replace(/PUBLIC_KEY/g, project.key)
-      .replace(/PROJECT_ID/g, String(project.projectId));
-    this.oldId = fx.expect.events[0]?.event_id as string;
-  }
-
-  next(): string {
-    const id = randomBytes(16).toString('hex');
-    const variant = this.n++ % DISTINCT_ERRORS;
-    return this.text
-      .split(this.oldId)
-      .join(id)
-      .replace('"type":"*errors.errorString"', `"type":"*errors.E${variant}"`);
+      .replace(`"type":"${this.type}"`, `"type":"${this.type}${variant}"`);
   }
 }
 
@@ -166,8 +150,16 @@ function ingest(
     prepare: () => setUpProject(databaseUrl),
     requests(_url, prepared) {
       const project = prepared as TrackedProject;
-      const envelopes = new EnvelopeFactory(project);
-      const stores = new StoreFactory(project);
+      const envelopes = new PayloadFactory(
+        project,
+        'node-11.12.0/002-exception.json',
+        'Error',
+      );
+      const stores = new PayloadFactory(
+        project,
+        'go-0.11.0/001-exception.json',
+        '*errors.errorString',
+      );
       const envelopePath = `/api/v4/error_tracking/collector/api/${project.projectId}/envelope/?sentry_version=7&sentry_key=${project.key}&sentry_client=sentry.javascript.node%2F11.12.0`;
       const storePath = `/api/v4/error_tracking/collector/api/${project.projectId}/store/`;
       const storeAuth = `Sentry sentry_version=7, sentry_client=sentry.go/0.11.0, sentry_key=${project.key}`;
