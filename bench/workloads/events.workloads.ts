@@ -6,6 +6,12 @@ import type { Workload } from '../lib/types';
 
 const EVENT_COUNT = 1_000;
 
+/*
+ * The contract measures against the bare server. The Express baseline shows
+ * how much of the gap the platform the issue prescribes (NestJS on
+ * platform-express) takes before any of Quitanda's code runs.
+ */
+
 function pick<T>(items: readonly T[]): T {
   return items[Math.floor(Math.random() * items.length)] as T;
 }
@@ -19,6 +25,7 @@ export function eventsGet(databaseUrl: string): Workload {
     targets: [
       quitanda(databaseUrl),
       baseline('bare node:http + pg', 'events-bare.js', databaseUrl),
+      baseline('Express 5 + pg, no Nest', 'events-express.js', databaseUrl),
     ],
     async prepare(url) {
       const pool = new Pool({ connectionString: url, max: 2 });
@@ -59,6 +66,7 @@ export function eventsCreate(databaseUrl: string): Workload {
     targets: [
       quitanda(databaseUrl),
       baseline('bare node:http + pg', 'events-bare.js', databaseUrl),
+      baseline('Express 5 + pg, no Nest', 'events-express.js', databaseUrl),
     ],
     prepare: async () => undefined,
     requests() {
