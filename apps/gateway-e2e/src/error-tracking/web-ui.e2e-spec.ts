@@ -5,6 +5,7 @@ import {
   createTrackedProject,
   createUser,
   startErrorTrackingGateway,
+  unique,
 } from './error-tracking-support';
 import type { ErrorTrackingGateway } from './error-tracking-support';
 import { csrfOf, rootPassword, signedInAgent } from './web-support';
@@ -231,6 +232,38 @@ describe('error-tracking web UI over HTTP (e2e)', () => {
         .type('form')
         .send({ _csrf: csrfOf(home.text), active: 'false' })
         .expect(403);
+    });
+
+    it('offers to enable tracking on the projects page only to members who may (Maintainer and up)', async () => {
+      const project = await gw.http
+        .post('/api/v4/projects')
+        .set('PRIVATE-TOKEN', ROOT_TOKEN)
+        .send({ name: unique('untracked') })
+        .expect(201);
+      const settingsLink = `/projects/${project.body.id}/settings/monitor`;
+      const homeOf = async (accessLevel: number) => {
+        const user = await createUser(gw);
+        await gw.http
+          .post(`/api/v4/projects/${project.body.id}/members`)
+          .set('PRIVATE-TOKEN', ROOT_TOKEN)
+          .send({ user_id: user.id, access_level: accessLevel })
+          .expect(201);
+        const agent = await signedInAgent(
+          gw,
+          user.username,
+          'correct horse battery',
+        );
+        return (await agent.get('/').expect(200)).text;
+      };
+      const developer = await homeOf(30);
+      expect(developer).toContain(
+        `/projects/${project.body.id}/error_tracking`,
+      );
+      expect(developer).not.toContain(settingsLink);
+      expect(developer).toContain('Error tracking off');
+      const maintainer = await homeOf(40);
+      expect(maintainer).toContain(settingsLink);
+      expect(maintainer).toContain('Enable error tracking');
     });
 
     it('answers unknown UI paths with an HTML 404, the API still with JSON', async () => {

@@ -109,7 +109,7 @@ export class ProjectsController {
     );
     setPageHeaders(res, req.path, query, page, total);
     const base = baseUrlOf(req, this.options);
-    return projects.map((p) => toProjectResponse(p, base));
+    return projects.map(({ project }) => toProjectResponse(project, base));
   }
 
   @Get(':id')

@@ -121,30 +121,47 @@ export class ProjectsRepository {
       : undefined;
   }
 
+  /**
+   * A page of projects, newest first, each with `userId`'s access level:
+   * only the projects `userId` is a member of, or every project (and no
+   * level) when `userId` is null.
+   */
   async list(
     userId: number | null,
     limit: number,
     offset: number,
-  ): Promise<{ projects: ProjectRecord[]; total: number }> {
-    const filter =
+  ): Promise<{
+    projects: Array<{ project: ProjectRecord; accessLevel: number | null }>;
+    total: number;
+  }> {
+    const from =
       userId === null
-        ? ''
-        : 'WHERE EXISTS (SELECT 1 FROM error_tracking.project_members m WHERE m.project_id = p.id AND m.user_id = $3)';
-    const rows = await this.sql.rows<ProjectRow & { total: number }>(
-      `SELECT ${PROJECT_COLUMNS}, count(*) OVER ()::int AS total
-         FROM error_tracking.projects p ${filter}
+        ? 'error_tracking.projects p'
+        : 'error_tracking.projects p JOIN error_tracking.project_members m ON m.project_id = p.id AND m.user_id = $3';
+    const rows = await this.sql.rows<
+      ProjectRow & { access_level: number | null; total: number }
+    >(
+      `SELECT ${PROJECT_COLUMNS}, ${userId === null ? 'NULL::int' : 'm.access_level'} AS access_level,
+              count(*) OVER ()::int AS total
+         FROM ${from}
         ORDER BY p.id DESC LIMIT $1 OFFSET $2`,
       userId === null ? [limit, offset] : [limit, offset, userId],
     );
     let total = rows[0]?.total ?? 0;
     if (rows.length === 0 && offset > 0) {
       const counted = await this.sql.rows<{ n: number }>(
-        `SELECT count(*)::int AS n FROM error_tracking.projects p ${filter.replace('$3', '$1')}`,
+        `SELECT count(*)::int AS n FROM ${from.replace('$3', '$1')}`,
         userId === null ? [] : [userId],
       );
       total = counted[0]?.n ?? 0;
     }
-    return { projects: rows.map(toProject), total };
+    return {
+      projects: rows.map((row) => ({
+        project: toProject(row),
+        accessLevel: row.access_level,
+      })),
+      total,
+    };
   }
 
   async listMembers(

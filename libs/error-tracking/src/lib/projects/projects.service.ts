@@ -68,12 +68,26 @@ export class ProjectsService {
     }
   }
 
-  list(caller: Pick<Caller, 'user'>, limit: number, offset: number) {
-    return this.projects.list(
+  /** The caller's projects (all for admins), each with the caller's access level. */
+  async list(
+    caller: Pick<Caller, 'user'>,
+    limit: number,
+    offset: number,
+  ): Promise<{ projects: ProjectAccess[]; total: number }> {
+    const { projects, total } = await this.projects.list(
       caller.user.isAdmin ? null : caller.user.id,
       limit,
       offset,
     );
+    return {
+      projects: projects.map(({ project, accessLevel }) => ({
+        project,
+        accessLevel: caller.user.isAdmin
+          ? AccessLevel.Owner
+          : (accessLevel ?? AccessLevel.Guest),
+      })),
+      total,
+    };
   }
 
   listMembers(access: ProjectAccess, limit: number, offset: number) {

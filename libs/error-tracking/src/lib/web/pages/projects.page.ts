@@ -1,17 +1,40 @@
-import type { ProjectRecord } from '../../projects/project.types';
+import { AccessLevel } from '../../error-tracking.constants';
+import type { ProjectAccess } from '../../projects/project.types';
 import { html } from '../html';
+import type { SafeHtml } from '../html';
 import { page, postForm } from '../layout';
 import { noticeBanner } from '../notices';
 import { timeTag } from '../relative-time';
 import type { WebContext } from '../web-context';
 
 export interface ProjectsView {
-  readonly projects: ProjectRecord[];
+  readonly projects: ProjectAccess[];
   readonly total: number;
   readonly now: Date;
   readonly notice?: unknown;
   readonly name?: string;
   readonly error?: string;
+}
+
+/**
+ * Whether tracking is on; when it is off, the way to turn it on for those
+ * who may (Maintainers and above, as Settings > Monitor requires) and a
+ * plain badge for everyone else, who would only meet a 403 there.
+ */
+function trackingState(
+  projectId: number,
+  active: boolean,
+  accessLevel: number,
+): SafeHtml {
+  if (active)
+    return html`<span class="badge badge-success">Error tracking on</span>`;
+  if (accessLevel < AccessLevel.Maintainer)
+    return html`<span class="badge badge-neutral">Error tracking off</span>`;
+  return html`<a
+    class="btn btn-sm"
+    href="/projects/${projectId}/settings/monitor"
+    >Enable error tracking</a
+  >`;
 }
 
 /** `/`: the projects you are a member of, and a form to create one. */
@@ -26,7 +49,7 @@ export function projectsPage(ctx: WebContext, view: ProjectsView): string {
         </div>`
       : html`<ul class="project-list">
           ${view.projects.map(
-            (p) =>
+            ({ project: p, accessLevel }) =>
               html`<li>
                 <span class="avatar" aria-hidden="true"
                   >${p.name.slice(0, 1).toUpperCase()}</span
@@ -41,17 +64,7 @@ export function projectsPage(ctx: WebContext, view: ProjectsView): string {
                     ${p.path} · created ${timeTag(p.createdAt, view.now)}
                   </div>
                 </div>
-                ${
-                  p.trackingActive
-                    ? html`<span class="badge badge-success"
-                        >Error tracking on</span
-                      >`
-                    : html`<a
-                        class="btn btn-sm"
-                        href="/projects/${p.id}/settings/monitor"
-                        >Enable error tracking</a
-                      >`
-                }
+                ${trackingState(p.id, p.trackingActive, accessLevel)}
               </li>`,
           )}
         </ul>`;
