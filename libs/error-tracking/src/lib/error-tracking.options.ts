@@ -18,4 +18,10 @@ export interface ErrorTrackingModuleOptions {
   readonly maxEnvelopeBytes: number;
   /** Largest single event once decompressed. */
   readonly maxEventBytes: number;
+  /** How long a web UI session lives after sign-in. */
+  readonly sessionMinutes: number;
+  /** Failed sign-ins of one username after which it is refused for a while. */
+  readonly signInMaxFailures: number;
+  /** How long such a username is refused. */
+  readonly signInLockSeconds: number;
 }

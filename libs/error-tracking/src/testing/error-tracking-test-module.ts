@@ -29,6 +29,9 @@ export const TEST_OPTIONS: ErrorTrackingModuleOptions = {
   maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
   maxEnvelopeBytes: DEFAULT_MAX_ENVELOPE_BYTES,
   maxEventBytes: DEFAULT_MAX_EVENT_BYTES,
+  sessionMinutes: 10_080,
+  signInMaxFailures: 10,
+  signInLockSeconds: 900,
 };
 
 /**

@@ -56,6 +56,9 @@ describe('environment validation', () => {
       maxBodyBytes: 20 * 1024 * 1024,
       maxEnvelopeBytes: 100 * 1024 * 1024,
       maxEventBytes: 1024 * 1024,
+      sessionMinutes: 10_080,
+      signInMaxFailures: 10,
+      signInLockSeconds: 900,
     });
     expect(
       loadConfig({
@@ -65,6 +68,9 @@ describe('environment validation', () => {
         ERROR_TRACKING_MAX_BODY_BYTES: '65536',
         ERROR_TRACKING_MAX_ENVELOPE_BYTES: '131072',
         ERROR_TRACKING_MAX_EVENT_BYTES: '4096',
+        ERROR_TRACKING_SESSION_MINUTES: '60',
+        ERROR_TRACKING_SIGN_IN_MAX_FAILURES: '3',
+        ERROR_TRACKING_SIGN_IN_LOCK_SECONDS: '30',
       }).errorTracking,
     ).toEqual({
       retentionDays: 30,
@@ -73,6 +79,9 @@ describe('environment validation', () => {
       maxBodyBytes: 65_536,
       maxEnvelopeBytes: 131_072,
       maxEventBytes: 4_096,
+      sessionMinutes: 60,
+      signInMaxFailures: 3,
+      signInLockSeconds: 30,
     });
     const problems = problemsOf({
       ERROR_TRACKING_RETENTION_DAYS: '0',
@@ -81,6 +90,9 @@ describe('environment validation', () => {
       ERROR_TRACKING_MAX_BODY_BYTES: '10',
       ERROR_TRACKING_MAX_ENVELOPE_BYTES: 'lots',
       ERROR_TRACKING_MAX_EVENT_BYTES: '1.5',
+      ERROR_TRACKING_SESSION_MINUTES: '4',
+      ERROR_TRACKING_SIGN_IN_MAX_FAILURES: '0',
+      ERROR_TRACKING_SIGN_IN_LOCK_SECONDS: '86401',
     }).join('\n');
     for (const name of [
       'ERROR_TRACKING_RETENTION_DAYS',
@@ -89,6 +101,9 @@ describe('environment validation', () => {
       'ERROR_TRACKING_MAX_BODY_BYTES',
       'ERROR_TRACKING_MAX_ENVELOPE_BYTES',
       'ERROR_TRACKING_MAX_EVENT_BYTES',
+      'ERROR_TRACKING_SESSION_MINUTES',
+      'ERROR_TRACKING_SIGN_IN_MAX_FAILURES',
+      'ERROR_TRACKING_SIGN_IN_LOCK_SECONDS',
     ]) {
       expect(problems).toMatch(new RegExp(`^${name} must be an integer`, 'm'));
     }

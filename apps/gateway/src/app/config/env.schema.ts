@@ -176,6 +176,18 @@ export class EnvironmentVariables {
   ERROR_TRACKING_MAX_EVENT_BYTES = 1024 * 1024;
 
   @Transform(toInt)
+  @IntRange(5, 525_600)
+  ERROR_TRACKING_SESSION_MINUTES = 10_080;
+
+  @Transform(toInt)
+  @IntRange(1, 1_000)
+  ERROR_TRACKING_SIGN_IN_MAX_FAILURES = 10;
+
+  @Transform(toInt)
+  @IntRange(1, 86_400)
+  ERROR_TRACKING_SIGN_IN_LOCK_SECONDS = 900;
+
+  @Transform(toInt)
   @IntRange(1, 3650)
   MARKETPLACE_TOKEN_LIFETIME_DAYS = 30;
 

@@ -8,10 +8,7 @@ import {
   safeRedirectPath,
   serializeCookie,
 } from './sessions/cookies';
-import {
-  WEB_SESSION_TTL_SECONDS,
-  WebSessionsService,
-} from './sessions/web-sessions.service';
+import { WebSessionsService } from './sessions/web-sessions.service';
 import { formField } from './web-caller';
 import { Web } from './web-context';
 import type { WebContext } from './web-context';
@@ -65,7 +62,7 @@ export class WebSessionController {
       'Set-Cookie',
       serializeCookie(SESSION_COOKIE, result.session.id, {
         secure: ctx.secure,
-        maxAgeSeconds: WEB_SESSION_TTL_SECONDS,
+        maxAgeSeconds: this.sessions.ttlSeconds,
       }),
     );
     res.redirect(303, redirectTo);

@@ -51,9 +51,20 @@ describe('CSRF tokens', () => {
 });
 
 describe('sign-in throttle', () => {
-  it('lets three failures through, then slows, then refuses for 15 minutes', () => {
-    expect([1, 2, 3, 4, 5, 9, 10, 20].map(signInDelayMs)).toEqual([
+  const delays = (failures: number[], maxFailures: number, lockMs: number) =>
+    failures.map((n) => signInDelayMs(n, { maxFailures, lockMs }));
+
+  it('lets two failures through, then slows, then refuses for the lock (defaults: 10, 15 minutes)', () => {
+    expect(delays([1, 2, 3, 4, 5, 9, 10, 20], 10, 900_000)).toEqual([
       0, 0, 1000, 2000, 4000, 64_000, 900_000, 900_000,
     ]);
+  });
+
+  it('follows a configured policy, never slowing longer than the lock', () => {
+    expect(delays([1, 2, 3, 4, 5], 4, 60_000)).toEqual([
+      0, 0, 1000, 60_000, 60_000,
+    ]);
+    expect(delays([1, 3, 8, 9], 20, 5_000)).toEqual([0, 1000, 5000, 5000]);
+    expect(delays([1], 1, 30_000)).toEqual([30_000]);
   });
 });

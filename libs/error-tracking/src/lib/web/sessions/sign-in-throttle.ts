@@ -2,17 +2,24 @@
 export const THROTTLE_RESET_MS = 15 * 60_000;
 /** Failures allowed before any wait. */
 const FREE_FAILURES = 3;
-/** Failures after which the username is refused for `LOCK_MS`. */
-export const LOCK_AFTER_FAILURES = 10;
-const LOCK_MS = 15 * 60_000;
+
+/** When a username is refused outright, and for how long (configuration). */
+export interface SignInLockPolicy {
+  readonly maxFailures: number;
+  readonly lockMs: number;
+}
 
 /**
  * How long a username waits after its `failures`-th failed sign-in: nothing
- * for the first three, then 1, 2, 4 ... 64 seconds (slowed), then 15
- * minutes from the tenth (refused for a while).
+ * for the first two, then 1, 2, 4 ... seconds (slowed, never longer than the
+ * lock), and the whole lock from the `maxFailures`-th on (refused for a
+ * while; 10 failures and 15 minutes unless configured).
  */
-export function signInDelayMs(failures: number): number {
+export function signInDelayMs(
+  failures: number,
+  policy: SignInLockPolicy,
+): number {
+  if (failures >= policy.maxFailures) return policy.lockMs;
   if (failures < FREE_FAILURES) return 0;
-  if (failures >= LOCK_AFTER_FAILURES) return LOCK_MS;
-  return 1000 * 2 ** (failures - FREE_FAILURES);
+  return Math.min(policy.lockMs, 1000 * 2 ** (failures - FREE_FAILURES));
 }

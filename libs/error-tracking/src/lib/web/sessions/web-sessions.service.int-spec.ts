@@ -11,33 +11,41 @@ import {
 import { AccountsRepository } from '../../accounts/accounts.repository';
 import { AccountsService } from '../../accounts/accounts.service';
 import { WebSessionsRepository } from './web-sessions.repository';
-import {
-  WEB_SESSION_TTL_SECONDS,
-  WebSessionsService,
-} from './web-sessions.service';
+import { WebSessionsService } from './web-sessions.service';
 
 const PASSWORD = 'correct horse battery';
+
+const SESSION_PROVIDERS = [
+  AccountsRepository,
+  AccountsService,
+  WebSessionsRepository,
+  WebSessionsService,
+];
 
 describe('web sessions (fake clock)', () => {
   let database: TestDatabase;
   let module: TestingModule;
+  let configured: TestingModule;
   let sessions: WebSessionsService;
   let accounts: AccountsService;
   let sql: Sql;
   const clock = new FixedClock('2026-11-22T10:00:00.000Z');
+  const configuredClock = new FixedClock('2026-11-22T10:00:00.000Z');
 
   beforeAll(async () => {
     database = await openTestDatabase();
     module = await errorTrackingTestModule(
       database.url,
-      [
-        AccountsRepository,
-        AccountsService,
-        WebSessionsRepository,
-        WebSessionsService,
-      ],
+      SESSION_PROVIDERS,
       {},
       clock,
+    );
+    // The same database, with the lifetime and lock set as an operator would.
+    configured = await errorTrackingTestModule(
+      database.url,
+      SESSION_PROVIDERS,
+      { sessionMinutes: 60, signInMaxFailures: 3, signInLockSeconds: 30 },
+      configuredClock,
     );
     sessions = module.get(WebSessionsService);
     accounts = module.get(AccountsService);
@@ -45,6 +53,7 @@ describe('web sessions (fake clock)', () => {
   });
 
   afterAll(async () => {
+    await configured?.close();
     await module?.close();
     await database?.close();
   });
@@ -74,9 +83,7 @@ describe('web sessions (fake clock)', () => {
     expect(rows).toEqual([
       {
         id_digest: hashToken(result.session.id),
-        expires_at: new Date(
-          clock.now().getTime() + WEB_SESSION_TTL_SECONDS * 1000,
-        ),
+        expires_at: new Date(clock.now().getTime() + 7 * 24 * 3600 * 1000),
       },
     ]);
     await expect(sessions.resolve(result.session.id)).resolves.toMatchObject({
@@ -109,7 +116,7 @@ describe('web sessions (fake clock)', () => {
     await sessions.signOut(first.session.id);
     await expect(sessions.resolve(first.session.id)).resolves.toBe(undefined);
     await expect(sessions.resolve(second.session.id)).resolves.toBeDefined();
-    clock.advance(WEB_SESSION_TTL_SECONDS * 1000);
+    clock.advance(sessions.ttlSeconds * 1000);
     await expect(sessions.resolve(second.session.id)).resolves.toBe(undefined);
   });
 
@@ -147,5 +154,49 @@ describe('web sessions (fake clock)', () => {
       "SELECT count(*)::int AS n FROM error_tracking.sign_in_throttles WHERE username = 'cid'",
     );
     expect(defined(row, 'count').n).toBe(0);
+  });
+
+  describe('with ERROR_TRACKING_SESSION_MINUTES=60, _SIGN_IN_MAX_FAILURES=3, _SIGN_IN_LOCK_SECONDS=30', () => {
+    let configuredSessions: WebSessionsService;
+
+    beforeAll(async () => {
+      configuredSessions = configured.get(WebSessionsService);
+      await newUser('dee');
+    });
+
+    it('ends a session after ERROR_TRACKING_SESSION_MINUTES', async () => {
+      expect(configuredSessions.ttlSeconds).toBe(3600);
+      const result = await configuredSessions.signIn('dee', PASSWORD);
+      if (result.kind !== 'signed-in') throw new Error(result.kind);
+      configuredClock.advance(3600_000 - 1);
+      await expect(
+        configuredSessions.resolve(result.session.id),
+      ).resolves.toBeDefined();
+      configuredClock.advance(1);
+      await expect(configuredSessions.resolve(result.session.id)).resolves.toBe(
+        undefined,
+      );
+    });
+
+    it('refuses a username for the configured lock after the configured failures', async () => {
+      for (let i = 0; i < 3; i++)
+        await expect(configuredSessions.signIn('dee', 'nope')).resolves.toEqual(
+          {
+            kind: 'invalid',
+          },
+        );
+      await expect(configuredSessions.signIn('dee', PASSWORD)).resolves.toEqual(
+        {
+          kind: 'throttled',
+          retryAfterSeconds: 30,
+        },
+      );
+      configuredClock.advance(30_000);
+      await expect(
+        configuredSessions.signIn('dee', PASSWORD),
+      ).resolves.toMatchObject({
+        kind: 'signed-in',
+      });
+    });
   });
 });

@@ -4,12 +4,12 @@ import type { Clock } from '@quitanda/kernel';
 
 import type { UserRecord } from '../../accounts/account.types';
 import { AccountsService } from '../../accounts/accounts.service';
+import { ERROR_TRACKING_OPTIONS } from '../../error-tracking.constants';
 import { ErrorTrackingError } from '../../error-tracking.errors';
+import type { ErrorTrackingModuleOptions } from '../../error-tracking.options';
 import { THROTTLE_RESET_MS, signInDelayMs } from './sign-in-throttle';
+import type { SignInLockPolicy } from './sign-in-throttle';
 import { WebSessionsRepository } from './web-sessions.repository';
-
-/** How long a web session lives after sign-in. */
-export const WEB_SESSION_TTL_SECONDS = 7 * 24 * 3600;
 
 export interface WebSession {
   /** The cookie's value (never stored; only its SHA-256 is). */
@@ -25,11 +25,22 @@ export type SignInResult =
 /** Server-side sessions of the web UI. */
 @Injectable()
 export class WebSessionsService {
+  /** How long a session lives after sign-in (`ERROR_TRACKING_SESSION_MINUTES`). */
+  readonly ttlSeconds: number;
+  private readonly lock: SignInLockPolicy;
+
   constructor(
     private readonly repository: WebSessionsRepository,
     private readonly accounts: AccountsService,
     @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+    @Inject(ERROR_TRACKING_OPTIONS) options: ErrorTrackingModuleOptions,
+  ) {
+    this.ttlSeconds = options.sessionMinutes * 60;
+    this.lock = {
+      maxFailures: options.signInMaxFailures,
+      lockMs: options.signInLockSeconds * 1000,
+    };
+  }
 
   /**
    * Checks the password unless the username is throttled; every failure
@@ -52,7 +63,7 @@ export class WebSessionsService {
         key,
         now,
         THROTTLE_RESET_MS,
-        signInDelayMs,
+        (failures) => signInDelayMs(failures, this.lock),
       );
       return { kind: 'invalid' };
     }
@@ -63,7 +74,7 @@ export class WebSessionsService {
       hashToken(id),
       user.id,
       now,
-      new Date(now.getTime() + WEB_SESSION_TTL_SECONDS * 1000),
+      new Date(now.getTime() + this.ttlSeconds * 1000),
     );
     return { kind: 'signed-in', session: { id, user } };
   }
