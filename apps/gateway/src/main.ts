@@ -1,13 +1,22 @@
 import 'reflect-metadata';
 
-import pino from 'pino';
-
 import { ConfigurationError } from './app/config/env.schema';
 import { loadConfig } from './app/config/gateway-config';
 import type { GatewayConfig } from './app/config/gateway-config';
 import { startGateway } from './app/gateway';
+import { createGatewayLogger } from './app/logging/gateway-logger';
 
-let log = pino({ name: 'gateway' });
+// Until the configuration is read: the same format, at the default level.
+let log = createGatewayLogger({ logLevel: 'info' });
+
+/**
+ * Exits once every buffered log line is written, in order: a plain
+ * `process.exit` would write the last lines synchronously ahead of a batch
+ * still being written asynchronously (or lose that batch).
+ */
+function exitAfterLogs(code: number): void {
+  log.flush(() => process.exit(code));
+}
 
 function configOrExit(): GatewayConfig {
   try {
@@ -15,7 +24,8 @@ function configOrExit(): GatewayConfig {
   } catch (error) {
     if (error instanceof ConfigurationError) {
       log.fatal(error.message);
-      process.exit(78); // EX_CONFIG
+      // EX_CONFIG; nothing else runs yet, so the line is written at exit.
+      process.exit(78);
     }
     throw error;
   }
@@ -23,8 +33,8 @@ function configOrExit(): GatewayConfig {
 
 async function main(): Promise<void> {
   const config = configOrExit();
-  log = pino({ name: 'gateway', level: config.logLevel });
-  const gateway = await startGateway(config);
+  log = createGatewayLogger(config);
+  const gateway = await startGateway(config, log);
 
   let closing = false;
   const shutdown = (signal: NodeJS.Signals) => {
@@ -38,11 +48,11 @@ async function main(): Promise<void> {
     gateway.close().then(
       () => {
         log.info('Stopped');
-        process.exit(0);
+        exitAfterLogs(0);
       },
       (error: unknown) => {
         log.error({ err: error }, 'Shutdown failed');
-        process.exit(1);
+        exitAfterLogs(1);
       },
     );
   };
@@ -52,5 +62,5 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   log.fatal({ err: error }, 'Failed to start');
-  process.exit(1);
+  exitAfterLogs(1);
 });

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 
 import { NestFactory } from '@nestjs/core';
+import type { Logger } from 'pino';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 
 import { AppModule } from './app.module';
@@ -29,10 +30,14 @@ export interface Gateway {
 /**
  * Boots the whole gateway: database (server or embedded), migrations when
  * `MIGRATIONS=auto`, the Nest application, the listener. Used by `main.ts`
- * and by the e2e tests, so both run the same code.
+ * and by the e2e tests, so both run the same code. `main.ts` passes its own
+ * logger so that every line of the process shares one format and one
+ * buffered destination (and so stays in order).
  */
-export async function startGateway(config: GatewayConfig): Promise<Gateway> {
-  const log = createGatewayLogger(config);
+export async function startGateway(
+  config: GatewayConfig,
+  log: Logger = createGatewayLogger(config),
+): Promise<Gateway> {
   const database = await openGatewayDatabase(config);
   try {
     if (config.migrations === 'auto') {

@@ -1,0 +1,122 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { openTestDatabase } from '@quitanda/testing';
+import type { TestDatabase } from '@quitanda/testing';
+
+const ROOT = join(__dirname, '../../../..');
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+interface Run {
+  readonly lines: Array<Record<string, unknown>>;
+  readonly code: number | null;
+}
+
+/**
+ * `main.ts` as `npm start` runs it, compiled on the fly; `whileUp` gets the
+ * URL from the "listening" line and the process stops on SIGTERM after it.
+ */
+function runMain(
+  env: Record<string, string>,
+  whileUp?: (url: string) => Promise<void>,
+): Promise<Run> {
+  const child = spawn(
+    process.execPath,
+    ['-r', '@swc-node/register', 'apps/gateway/src/main.ts'],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        SWC_NODE_PROJECT: 'tsconfig.base.json',
+        HOST: '127.0.0.1',
+        PORT: '0',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const lines: Array<Record<string, unknown>> = [];
+  let buffered = '';
+  let work: Promise<void> = Promise.resolve();
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString('utf8');
+    const complete = buffered.split('\n');
+    buffered = complete.pop() ?? '';
+    for (const text of complete) {
+      const line = JSON.parse(text) as Record<string, unknown>;
+      lines.push(line);
+      if (whileUp && line['msg'] === 'Quitanda is listening')
+        work = whileUp(String(line['url'])).finally(() =>
+          child.kill('SIGTERM'),
+        );
+    }
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      work.then(() => resolve({ lines, code }), reject);
+    });
+  });
+}
+
+describe('the gateway process (e2e)', () => {
+  let database: TestDatabase;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    dataDir = await mkdtemp(join(tmpdir(), 'quitanda-process-'));
+  });
+
+  afterAll(async () => {
+    await database?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('refuses a bad variable before starting: exit 78 and one JSON line naming it', async () => {
+    const run = await runMain({ LOG_LEVEL: 'loud', DATA_DIR: dataDir });
+    expect(run.code).toBe(78);
+    expect(run.lines).toHaveLength(1);
+    expect(run.lines[0]).toMatchObject({
+      level: 60,
+      time: expect.stringMatching(ISO_TIME),
+      msg: expect.stringContaining('LOG_LEVEL must be one of'),
+    });
+  });
+
+  it('serves, and on SIGTERM finishes and exits 0, logging one format in order', async () => {
+    let created = 0;
+    const run = await runMain(
+      {
+        DATABASE_URL: database.url,
+        DATA_DIR: dataDir,
+        MIGRATIONS: 'off',
+        LOG_LEVEL: 'info',
+        DB_POOL_SIZE: '2',
+      },
+      async (url) => {
+        const res = await fetch(`${url}/events`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ title: 'from the process test' }),
+        });
+        created = res.status;
+      },
+    );
+    expect(created).toBe(201);
+    expect(run.code).toBe(0);
+    for (const line of run.lines)
+      expect(line['time']).toEqual(expect.stringMatching(ISO_TIME));
+    const messages = run.lines.map((line) => line['msg']);
+    const request = run.lines.findIndex(
+      (line) => line['url'] === '/events' && line['status'] === 201,
+    );
+    expect(request).toBeGreaterThan(messages.indexOf('Quitanda is listening'));
+    expect(
+      messages.indexOf('Shutting down: finishing in-flight requests'),
+    ).toBeGreaterThan(request);
+    expect(messages.at(-1)).toBe('Stopped');
+  });
+});
