@@ -32,7 +32,7 @@ const shopFormat: HttpErrorFormat = {
 function exchange(path: string, headersSent = false) {
   const sent: {
     status?: number;
-    headers: Record<string, string>;
+    headers: Record<string, string | number>;
     body?: string;
     destroyed?: boolean;
   } = {
@@ -44,7 +44,7 @@ function exchange(path: string, headersSent = false) {
       sent.status = code;
       return res;
     },
-    setHeader(name: string, value: string) {
+    setHeader(name: string, value: string | number) {
       sent.headers[name] = value;
     },
     end(body: string) {
@@ -75,6 +75,9 @@ describe('HttpErrorFilter', () => {
       shop: 'sold_out',
       message: 'Sold out',
     });
+    expect(sent.headers['Content-Length']).toBe(
+      Buffer.byteLength(sent.body as string),
+    );
   });
 
   it('renders transport failures by the format owning the path', () => {

@@ -76,12 +76,14 @@ export class HttpErrorFilter implements ExceptionFilter {
     for (const [name, value] of Object.entries(rendered.headers ?? {})) {
       res.setHeader(name, value);
     }
-    res.setHeader('Content-Type', rendered.contentType);
-    res.end(
+    const text =
       typeof rendered.body === 'string'
         ? rendered.body
-        : JSON.stringify(rendered.body),
-    );
+        : JSON.stringify(rendered.body);
+    res.setHeader('Content-Type', rendered.contentType);
+    // Set rather than left to Node, so the request log sees the size.
+    res.setHeader('Content-Length', Buffer.byteLength(text));
+    res.end(text);
   }
 
   private formatFor(
