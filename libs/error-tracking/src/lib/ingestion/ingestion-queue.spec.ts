@@ -25,6 +25,13 @@ interface Deferred {
   reject(error: unknown): void;
 }
 
+/** Fails a flush the way `pg` does when PostgreSQL cannot be reached. */
+function refuseConnection(flush: Deferred | undefined): void {
+  flush?.reject(
+    Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+  );
+}
+
 function ok(batch: readonly IngestRequest[]): FlushResult {
   return {
     verdicts: batch.map(() => 'ok'),
@@ -38,9 +45,11 @@ function ok(batch: readonly IngestRequest[]): FlushResult {
 describe('IngestionQueue (group commit)', () => {
   let flushes: Deferred[];
   let queue: IngestionQueue;
+  let clock: FixedClock;
 
   beforeEach(() => {
     flushes = [];
+    clock = new FixedClock();
     const repository = {
       flush: (batch: readonly IngestRequest[]) =>
         new Promise<FlushResult>((resolve, reject) =>
@@ -50,7 +59,7 @@ describe('IngestionQueue (group commit)', () => {
     queue = new IngestionQueue(
       repository,
       new IngestionMetrics(new Registry()),
-      new FixedClock(),
+      clock,
       TEST_OPTIONS,
     );
   });
@@ -107,11 +116,7 @@ describe('IngestionQueue (group commit)', () => {
   it('answers 503 to the batch and at once to newcomers when the database is unreachable', async () => {
     const waiting = queue.submit(req(1));
     await settle();
-    flushes[0]?.reject(
-      Object.assign(new Error('connect ECONNREFUSED'), {
-        code: 'ECONNREFUSED',
-      }),
-    );
+    refuseConnection(flushes[0]);
     await expect(waiting).rejects.toMatchObject({
       kind: TransportErrorKind.ServiceUnavailable,
       retryAfterSeconds: expect.any(Number),
@@ -120,6 +125,29 @@ describe('IngestionQueue (group commit)', () => {
       kind: TransportErrorKind.ServiceUnavailable,
     });
     expect(flushes).toHaveLength(1);
+  });
+
+  it('tries the database again once the outage cool-down has passed', async () => {
+    const refused = queue.submit(req(1));
+    await settle();
+    refuseConnection(flushes[0]);
+    await expect(refused).rejects.toMatchObject({
+      kind: TransportErrorKind.ServiceUnavailable,
+    });
+
+    clock.advance(999);
+    await expect(queue.submit(req(2))).rejects.toMatchObject({
+      kind: TransportErrorKind.ServiceUnavailable,
+    });
+    expect(flushes).toHaveLength(1);
+
+    clock.advance(1);
+    const retried = queue.submit(req(3));
+    await settle();
+    expect(flushes).toHaveLength(2);
+    expect(flushes[1]?.batch.map((r) => r.keyId)).toEqual([3]);
+    flushes[1]?.resolve(ok(flushes[1].batch));
+    await expect(retried).resolves.toBe('ok');
   });
 
   it('isolates a request that breaks a flush from the others', async () => {

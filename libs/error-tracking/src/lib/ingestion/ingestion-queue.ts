@@ -65,7 +65,7 @@ export class IngestionQueue
 
   /** Resolves with the flush's verdict once the request is durably stored (or refused). */
   submit(request: IngestRequest): Promise<IngestVerdict> {
-    if (Date.now() < this.unavailableUntil)
+    if (this.clock.now().getTime() < this.unavailableUntil)
       return Promise.reject(unavailable());
     return new Promise((resolve, reject) => {
       this.pending.push({ request, resolve, reject });
@@ -149,7 +149,8 @@ export class IngestionQueue
       });
     } catch (error) {
       if (isConnectionFailure(error)) {
-        this.unavailableUntil = Date.now() + UNAVAILABLE_COOLDOWN_MS;
+        this.unavailableUntil =
+          this.clock.now().getTime() + UNAVAILABLE_COOLDOWN_MS;
         this.fail(batch, unavailable(), 'unavailable');
         // Everything still queued would meet the same fate.
         this.fail(this.pending.splice(0), unavailable(), 'unavailable');
