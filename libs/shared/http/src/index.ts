@@ -1,6 +1,7 @@
 export { jsonBody } from './lib/json-body.middleware';
 export type { JsonBodyOptions } from './lib/json-body.middleware';
 export { requestIdOf, REQUEST_ID_HEADER } from './lib/request-id';
+export { endWithBody } from './lib/end-with-body';
 export { isJsonContentType } from './lib/content-type';
 export { RequestValidationPipe, fieldErrorsOf } from './lib/validation.pipe';
 export { TrimmedLength } from './lib/trimmed-length.decorator';

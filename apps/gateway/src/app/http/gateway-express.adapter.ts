@@ -1,5 +1,6 @@
 import { StreamableFile } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
+import { endWithBody } from '@quitanda/http';
 import type { Response } from 'express';
 
 /**
@@ -37,8 +38,7 @@ export class GatewayExpressAdapter extends ExpressAdapter {
           : 'application/json; charset=utf-8',
       );
     }
-    response.setHeader('Content-Length', Buffer.byteLength(text));
-    response.end(text);
+    endWithBody(response, text);
     return undefined;
   }
 }

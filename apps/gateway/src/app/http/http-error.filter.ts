@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import type { ArgumentsHost, ExceptionFilter } from '@nestjs/common';
 import { isConnectionFailure } from '@quitanda/database';
-import { requestIdOf } from '@quitanda/http';
+import { endWithBody, requestIdOf } from '@quitanda/http';
 import {
   DomainError,
   TransportError,
@@ -81,9 +81,7 @@ export class HttpErrorFilter implements ExceptionFilter {
         ? rendered.body
         : JSON.stringify(rendered.body);
     res.setHeader('Content-Type', rendered.contentType);
-    // Set rather than left to Node, so the request log sees the size.
-    res.setHeader('Content-Length', Buffer.byteLength(text));
-    res.end(text);
+    endWithBody(res, text);
   }
 
   private formatFor(

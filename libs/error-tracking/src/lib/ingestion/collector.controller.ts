@@ -17,6 +17,7 @@ import {
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import { endWithBody } from '@quitanda/http';
 import type { Request, Response } from 'express';
 
 import { COLLECTOR_PATH_PREFIX } from '../error-tracking.constants';
@@ -153,7 +154,6 @@ export class CollectorController {
     for (const [name, value] of Object.entries(COLLECTOR_CORS_HEADERS))
       res.setHeader(name, value);
     res.setHeader('Content-Type', 'application/json');
-    res.setHeader('Content-Length', Buffer.byteLength(body));
-    res.end(body);
+    endWithBody(res, body);
   }
 }

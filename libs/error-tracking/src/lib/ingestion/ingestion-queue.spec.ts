@@ -3,7 +3,7 @@ import { Registry } from 'prom-client';
 
 import { TEST_OPTIONS } from '../../testing/error-tracking-test-module';
 import type { IngestRequest } from './ingest-request';
-import { IngestionQueue } from './ingestion-queue';
+import { IngestionQueue, UNAVAILABLE_COOLDOWN_MS } from './ingestion-queue';
 import { IngestionMetrics } from './ingestion.metrics';
 import type { FlushResult, IngestionRepository } from './ingestion.repository';
 
@@ -23,13 +23,6 @@ interface Deferred {
   batch: readonly IngestRequest[];
   resolve(result: FlushResult): void;
   reject(error: unknown): void;
-}
-
-/** Fails a flush the way `pg` does when PostgreSQL cannot be reached. */
-function refuseConnection(flush: Deferred | undefined): void {
-  flush?.reject(
-    Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
-  );
 }
 
 function ok(batch: readonly IngestRequest[]): FlushResult {
@@ -65,6 +58,21 @@ describe('IngestionQueue (group commit)', () => {
   });
 
   const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+  /** One request whose flush fails the way `pg` does when PostgreSQL cannot be reached. */
+  async function loseTheDatabase(): Promise<void> {
+    const refused = queue.submit(req(1));
+    await settle();
+    flushes[0]?.reject(
+      Object.assign(new Error('connect ECONNREFUSED'), {
+        code: 'ECONNREFUSED',
+      }),
+    );
+    await expect(refused).rejects.toMatchObject({
+      kind: TransportErrorKind.ServiceUnavailable,
+      retryAfterSeconds: expect.any(Number),
+    });
+  }
 
   it('starts one flush for what arrived together, and the next as soon as it commits, with everything that arrived meanwhile', async () => {
     const first = [queue.submit(req(1)), queue.submit(req(2))];
@@ -114,13 +122,7 @@ describe('IngestionQueue (group commit)', () => {
   });
 
   it('answers 503 to the batch and at once to newcomers when the database is unreachable', async () => {
-    const waiting = queue.submit(req(1));
-    await settle();
-    refuseConnection(flushes[0]);
-    await expect(waiting).rejects.toMatchObject({
-      kind: TransportErrorKind.ServiceUnavailable,
-      retryAfterSeconds: expect.any(Number),
-    });
+    await loseTheDatabase();
     await expect(queue.submit(req(2))).rejects.toMatchObject({
       kind: TransportErrorKind.ServiceUnavailable,
     });
@@ -128,14 +130,9 @@ describe('IngestionQueue (group commit)', () => {
   });
 
   it('tries the database again once the outage cool-down has passed', async () => {
-    const refused = queue.submit(req(1));
-    await settle();
-    refuseConnection(flushes[0]);
-    await expect(refused).rejects.toMatchObject({
-      kind: TransportErrorKind.ServiceUnavailable,
-    });
+    await loseTheDatabase();
 
-    clock.advance(999);
+    clock.advance(UNAVAILABLE_COOLDOWN_MS - 1);
     await expect(queue.submit(req(2))).rejects.toMatchObject({
       kind: TransportErrorKind.ServiceUnavailable,
     });

@@ -25,7 +25,7 @@ const MAX_FLUSH_REQUESTS = 512;
 const MAX_FLUSH_EVENTS = 2_000;
 const MAX_FLUSH_BYTES = 32 * 1024 * 1024;
 /** After a connection failure, refuse at once for this long (503). */
-const UNAVAILABLE_COOLDOWN_MS = 1_000;
+export const UNAVAILABLE_COOLDOWN_MS = 1_000;
 const RETRY_AFTER_SECONDS = 5;
 
 function unavailable(): TransportError {

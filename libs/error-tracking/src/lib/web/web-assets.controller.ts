@@ -3,6 +3,7 @@ import { join } from 'node:path';
 
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { endWithBody } from '@quitanda/http';
 import type { Response } from 'express';
 
 import { WEB_SECURITY_HEADERS } from './web-paths';
@@ -22,8 +23,7 @@ function send(res: Response, type: string, body: Buffer): void {
     res.setHeader(name, value);
   res.setHeader('Content-Type', type);
   res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-  res.setHeader('Content-Length', body.length);
-  res.end(body);
+  endWithBody(res, body);
 }
 
 @ApiExcludeController()

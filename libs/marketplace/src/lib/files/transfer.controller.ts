@@ -9,6 +9,7 @@ import {
   Res,
 } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { endWithBody } from '@quitanda/http';
 import type { Request, Response } from 'express';
 
 import { parseContentRange, parseRange } from './content-range';
@@ -124,7 +125,6 @@ export class TransferController {
         .status(206)
         .setHeader('Content-Range', `bytes ${start}-${end}/${size}`);
     else res.status(200);
-    res.setHeader('Content-Length', String(bytes.length));
-    res.end(bytes);
+    endWithBody(res, bytes);
   }
 }
