@@ -88,6 +88,8 @@ describe('the gateway process (e2e)', () => {
 
   it('serves, and on SIGTERM finishes and exits 0, logging one format in order', async () => {
     let created = 0;
+    let createdBytes = 0;
+    let problemBytes = 0;
     const run = await runMain(
       {
         DATABASE_URL: database.url,
@@ -103,6 +105,13 @@ describe('the gateway process (e2e)', () => {
           body: JSON.stringify({ title: 'from the process test' }),
         });
         created = res.status;
+        createdBytes = (await res.arrayBuffer()).byteLength;
+        // An error's body is written by the error filter, not by Express.
+        const missing = await fetch(
+          `${url}/events/01a20177-f2a1-76d2-8065-e60865a06cdf`,
+        );
+        expect(missing.status).toBe(404);
+        problemBytes = (await missing.arrayBuffer()).byteLength;
       },
     );
     expect(created).toBe(201);
@@ -114,6 +123,13 @@ describe('the gateway process (e2e)', () => {
       (line) => line['url'] === '/events' && line['status'] === 201,
     );
     expect(request).toBeGreaterThan(messages.indexOf('Quitanda is listening'));
+    // The request log states each response's size, error bodies included.
+    expect(createdBytes).toBeGreaterThan(0);
+    expect(problemBytes).toBeGreaterThan(0);
+    expect(run.lines[request]?.['bytes']).toBe(createdBytes);
+    expect(run.lines.find((line) => line['status'] === 404)?.['bytes']).toBe(
+      problemBytes,
+    );
     expect(
       messages.indexOf('Shutting down: finishing in-flight requests'),
     ).toBeGreaterThan(request);
