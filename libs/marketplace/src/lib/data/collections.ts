@@ -23,6 +23,35 @@ export function collectionOf(name: string): CollectionName {
   );
 }
 
+/** Written by the server on every record, always as strings. */
+const SERVER_TEXT_FIELDS = ['_acl.creator', '_kmd.ect', '_kmd.lmt'];
+
+/**
+ * Fields every record of the collection holds as a string when present:
+ * what `validateRecord` requires of them, and what the server writes. The
+ * query compiler serves conditions and sorts on them from B-tree indexes
+ * (migration `RecordsTextFieldIndexes`); a rule loosened here must drop
+ * its field from this list.
+ */
+const TEXT_FIELDS: Readonly<Record<CollectionName, ReadonlySet<string>>> = {
+  product: new Set([...SERVER_TEXT_FIELDS, 'name', 'measurement']),
+  assortment: new Set([...SERVER_TEXT_FIELDS, 'id_producer', 'canceled']),
+  availableAssortment: new Set([
+    ...SERVER_TEXT_FIELDS,
+    'id_producer',
+    'canceled',
+  ]),
+  requiredAssortment: new Set([
+    ...SERVER_TEXT_FIELDS,
+    'id_producer',
+    'canceled',
+  ]),
+};
+
+export function textFieldsOf(collection: CollectionName): ReadonlySet<string> {
+  return TEXT_FIELDS[collection];
+}
+
 /** `lower(btrim(name))`: what product names are unique by. */
 export function uniqueNameOf(
   collection: CollectionName,

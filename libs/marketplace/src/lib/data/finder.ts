@@ -16,6 +16,8 @@ export interface FindSpec {
   /** More conditions (access rules, `NOT disabled`), given the params. */
   readonly extra?: (params: ParamList) => string;
   readonly filter?: unknown;
+  /** Fields the table's documents always hold as strings (index-served). */
+  readonly textFields?: ReadonlySet<string>;
   readonly sort?: unknown;
   readonly limit?: number;
   readonly skip?: number;
@@ -24,6 +26,12 @@ export interface FindSpec {
 export interface BuiltWhere {
   readonly where: string;
   readonly params: ParamList;
+  readonly usesRegex: boolean;
+}
+
+export interface FindSelect {
+  readonly text: string;
+  readonly values: readonly unknown[];
   readonly usesRegex: boolean;
 }
 
@@ -48,6 +56,7 @@ export class Finder {
         spec.filter,
         `${alias}.doc`,
         params,
+        spec.textFields,
       );
       conditions.push(`(${compiled.sql})`);
       usesRegex = compiled.usesRegex;
@@ -57,26 +66,40 @@ export class Finder {
 
   /** Matching docs; without a limit, more than 10,000 is ResultSetSizeExceeded. */
   async find(spec: FindSpec): Promise<KinveyDoc[]> {
+    const select = this.select(spec);
+    const rows = await this.records.select<{ doc: KinveyDoc }>(
+      select.text,
+      select.values,
+      select.usesRegex,
+    );
+    checkCap(rows.length, spec.limit !== undefined);
+    return rows.map((row) => row.doc);
+  }
+
+  /** The SELECT `find` runs (apart so its plan can be examined). */
+  select(spec: FindSpec): FindSelect {
     const built = this.where(spec);
     const sort = spec.sort
-      ? this.compiler.compileSort(spec.sort, 't.doc', built.params)
+      ? this.compiler.compileSort(
+          spec.sort,
+          't.doc',
+          built.params,
+          spec.textFields,
+        )
       : '';
     const order = sort ? `${sort}, t.created_at, t.id` : 't.created_at, t.id';
-    const limited = spec.limit !== undefined;
     const limit = built.params.add(
-      limited
-        ? Math.min(spec.limit as number, RESULT_SET_CAP)
+      spec.limit !== undefined
+        ? Math.min(spec.limit, RESULT_SET_CAP)
         : RESULT_SET_CAP + 1,
     );
     const skip = built.params.add(spec.skip ?? 0);
-    const rows = await this.records.select<{ doc: KinveyDoc }>(
-      `SELECT t.doc FROM marketplace.${spec.table} t WHERE ${built.where}
+    return {
+      text: `SELECT t.doc FROM marketplace.${spec.table} t WHERE ${built.where}
         ORDER BY ${order} LIMIT ${limit} OFFSET ${skip}`,
-      built.params.values,
-      built.usesRegex,
-    );
-    checkCap(rows.length, limited);
-    return rows.map((row) => row.doc);
+      values: built.params.values,
+      usesRegex: built.usesRegex,
+    };
   }
 
   async count(spec: FindSpec): Promise<number> {

@@ -16,10 +16,10 @@ export const QUERY_COMPILER_PROVIDER: Provider = {
   useValue: {
     params: () => new SqlParams(),
     parseJsonParam,
-    compileFilter: (filter, doc, params) =>
-      compileFilter(filter, doc, params as SqlParams),
-    compileSort: (sort, doc, params) =>
-      compileSort(sort, doc, params as SqlParams),
+    compileFilter: (filter, doc, params, textFields) =>
+      compileFilter(filter, doc, params as SqlParams, textFields),
+    compileSort: (sort, doc, params, textFields) =>
+      compileSort(sort, doc, params as SqlParams, textFields),
     compileGroup: (body, doc, params) =>
       compileGroup(body, doc, params as SqlParams),
   } satisfies QueryCompiler,

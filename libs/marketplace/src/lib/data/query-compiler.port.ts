@@ -26,14 +26,23 @@ export interface QueryCompiler {
   params(): ParamList;
   /** Parses the `query`/`sort` URL parameter (400 InvalidQuerySyntax). */
   parseJsonParam(raw: string | undefined, name: 'query' | 'sort'): unknown;
-  /** A boolean SQL expression over the jsonb column `doc`. */
+  /**
+   * A boolean SQL expression over the jsonb column `doc`; conditions on
+   * `textFields` (always strings when present) become index-served text.
+   */
   compileFilter(
     filter: unknown,
     doc: string,
     params: ParamList,
+    textFields?: ReadonlySet<string>,
   ): CompiledFilterSql;
   /** ORDER BY items, or ''. */
-  compileSort(sort: unknown, doc: string, params: ParamList): string;
+  compileSort(
+    sort: unknown,
+    doc: string,
+    params: ParamList,
+    textFields?: ReadonlySet<string>,
+  ): string;
   /** The SDKs' aggregations (400 FeatureUnavailable for other reduces). */
   compileGroup(body: unknown, doc: string, params: ParamList): CompiledGroupSql;
 }

@@ -12,7 +12,12 @@ import {
 import type { Principal } from '../auth/principal';
 import { creatorOf } from '../auth/principal';
 import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
-import { collectionOf, uniqueNameOf, validateRecord } from './collections';
+import {
+  collectionOf,
+  textFieldsOf,
+  uniqueNameOf,
+  validateRecord,
+} from './collections';
 import type { CollectionName } from './collections';
 import { reduceFileRefs } from './file-refs';
 import { countParam, fieldsParam, project, rawParam } from './find-params';
@@ -81,6 +86,7 @@ export class RecordsService {
           ? (p: ParamList) => readableSql('t.doc', p.add(principal.user.id))
           : undefined,
       filter: compiler.parseJsonParam(rawParam(params.query), 'query'),
+      textFields: textFieldsOf(collection),
       sort: compiler.parseJsonParam(rawParam(params.sort), 'sort'),
       limit: countParam(params.limit, 'limit'),
       skip: countParam(params.skip, 'skip'),
@@ -362,6 +368,7 @@ export class RecordsService {
               }
             : undefined,
         filter,
+        textFields: textFieldsOf(collection),
       },
       'r',
     );

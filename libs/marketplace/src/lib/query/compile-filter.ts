@@ -16,6 +16,8 @@ import {
 } from './query-errors';
 import { toPostgresRegex } from './regex';
 import type { SqlParams } from './sql-params';
+import { textFieldCondition, textFieldSql } from './text-fields';
+import type { TextFields } from './text-fields';
 
 export interface CompiledFilter {
   sql: string;
@@ -32,18 +34,20 @@ const TYPE = (value: string) => `jsonb_typeof(${value})`;
 
 /**
  * A MongoDB filter as a boolean SQL expression over the jsonb document
- * `doc`. Every value and field name is a bind parameter; the SQL text holds
- * only operators and generated aliases.
+ * `doc`. Every value and request field name is a bind parameter; the SQL
+ * text holds only operators, generated aliases and the names of
+ * `textFields` (the collection's own, see `text-fields.ts`).
  */
 export function compileFilter(
   filter: unknown,
   doc: string,
   params: SqlParams,
+  textFields: TextFields = new Set(),
 ): CompiledFilter {
   if (filter === undefined || filter === null) {
     return { sql: 'TRUE', usesRegex: false };
   }
-  const compiler = new FilterCompiler(params);
+  const compiler = new FilterCompiler(params, doc, textFields);
   const sql = compiler.query(filter, doc, 0);
   return { sql, usesRegex: compiler.usesRegex };
 }
@@ -53,7 +57,11 @@ class FilterCompiler {
   private aliases = 0;
   private conditions = 0;
 
-  constructor(private readonly params: SqlParams) {}
+  constructor(
+    private readonly params: SqlParams,
+    private readonly root: string,
+    private readonly textFields: TextFields,
+  ) {}
 
   query(filter: unknown, doc: string, depth: number): string {
     if (!isPlainObject(filter)) {
@@ -103,6 +111,15 @@ class FilterCompiler {
     depth: number,
   ): string {
     this.guard(depth);
+    // Only the stored document's own fields are known; not `$elemMatch`'s elements.
+    if (doc === this.root && this.textFields.has(key)) {
+      const text = textFieldCondition(
+        textFieldSql(doc, key),
+        condition,
+        this.params,
+      );
+      if (text !== undefined) return text;
+    }
     const source = pathSource(doc, parsePath(key), this.params, this.alias);
     if (isOperatorObject(condition)) {
       return this.operators(source, condition, depth + 1);

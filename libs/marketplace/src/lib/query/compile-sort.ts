@@ -1,6 +1,8 @@
 import { jsonPath, parsePath } from './field-path';
 import { badRequest, isPlainObject } from './query-errors';
 import type { SqlParams } from './sql-params';
+import { textFieldSort, textFieldSql } from './text-fields';
+import type { TextFields } from './text-fields';
 
 const MAX_SORT_FIELDS = 32;
 
@@ -16,6 +18,7 @@ export function compileSort(
   sort: unknown,
   doc: string,
   params: SqlParams,
+  textFields: TextFields = new Set(),
 ): string {
   if (sort === undefined || sort === null) return '';
   if (!isPlainObject(sort)) throw badRequest('sort must be a JSON object');
@@ -29,6 +32,8 @@ export function compileSort(
         throw badRequest(`sort direction of "${field}" must be 1 or -1`);
       }
       const order = direction === 1 ? 'ASC' : 'DESC';
+      if (textFields.has(field))
+        return textFieldSort(textFieldSql(doc, field), order);
       return sortKeys(doc, safePath(field), order, params)
         .map((key) => `${key} ${order}`)
         .join(', ');

@@ -5,3 +5,4 @@ export type { CompiledFilter } from './compile-filter';
 export { compileSort } from './compile-sort';
 export { compileGroup } from './compile-group';
 export type { CompiledGroup, GroupRow } from './compile-group';
+export type { TextFields } from './text-fields';

@@ -10,6 +10,10 @@ import { MARKETPLACE_SCHEMA } from '../../marketplace.constants';
 @Entity({ name: 'records', schema: MARKETPLACE_SCHEMA })
 // GIN over the documents (created by the migration; TypeORM cannot describe it).
 @Index('records_doc_idx', { synchronize: false })
+// Text-field expression indexes (migration RecordsTextFieldIndexes).
+@Index('records_id_producer_idx', { synchronize: false })
+@Index('records_name_idx', { synchronize: false })
+@Index('records_kmd_lmt_idx', { synchronize: false })
 @Index('records_lmt_idx', ['appKey', 'collection', 'updatedAt'])
 @Index('records_unique_name_key', ['appKey', 'collection', 'uniqueName'], {
   unique: true,

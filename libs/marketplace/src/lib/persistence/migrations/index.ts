@@ -1,8 +1,10 @@
 import { CreateMarketplace1795331816132 } from './1795331816132-CreateMarketplace';
 import { RecordsDocIndex1795335000000 } from './1795335000000-RecordsDocIndex';
+import { RecordsTextFieldIndexes1795588765012 } from './1795588765012-RecordsTextFieldIndexes';
 
 /** Every migration of the marketplace schema, oldest first. */
 export const MARKETPLACE_MIGRATIONS = [
   CreateMarketplace1795331816132,
   RecordsDocIndex1795335000000,
+  RecordsTextFieldIndexes1795588765012,
 ];

@@ -1,0 +1,44 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * B-tree indexes for the text fields the SDKs query and sort by most
+ * (`textFieldsOf` in `data/collections.ts`): a producer's records, a
+ * product's name, changes since a time. The expressions are written exactly
+ * as the query compiler writes them (`textFieldSql`), so the planner matches
+ * them; missing values sort first, as MongoDB sorts them ascending.
+ *
+ * The GIN index over whole documents stops deferring its updates to a
+ * pending list: the list is scanned in full by every search, so a busy
+ * collection's containment queries slowed with each insert until the next
+ * vacuum, and the planner turned to a sequential scan.
+ */
+export class RecordsTextFieldIndexes1795588765012 implements MigrationInterface {
+  name = 'RecordsTextFieldIndexes1795588765012';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    for (const [name, expression] of INDEXES)
+      await queryRunner.query(
+        `CREATE INDEX "${name}" ON "marketplace"."records" ("app_key", "collection", (${expression}) NULLS FIRST)`,
+      );
+    await queryRunner.query(
+      `ALTER INDEX "marketplace"."records_doc_idx" SET (fastupdate = off)`,
+    );
+    await queryRunner.query(
+      `SELECT gin_clean_pending_list('"marketplace"."records_doc_idx"'::regclass)`,
+    );
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(
+      `ALTER INDEX "marketplace"."records_doc_idx" RESET (fastupdate)`,
+    );
+    for (const [name] of INDEXES)
+      await queryRunner.query(`DROP INDEX "marketplace"."${name}"`);
+  }
+}
+
+const INDEXES: ReadonlyArray<readonly [string, string]> = [
+  ['records_id_producer_idx', `(doc ->> 'id_producer') COLLATE "C"`],
+  ['records_name_idx', `(doc ->> 'name') COLLATE "C"`],
+  ['records_kmd_lmt_idx', `(doc -> '_kmd' ->> 'lmt') COLLATE "C"`],
+];
