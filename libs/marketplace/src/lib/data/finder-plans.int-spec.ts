@@ -99,6 +99,12 @@ describe('Finder: the common queries are index-served', () => {
     ).resolves.toMatch(/Index Scan Backward using records_name_idx/);
   });
 
+  it('serves a plain listing with a limit in creation order', async () => {
+    await expect(plan('product', { limit: 50 })).resolves.toMatch(
+      /Index Scan using records_created_idx/,
+    );
+  });
+
   it('finds the same records through the index as the documents hold', async () => {
     const docs = await module.get(Finder).find({
       table: 'records',

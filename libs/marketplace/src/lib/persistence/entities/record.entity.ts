@@ -15,6 +15,7 @@ import { MARKETPLACE_SCHEMA } from '../../marketplace.constants';
 @Index('records_name_idx', { synchronize: false })
 @Index('records_kmd_lmt_idx', { synchronize: false })
 @Index('records_lmt_idx', ['appKey', 'collection', 'updatedAt'])
+@Index('records_created_idx', ['appKey', 'collection', 'createdAt', 'id'])
 @Index('records_unique_name_key', ['appKey', 'collection', 'uniqueName'], {
   unique: true,
 })

@@ -5,7 +5,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * (`textFieldsOf` in `data/collections.ts`): a producer's records, a
  * product's name, changes since a time. The expressions are written exactly
  * as the query compiler writes them (`textFieldSql`), so the planner matches
- * them; missing values sort first, as MongoDB sorts them ascending.
+ * them; missing values sort first, as MongoDB sorts them ascending. A
+ * listing without a sort comes in creation order (`created_at`, `id`), and
+ * every sort ends with those: a fourth index serves them.
  *
  * The GIN index over whole documents stops deferring its updates to a
  * pending list: the list is scanned in full by every search, so a busy
@@ -21,6 +23,9 @@ export class RecordsTextFieldIndexes1795588765012 implements MigrationInterface 
         `CREATE INDEX "${name}" ON "marketplace"."records" ("app_key", "collection", (${expression}) NULLS FIRST)`,
       );
     await queryRunner.query(
+      `CREATE INDEX "records_created_idx" ON "marketplace"."records" ("app_key", "collection", "created_at", "id")`,
+    );
+    await queryRunner.query(
       `ALTER INDEX "marketplace"."records_doc_idx" SET (fastupdate = off)`,
     );
     await queryRunner.query(
@@ -32,6 +37,7 @@ export class RecordsTextFieldIndexes1795588765012 implements MigrationInterface 
     await queryRunner.query(
       `ALTER INDEX "marketplace"."records_doc_idx" RESET (fastupdate)`,
     );
+    await queryRunner.query(`DROP INDEX "marketplace"."records_created_idx"`);
     for (const [name] of INDEXES)
       await queryRunner.query(`DROP INDEX "marketplace"."${name}"`);
   }
