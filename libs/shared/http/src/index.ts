@@ -5,3 +5,4 @@ export { endWithBody } from './lib/end-with-body';
 export { isJsonContentType } from './lib/content-type';
 export { RequestValidationPipe, fieldErrorsOf } from './lib/validation.pipe';
 export { TrimmedLength } from './lib/trimmed-length.decorator';
+export { JsonText } from './lib/json-text';

@@ -1,6 +1,6 @@
 import { StreamableFile } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
-import { endWithBody } from '@quitanda/http';
+import { JsonText, endWithBody } from '@quitanda/http';
 import type { Response } from 'express';
 
 /**
@@ -10,8 +10,8 @@ import type { Response } from 'express';
  * which on every response recomputes charsets, checks request freshness and
  * re-encodes the body; measured here it was a third of the framework's cost
  * per request. Plain objects are serialised once and written with their
- * length; everything else (streams, buffers, empty bodies) keeps Nest's own
- * path.
+ * length; JSON text from the database (`JsonText`) is written as it is;
+ * everything else (streams, buffers, empty bodies) keeps Nest's own path.
  */
 export class GatewayExpressAdapter extends ExpressAdapter {
   override reply(
@@ -29,7 +29,12 @@ export class GatewayExpressAdapter extends ExpressAdapter {
       return super.reply(response, body, statusCode);
     }
     if (statusCode) response.statusCode = statusCode;
-    const text = typeof body === 'string' ? body : JSON.stringify(body);
+    const text =
+      typeof body === 'string'
+        ? body
+        : body instanceof JsonText
+          ? body.text
+          : JSON.stringify(body);
     if (!response.hasHeader('Content-Type')) {
       response.setHeader(
         'Content-Type',

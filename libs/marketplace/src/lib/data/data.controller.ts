@@ -13,6 +13,7 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { JsonText } from '@quitanda/http';
 import type { Request, Response } from 'express';
 
 import { Caller, KinveyAuthGuard } from '../auth/kinvey-auth.guard';
@@ -164,9 +165,16 @@ export class DataController {
     @Param('collection') collection: string,
     @Query() params: ReadParams,
     @Req() req: Request,
-  ): Promise<KinveyDoc[]> {
-    const docs = await this.records.list(principal, collection, params);
-    return this.expand(principal, req, docs, params.kinveyfile_ttl);
+  ): Promise<JsonText> {
+    const texts = await this.records.listTexts(principal, collection, params);
+    return new JsonText(
+      await this.files.expandTexts(
+        principal.app,
+        texts,
+        publicBaseUrl(req, this.options),
+        ttlOf(params.kinveyfile_ttl),
+      ),
+    );
   }
 
   @Get(':collection/:id')

@@ -55,3 +55,73 @@ export function fileIdsIn(values: readonly unknown[]): string[] {
 export function reduceFileRefs<T>(value: T): T {
   return mapFileRefs(value, (ref) => ({ _type: ref._type, _id: ref._id })) as T;
 }
+
+/**
+ * A stored reference as PostgreSQL renders `jsonb`: exactly `_id` then
+ * `_type` (jsonb orders keys by length). In that rendering a `{"` or `, "`
+ * starts a key outside any string (inside one, quotes are escaped), so
+ * every match is a real two-key object.
+ */
+const STORED_REF =
+  /\{"_id": ("(?:[^"\\]|\\.)*"), "_type": "(KinveyFile|ServiceFile)"\}/g;
+const FILE_TYPE_KEY = /(?:\{|, )"_type": "(?:KinveyFile|ServiceFile)"/g;
+
+/** Containers open at `index` of JSON text (strings skipped). */
+function depthAt(text: string, index: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < index; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) depth++;
+    else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return depth;
+}
+
+export interface TextRef extends FileRef {
+  readonly index: number;
+  readonly length: number;
+}
+
+/**
+ * The file references of a stored document's JSON text, or undefined when
+ * the text holds a file type `mapFileRefs` would read differently (a
+ * reference with more keys, or too deep): such a document is parsed.
+ */
+export function storedRefsInText(text: string): TextRef[] | undefined {
+  const types = text.match(FILE_TYPE_KEY)?.length ?? 0;
+  if (types === 0) return [];
+  const refs: TextRef[] = [];
+  for (const match of text.matchAll(STORED_REF)) {
+    const index = match.index ?? 0;
+    if (depthAt(text, index) > MAX_DEPTH) return undefined;
+    refs.push({
+      _id: JSON.parse(match[1] as string) as string,
+      _type: match[2] as string,
+      index,
+      length: match[0].length,
+    });
+  }
+  return refs.length === types ? refs : undefined;
+}
+
+/** `text` with each of its `refs` replaced by what `replace` returns (JSON text). */
+export function replaceRefsInText(
+  text: string,
+  refs: readonly TextRef[],
+  replace: (ref: TextRef) => string | undefined,
+): string {
+  let out = '';
+  let from = 0;
+  for (const ref of refs) {
+    const replacement = replace(ref);
+    if (replacement === undefined) continue;
+    out += text.slice(from, ref.index) + replacement;
+    from = ref.index + ref.length;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}

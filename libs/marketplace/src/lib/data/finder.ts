@@ -76,8 +76,23 @@ export class Finder {
     return rows.map((row) => row.doc);
   }
 
+  /**
+   * `find`, each document as PostgreSQL renders it (JSON text), so a
+   * response can be written without parsing and serialising it again.
+   */
+  async findTexts(spec: FindSpec): Promise<string[]> {
+    const select = this.select(spec, 'text');
+    const rows = await this.records.select<{ doc: string }>(
+      select.text,
+      select.values,
+      select.usesRegex,
+    );
+    checkCap(rows.length, spec.limit !== undefined);
+    return rows.map((row) => row.doc);
+  }
+
   /** The SELECT `find` runs (apart so its plan can be examined). */
-  select(spec: FindSpec): FindSelect {
+  select(spec: FindSpec, as: 'jsonb' | 'text' = 'jsonb'): FindSelect {
     const built = this.where(spec);
     const sort = spec.sort
       ? this.compiler.compileSort(
@@ -95,7 +110,7 @@ export class Finder {
     );
     const skip = built.params.add(spec.skip ?? 0);
     return {
-      text: `SELECT t.doc FROM marketplace.${spec.table} t WHERE ${built.where}
+      text: `SELECT t.doc${as === 'text' ? '::text AS doc' : ''} FROM marketplace.${spec.table} t WHERE ${built.where}
         ORDER BY ${order} LIMIT ${limit} OFFSET ${skip}`,
       values: built.params.values,
       usesRegex: built.usesRegex,

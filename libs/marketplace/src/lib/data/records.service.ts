@@ -93,17 +93,22 @@ export class RecordsService {
     };
   }
 
-  async list(
+  /**
+   * The records a find selects, each as JSON text: as PostgreSQL renders
+   * the stored document, or projected when `fields` asks for it.
+   */
+  async listTexts(
     principal: Principal,
     name: string,
     params: FindParams,
-  ): Promise<KinveyDoc[]> {
+  ): Promise<string[]> {
     const collection = collectionOf(name);
     requireAccess(principal, 'read');
     const spec = this.spec(principal, collection, params);
     const fields = fieldsParam(params.fields);
+    if (!fields) return this.finder.findTexts(spec);
     const docs = await this.finder.find(spec);
-    return fields ? docs.map((doc) => project(doc, fields)) : docs;
+    return docs.map((doc) => JSON.stringify(project(doc, fields)));
   }
 
   async count(

@@ -7,7 +7,12 @@ import { canRead, canWrite, insufficient, requireAccess } from '../auth/access';
 import type { Principal } from '../auth/principal';
 import { creatorOf } from '../auth/principal';
 import type { FileRef } from '../data/file-refs';
-import { fileIdsIn, mapFileRefs } from '../data/file-refs';
+import {
+  fileIdsIn,
+  mapFileRefs,
+  replaceRefsInText,
+  storedRefsInText,
+} from '../data/file-refs';
 import { entityIdOf } from '../data/ids';
 import { aclOf, isPlainObject } from '../data/kinvey-doc';
 import type { KinveyDoc } from '../data/kinvey-doc';
@@ -219,19 +224,72 @@ export class FilesService {
   ): Promise<KinveyDoc[]> {
     const ids = fileIdsIn(docs);
     if (ids.length === 0) return docs;
+    const present = await this.presenter(app, ids, base, ttl);
+    return docs.map(
+      (doc) => mapFileRefs(doc, (ref) => present(ref) ?? ref) as KinveyDoc,
+    );
+  }
+
+  /**
+   * `expand` for stored documents as PostgreSQL renders them, returning
+   * the JSON array: references are replaced in the text, and only a
+   * document whose references the text cannot show exactly is parsed.
+   */
+  async expandTexts(
+    app: AppRecord,
+    texts: readonly string[],
+    base: string,
+    ttl: number,
+  ): Promise<string> {
+    const found = texts.map((text) => {
+      const refs = storedRefsInText(text);
+      return refs
+        ? { text, refs }
+        : { text, doc: JSON.parse(text) as KinveyDoc };
+    });
+    const ids = new Set<string>();
+    for (const item of found)
+      for (const id of item.refs?.map((ref) => ref._id) ??
+        fileIdsIn([item.doc]))
+        ids.add(id);
+    if (ids.size === 0) return `[${texts.join(',')}]`;
+    const present = await this.presenter(app, [...ids], base, ttl);
+    const rendered = new Map<string, string | undefined>();
+    const render = (ref: FileRef): string | undefined => {
+      const key = `${ref._type}\n${ref._id}`;
+      if (!rendered.has(key)) {
+        const file = present(ref);
+        rendered.set(key, file && JSON.stringify(file));
+      }
+      return rendered.get(key);
+    };
+    const parts = found.map((item) =>
+      item.refs
+        ? replaceRefsInText(item.text, item.refs, render)
+        : JSON.stringify(mapFileRefs(item.doc, (ref) => present(ref) ?? ref)),
+    );
+    return `[${parts.join(',')}]`;
+  }
+
+  /** Loads the files; returns each reference's expansion (undefined if gone). */
+  private async presenter(
+    app: AppRecord,
+    ids: readonly string[],
+    base: string,
+    ttl: number,
+  ): Promise<(ref: FileRef) => KinveyDoc | undefined> {
     const files = new Map(
       (await this.repository.findMany(app.appKey, ids)).map((file) => [
         file.id,
         file,
       ]),
     );
-    const expandRef = (ref: FileRef): unknown => {
+    return (ref) => {
       const file = files.get(ref._id);
       return file
         ? { ...this.present(app, file, base, ttl), _type: ref._type }
-        : ref;
+        : undefined;
     };
-    return docs.map((doc) => mapFileRefs(doc, expandRef) as KinveyDoc);
   }
 
   /** Checks that every referenced file exists in the app (400 otherwise). */
