@@ -23,6 +23,7 @@ import { ErrorsController } from './errors/errors.controller';
 import { ErrorsRepository } from './errors/errors.repository';
 import { ErrorsService } from './errors/errors.service';
 import { apiBody } from './http/api-body.middleware';
+import { gitlabJsonContentType } from './http/gitlab-json.middleware';
 import { ClientKeyCache } from './ingestion/client-key-cache';
 import { CollectorController } from './ingestion/collector.controller';
 import { IngestionQueue } from './ingestion/ingestion-queue';
@@ -128,7 +129,9 @@ export class ErrorTrackingModule implements NestModule {
 
   configure(consumer: MiddlewareConsumer): void {
     // The collector reads its bodies itself (raw, any encoding).
-    consumer.apply(apiBody()).forRoutes(...API_CONTROLLERS);
+    consumer
+      .apply(gitlabJsonContentType(), apiBody())
+      .forRoutes(...API_CONTROLLERS);
     consumer
       .apply(webForm(), WebContextMiddleware)
       .forRoutes(...WEB_CONTROLLERS);

@@ -83,8 +83,8 @@ export class UsersController {
       page.perPage,
       page.offset,
     );
-    setPageHeaders(res, req.path, query, page, total);
     const base = baseUrlOf(req, this.options);
+    setPageHeaders(res, req, base, page, total);
     return users.map((user) => toUserResponse(user, base));
   }
 

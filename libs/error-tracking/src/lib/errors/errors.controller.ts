@@ -31,6 +31,7 @@ import {
 } from '../error-tracking.constants';
 import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
 import { baseUrlOf } from '../http/base-url';
+import { setNextLink } from '../http/pagination';
 import { Params } from '../http/params';
 import { parseBigId } from '../http/path-params';
 import {
@@ -68,19 +69,6 @@ function perPage(params: Params): number {
   const value = params.integer('per_page');
   if (value !== undefined && value < 1) params.invalid('per_page is invalid');
   return Math.min(value ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
-}
-
-function nextLink(
-  req: Request,
-  cursor: string | undefined,
-  res: Response,
-): void {
-  if (!cursor) return;
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(req.query))
-    if (typeof value === 'string' && key !== 'cursor') params.set(key, value);
-  params.set('cursor', cursor);
-  res.setHeader('Link', `<${req.path}?${params.toString()}>; rel="next"`);
 }
 
 @ApiTags('error tracking: errors')
@@ -150,7 +138,12 @@ export class ErrorsController {
       cursor,
       limit,
     });
-    nextLink(req, page.nextCursor, res);
+    setNextLink(
+      res,
+      req,
+      baseUrlOf(req, this.options),
+      page.nextCursor ? { cursor: page.nextCursor } : undefined,
+    );
     return page.items.map(({ error, frequency }) =>
       toErrorResponse(error, frequency),
     );
@@ -228,7 +221,12 @@ export class ErrorsController {
       limit,
       cursor,
     );
-    nextLink(req, page.nextCursor, res);
+    setNextLink(
+      res,
+      req,
+      baseUrlOf(req, this.options),
+      page.nextCursor ? { cursor: page.nextCursor } : undefined,
+    );
     return page.items.map(toEventSummaryResponse);
   }
 

@@ -86,8 +86,8 @@ export class IssuesController {
       page.perPage,
       page.offset,
     );
-    setPageHeaders(res, req.path, query, page, total);
     const base = baseUrlOf(req, this.options);
+    setPageHeaders(res, req, base, page, total);
     return issues.map((issue) => toIssueResponse(issue, base));
   }
 

@@ -30,9 +30,10 @@ import {
   AccessLevel,
   ERROR_TRACKING_OPTIONS,
 } from '../error-tracking.constants';
+import { ErrorTrackingError } from '../error-tracking.errors';
 import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
 import { baseUrlOf } from '../http/base-url';
-import { pageRequest, setPageHeaders } from '../http/pagination';
+import { pageRequest, setNextLink, setPageHeaders } from '../http/pagination';
 import { Params } from '../http/params';
 import { parseId } from '../http/path-params';
 import {
@@ -45,6 +46,8 @@ import {
   AddMemberBodyDto,
   CreateProjectBodyDto,
 } from './dto/request-bodies.dto';
+import { PROJECT_ORDERS } from './project.types';
+import type { ProjectOrder } from './project.types';
 import { ProjectAccessService } from './project-access.service';
 import { ProjectsService } from './projects.service';
 
@@ -102,14 +105,55 @@ export class ProjectsController {
   ): Promise<ProjectResponseDto[]> {
     const query = req.query as Record<string, unknown>;
     const page = pageRequest(query);
-    const { projects, total } = await this.projects.list(
-      caller,
-      page.perPage,
-      page.offset,
+    const params = new Params(query);
+    const pagination = params.string('pagination');
+    const by = params.oneOf(
+      'order_by',
+      params.string('order_by') as ProjectOrder['by'] | undefined,
+      PROJECT_ORDERS,
     );
-    setPageHeaders(res, req.path, query, page, total);
+    const sort = params.oneOf('sort', params.string('sort'), ['asc', 'desc']);
+    const idAfter = params.integer('id_after');
+    const idBefore = params.integer('id_before');
+    params.check();
     const base = baseUrlOf(req, this.options);
-    return projects.map(({ project }) => toProjectResponse(project, base));
+    if (pagination !== 'keyset') {
+      const order = { by: by ?? 'created_at', ascending: sort === 'asc' };
+      const { projects, total } = await this.projects.list(
+        caller,
+        page.perPage,
+        page.offset,
+        { order },
+      );
+      setPageHeaders(res, req, base, page, total);
+      return projects.map(({ project }) => toProjectResponse(project, base));
+    }
+    // GitLab pages projects by keyset on their id only.
+    if (by !== undefined && by !== 'id')
+      throw ErrorTrackingError.keysetUnavailable();
+    const ascending = sort === 'asc';
+    const { projects } = await this.projects.list(
+      caller,
+      page.perPage + 1,
+      undefined,
+      {
+        order: { by: 'id', ascending },
+        after: ascending ? idAfter : idBefore,
+      },
+    );
+    const shown = projects.slice(0, page.perPage);
+    const last = shown[shown.length - 1];
+    setNextLink(
+      res,
+      req,
+      base,
+      projects.length > page.perPage && last
+        ? ascending
+          ? { id_after: String(last.project.id), id_before: undefined }
+          : { id_before: String(last.project.id), id_after: undefined }
+        : undefined,
+    );
+    return shown.map(({ project }) => toProjectResponse(project, base));
   }
 
   @Get(':id')
@@ -147,8 +191,8 @@ export class ProjectsController {
       page.perPage,
       page.offset,
     );
-    setPageHeaders(res, req.path, query, page, total);
     const base = baseUrlOf(req, this.options);
+    setPageHeaders(res, req, base, page, total);
     return members.map((m) => toMemberResponse(m, base));
   }
 

@@ -152,8 +152,8 @@ export class SettingsController {
       page.perPage,
       page.offset,
     );
-    setPageHeaders(res, req.path, query, page, total);
     const base = baseUrlOf(req, this.options);
+    setPageHeaders(res, req, base, page, total);
     return keys.map((key) => toClientKeyResponse(key, base));
   }
 
