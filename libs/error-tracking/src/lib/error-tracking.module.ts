@@ -11,7 +11,7 @@ import { AccountsRepository } from './accounts/accounts.repository';
 import { AccountsService } from './accounts/accounts.service';
 import { RootBootstrapService } from './accounts/root-bootstrap.service';
 import { TokenAuthGuard } from './accounts/token-auth.guard';
-import { UsersController } from './accounts/users.controller';
+import { GitLabUsersController } from './accounts/users.controller';
 import {
   CreateTokenCommand,
   CreateUserCommand,
@@ -81,7 +81,7 @@ export const DOMAIN_PROVIDERS = [
 ];
 
 const API_CONTROLLERS = [
-  UsersController,
+  GitLabUsersController,
   ProjectsController,
   SettingsController,
   ErrorsController,

@@ -5,3 +5,10 @@ export { endWithBody } from './lib/end-with-body';
 export { isJsonContentType } from './lib/content-type';
 export { RequestValidationPipe, fieldErrorsOf } from './lib/validation.pipe';
 export { TrimmedLength } from './lib/trimmed-length.decorator';
+export {
+  ApiErrorResponses,
+  ApiPublic,
+  DATABASE_UNAVAILABLE,
+  RETRY_AFTER_HEADER,
+} from './lib/openapi-responses';
+export type { ErrorResponseDoc } from './lib/openapi-responses';

@@ -16,7 +16,6 @@ import {
   ApiOperation,
   ApiParam,
   ApiQuery,
-  ApiSecurity,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -31,6 +30,7 @@ import {
 } from '../error-tracking.constants';
 import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
 import { baseUrlOf } from '../http/base-url';
+import { ApiGitLabKeysetPage, GitLabRestApi } from '../http/openapi';
 import { setNextLink } from '../http/pagination';
 import { Params } from '../http/params';
 import { parseBigId } from '../http/path-params';
@@ -72,7 +72,7 @@ function perPage(params: Params): number {
 }
 
 @ApiTags('error tracking: errors')
-@ApiSecurity('private-token')
+@GitLabRestApi()
 @ApiParam({
   name: 'id',
   description: 'Numeric project id or URL-encoded path.',
@@ -102,13 +102,8 @@ export class ErrorsController {
   })
   @ApiQuery({ name: 'environment', required: false })
   @ApiQuery({ name: 'release', required: false })
-  @ApiQuery({
-    name: 'per_page',
-    required: false,
-    schema: { default: 20, maximum: 100 },
-  })
   @ApiQuery({ name: 'cursor', required: false })
-  @ApiOkResponse({ type: ErrorResponseDto, isArray: true })
+  @ApiGitLabKeysetPage(ErrorResponseDto)
   async list(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,
@@ -196,13 +191,8 @@ export class ErrorsController {
   @ApiOperation({
     summary: 'Occurrences, newest first, keyset-paginated (reporter)',
   })
-  @ApiQuery({
-    name: 'per_page',
-    required: false,
-    schema: { default: 20, maximum: 100 },
-  })
   @ApiQuery({ name: 'cursor', required: false })
-  @ApiOkResponse({ type: EventSummaryResponseDto, isArray: true })
+  @ApiGitLabKeysetPage(EventSummaryResponseDto)
   async events(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,

@@ -18,9 +18,10 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
-  ApiSecurity,
+  ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiErrorResponses } from '@quitanda/http';
 import type { Request, Response } from 'express';
 
 import type { Caller } from '../accounts/account.types';
@@ -33,6 +34,13 @@ import {
 import { ErrorTrackingError } from '../error-tracking.errors';
 import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
 import { baseUrlOf } from '../http/base-url';
+import {
+  ApiGitLabPage,
+  ApiPageQueries,
+  GitLabErrorDto,
+  GitLabRestApi,
+  PAGE_OR_KEYSET_HEADERS,
+} from '../http/openapi';
 import { pageRequest, setNextLink, setPageHeaders } from '../http/pagination';
 import { Params } from '../http/params';
 import { parseId } from '../http/path-params';
@@ -57,7 +65,7 @@ const PROJECT_ID = ApiParam({
 });
 
 @ApiTags('error tracking: projects and members')
-@ApiSecurity('private-token')
+@GitLabRestApi()
 @UseGuards(TokenAuthGuard)
 @Controller('api/v4/projects')
 export class ProjectsController {
@@ -97,7 +105,37 @@ export class ProjectsController {
   @ApiOperation({
     summary: 'Projects the caller is a member of (all for admins)',
   })
-  @ApiOkResponse({ type: ProjectResponseDto, isArray: true })
+  @ApiPageQueries()
+  @ApiQuery({
+    name: 'pagination',
+    required: false,
+    enum: ['offset', 'keyset'],
+    description: 'Keyset pagination needs `order_by=id` (the default then).',
+  })
+  @ApiQuery({ name: 'order_by', required: false, enum: PROJECT_ORDERS })
+  @ApiQuery({ name: 'sort', required: false, enum: ['asc', 'desc'] })
+  @ApiQuery({
+    name: 'id_after',
+    required: false,
+    type: Number,
+    description: 'Keyset, ascending: the page after this id.',
+  })
+  @ApiQuery({
+    name: 'id_before',
+    required: false,
+    type: Number,
+    description: 'Keyset, descending: the page after this id.',
+  })
+  @ApiOkResponse({
+    type: ProjectResponseDto,
+    isArray: true,
+    headers: PAGE_OR_KEYSET_HEADERS,
+  })
+  @ApiErrorResponses(GitLabErrorDto, {
+    405: {
+      description: 'Keyset pagination with an `order_by` other than `id`.',
+    },
+  })
   async list(
     @CurrentCaller() caller: Caller,
     @Req() req: Request,
@@ -176,7 +214,7 @@ export class ProjectsController {
   @Get(':id/members')
   @PROJECT_ID
   @ApiOperation({ summary: 'Members of a project (any member)' })
-  @ApiOkResponse({ type: MemberResponseDto, isArray: true })
+  @ApiGitLabPage(MemberResponseDto)
   async members(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,
