@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { createServer, request as httpRequest } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 import {
@@ -42,6 +45,38 @@ function runClient(env: Record<string, string>): Promise<ClientRun> {
   });
 }
 
+/** ERRORS distinct errors in a new project, the i-th reported i + 1 times. */
+async function reportErrors(gw: ErrorTrackingGateway): Promise<number> {
+  const project = await createTrackedProject(gw);
+  for (let i = 0; i < ERRORS; i += 1)
+    for (let n = 0; n <= i; n += 1) {
+      const res = await sendRaw(gw.url, {
+        path: `/api/v4/error_tracking/collector/api/${project.id}/store/?sentry_key=${project.publicKey}`,
+        headers: { 'Content-Type': 'application/json' },
+        body: Buffer.from(
+          JSON.stringify({
+            timestamp: Date.now() / 1000 - 60 * (i * 10 + n),
+            exception: {
+              values: [{ type: `Error${i}`, value: `failure ${i}` }],
+            },
+          }),
+        ),
+      });
+      expect(res.status).toBe(200);
+    }
+  return project.id;
+}
+
+/** The client's JSON summary, after failing with its traceback if it failed. */
+function summaryOf(run: ClientRun): Record<string, unknown> {
+  if (run.status !== 0)
+    throw new Error(
+      `python-gitlab client exited with ${run.status}:\n${run.stderr}${run.stdout}`,
+    );
+  expect(run.stderr).toBe('');
+  return JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}');
+}
+
 /**
  * The GitLab client Debian 12 ships (python-gitlab 3.12), unchanged, against
  * the real gateway: every call of python-gitlab-client.py must succeed, and
@@ -54,25 +89,7 @@ describe('python-gitlab (Debian python3-gitlab) against the gateway (e2e)', () =
 
   beforeAll(async () => {
     gw = await startErrorTrackingGateway();
-    const project = await createTrackedProject(gw);
-    errorsProject = project.id;
-    // ERRORS distinct errors, the i-th reported i + 1 times.
-    for (let i = 0; i < ERRORS; i += 1)
-      for (let n = 0; n <= i; n += 1) {
-        const res = await sendRaw(gw.url, {
-          path: `/api/v4/error_tracking/collector/api/${project.id}/store/?sentry_key=${project.publicKey}`,
-          headers: { 'Content-Type': 'application/json' },
-          body: Buffer.from(
-            JSON.stringify({
-              timestamp: Date.now() / 1000 - 60 * (i * 10 + n),
-              exception: {
-                values: [{ type: `Error${i}`, value: `failure ${i}` }],
-              },
-            }),
-          ),
-        });
-        expect(res.status).toBe(200);
-      }
+    errorsProject = await reportErrors(gw);
     run = await runClient({
       GITLAB_URL: gw.url,
       GITLAB_TOKEN: ROOT_TOKEN,
@@ -85,18 +102,13 @@ describe('python-gitlab (Debian python3-gitlab) against the gateway (e2e)', () =
   afterAll(() => gw?.close());
 
   it('runs every call without a client error or warning', () => {
-    if (run.status !== 0)
-      throw new Error(
-        `python-gitlab client exited with ${run.status}:\n${run.stderr}${run.stdout}`,
-      );
-    expect(run.stderr).toBe('');
-    const summary = JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}');
+    const summary = summaryOf(run);
     expect(summary).toMatchObject({
       python_gitlab: expect.stringMatching(/^\d+\.\d+/),
       errors: ERRORS,
       events: ERRORS,
     });
-    expect(summary.projects).toBeGreaterThanOrEqual(8);
+    expect(summary['projects']).toBeGreaterThanOrEqual(8);
   });
 
   it('left the state the client asked for', async () => {
@@ -104,9 +116,9 @@ describe('python-gitlab (Debian python3-gitlab) against the gateway (e2e)', () =
       .get('/api/v4/projects?per_page=1')
       .set(root)
       .expect(200);
-    expect(
-      JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}').projects,
-    ).toBe(Number(projects.headers['x-total']));
+    expect(summaryOf(run)['projects']).toBe(
+      Number(projects.headers['x-total']),
+    );
     const resolved = await gw.http
       .get(
         `/api/v4/projects/${errorsProject}/error_tracking/errors?status=resolved`,
@@ -116,5 +128,64 @@ describe('python-gitlab (Debian python3-gitlab) against the gateway (e2e)', () =
     expect(resolved.body).toEqual([
       expect.objectContaining({ count: ERRORS, status: 'resolved' }),
     ]);
+  });
+});
+
+/**
+ * The same client through a reverse proxy that serves the gateway under
+ * `/base`, with PUBLIC_BASE_URL saying so: every link and URL the client
+ * follows must carry the public base, or it warns (base URL mismatch) or
+ * gets 404s.
+ */
+describe('python-gitlab behind a proxy under a base path (e2e)', () => {
+  let gw: ErrorTrackingGateway;
+  let proxy: Server;
+  let upstream: URL;
+  let run: ClientRun;
+
+  beforeAll(async () => {
+    proxy = createServer((req, res) => {
+      if (!req.url?.startsWith('/base/')) {
+        res.writeHead(404).end();
+        return;
+      }
+      const forward = httpRequest(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: req.url.slice('/base'.length),
+          headers: req.headers,
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      forward.on('error', () => res.writeHead(502).end());
+      req.pipe(forward);
+    });
+    await new Promise<void>((ready) =>
+      proxy.listen(0, '127.0.0.1', () => ready()),
+    );
+    const publicUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/base`;
+    gw = await startErrorTrackingGateway({ PUBLIC_BASE_URL: publicUrl });
+    upstream = new URL(gw.url);
+    run = await runClient({
+      GITLAB_URL: publicUrl,
+      GITLAB_TOKEN: ROOT_TOKEN,
+      ERRORS_PROJECT_ID: String(await reportErrors(gw)),
+      ERRORS_COUNT: String(ERRORS),
+      NONCE: unique('n'),
+    });
+  }, 150_000);
+
+  afterAll(async () => {
+    await new Promise((closed) => proxy?.close(closed));
+    await gw?.close();
+  });
+
+  it('runs every call without a client error or warning', () => {
+    expect(summaryOf(run)).toMatchObject({ errors: ERRORS, events: ERRORS });
   });
 });

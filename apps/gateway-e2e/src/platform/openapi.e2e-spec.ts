@@ -47,7 +47,11 @@ function operations(doc: Document): Array<[string, Operation]> {
 
 /** The error body each context answers with, by path. */
 function errorSchemaOf(path: string): string {
-  if (path.startsWith('/api/v4/error_tracking/collector/'))
+  // What Sentry SDKs and sentry-cli talk to answers in Sentry's `{"detail"}`.
+  if (
+    path.startsWith('/api/v4/error_tracking/collector/') ||
+    path.startsWith('/api/0/')
+  )
     return 'SentryErrorDto';
   if (path.startsWith('/api/v4/')) return 'GitLabErrorDto';
   if (path.startsWith('/events')) return 'ProblemDto';
