@@ -21,3 +21,4 @@ export {
   ErrorTrackingError,
   ErrorTrackingErrorCode,
 } from './lib/error-tracking.errors';
+export { ERROR_TRACKING_SECURITY_SCHEMES } from './lib/http/openapi';

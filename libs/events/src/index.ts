@@ -5,3 +5,4 @@ export { eventsDataSourceOptions } from './lib/persistence/events.data-source-op
 export { eventsHttpErrorFormat } from './lib/events.http-error-format';
 export { EVENTS_ERROR_HTTP_STATUS } from './lib/events-error.http-map';
 export { EventsError, EventsErrorCode } from './lib/events.errors';
+export { EVENTS_SECURITY_SCHEMES } from './lib/http/openapi';

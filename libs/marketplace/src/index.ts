@@ -23,3 +23,4 @@ export {
   MarketplaceError,
   MarketplaceErrorCode,
 } from './lib/marketplace.errors';
+export { MARKETPLACE_SECURITY_SCHEMES } from './lib/http/kinvey-api.decorators';

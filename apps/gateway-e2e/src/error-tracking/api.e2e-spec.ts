@@ -11,6 +11,7 @@ import {
 import type { ErrorTrackingGateway, TestUser } from './error-tracking-support';
 
 const root = { 'PRIVATE-TOKEN': ROOT_TOKEN };
+const PUBLIC_BASE_URL = 'https://errors.example.com/base';
 
 function storeEvent(
   gw: ErrorTrackingGateway,
@@ -30,7 +31,7 @@ describe('error tracking REST API (e2e)', () => {
 
   beforeAll(async () => {
     gw = await startErrorTrackingGateway({
-      PUBLIC_BASE_URL: 'https://errors.example.com/base',
+      PUBLIC_BASE_URL,
     });
   });
 
@@ -682,7 +683,11 @@ describe('error tracking REST API (e2e)', () => {
       const link = first.headers['link'] as string;
       expect(link).toMatch(/rel="next"/);
       const next = /<([^>]+)>/.exec(link)?.[1] as string;
-      const second = await gw.http.get(next).set(root).expect(200);
+      expect(next).toMatch(/^https:\/\/errors\.example\.com\/base\/api\/v4\//);
+      const second = await gw.http
+        .get(next.replace(PUBLIC_BASE_URL, ''))
+        .set(root)
+        .expect(200);
       expect(second.body).toHaveLength(1);
       expect(second.headers['link']).toBeUndefined();
       const ids = [...first.body, ...second.body].map(
@@ -760,7 +765,10 @@ describe('error tracking REST API (e2e)', () => {
       const older = /<([^>]+)>/.exec(
         events.headers['link'] as string,
       )?.[1] as string;
-      const page2 = await gw.http.get(older).set(root).expect(200);
+      const page2 = await gw.http
+        .get(older.replace(PUBLIC_BASE_URL, ''))
+        .set(root)
+        .expect(200);
       expect(page2.body[0].event_id).toBe(eventId);
       const one = await gw.http
         .get(`${base()}/errors/${id}/events/${eventId}`)

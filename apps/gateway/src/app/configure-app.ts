@@ -2,6 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Logger } from 'pino';
 
 import type { GatewayConfig } from './config/gateway-config';
+import { activeContexts } from './contexts/context-catalog';
 import { PinoNestLogger } from './logging/pino-nest-logger';
 import { requestLoggingMiddleware } from './logging/request-logging.middleware';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
@@ -37,5 +38,5 @@ export function configureApp(
     },
   );
   app.use(httpMetricsMiddleware(app.get<HttpMetrics>(HTTP_METRICS)));
-  setupOpenApi(app);
+  setupOpenApi(app, activeContexts(config), config.publicBaseUrl);
 }

@@ -11,6 +11,7 @@ export enum ErrorTrackingErrorCode {
   BadRequest = 'bad_request',
   ValidationFailed = 'validation_failed',
   RateLimited = 'rate_limited',
+  KeysetUnavailable = 'keyset_unavailable',
 }
 
 /**
@@ -85,6 +86,14 @@ export class ErrorTrackingError extends DomainError<ErrorTrackingErrorCode> {
         .map(([field, messages]) => `${field} ${messages.join(', ')}`)
         .join('; '),
       { fields },
+    );
+  }
+
+  /** GitLab's 405 for `pagination=keyset` on an order it cannot page by. */
+  static keysetUnavailable(): ErrorTrackingError {
+    return new ErrorTrackingError(
+      ErrorTrackingErrorCode.KeysetUnavailable,
+      'Keyset pagination is not yet available for this type of request',
     );
   }
 

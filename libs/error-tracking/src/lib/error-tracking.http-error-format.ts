@@ -14,10 +14,9 @@ import {
   ErrorTrackingErrorCode,
 } from './error-tracking.errors';
 import { COLLECTOR_CORS_HEADERS } from './http/cors';
+import { GITLAB_JSON_TYPE } from './http/gitlab-json.middleware';
 import { webErrorPage } from './web/web-error-page';
 import { isWebPath } from './web/web-paths';
-
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 const TRANSPORT_STATUS: Record<TransportErrorKind, HttpStatus> = {
   [TransportErrorKind.MalformedBody]: HttpStatus.BAD_REQUEST,
@@ -34,6 +33,7 @@ const REASON: Partial<Record<number, string>> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  405: 'Method Not Allowed',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
@@ -95,6 +95,7 @@ function gitlabBody(
   if (error instanceof ErrorTrackingError) {
     switch (error.code) {
       case ErrorTrackingErrorCode.InvalidParameter:
+      case ErrorTrackingErrorCode.KeysetUnavailable:
         return { error: error.message };
       case ErrorTrackingErrorCode.ValidationFailed:
         return { message: error.details['fields'] };
@@ -143,14 +144,14 @@ export const errorTrackingHttpErrorFormat: HttpErrorFormat = {
     if (path.startsWith(COLLECTOR_PATH_PREFIX)) {
       return {
         status: rendered.status,
-        contentType: JSON_TYPE,
+        contentType: GITLAB_JSON_TYPE,
         headers: { ...COLLECTOR_CORS_HEADERS, ...rendered.headers },
         body: { detail: rendered.text },
       };
     }
     return {
       status: rendered.status,
-      contentType: JSON_TYPE,
+      contentType: GITLAB_JSON_TYPE,
       headers: rendered.headers,
       body: gitlabBody(error, rendered),
     };

@@ -11,7 +11,7 @@ import { AccountsRepository } from './accounts/accounts.repository';
 import { AccountsService } from './accounts/accounts.service';
 import { RootBootstrapService } from './accounts/root-bootstrap.service';
 import { TokenAuthGuard } from './accounts/token-auth.guard';
-import { UsersController } from './accounts/users.controller';
+import { GitLabUsersController } from './accounts/users.controller';
 import {
   CreateTokenCommand,
   CreateUserCommand,
@@ -23,6 +23,7 @@ import { ErrorsController } from './errors/errors.controller';
 import { ErrorsRepository } from './errors/errors.repository';
 import { ErrorsService } from './errors/errors.service';
 import { apiBody } from './http/api-body.middleware';
+import { gitlabJsonContentType } from './http/gitlab-json.middleware';
 import { ClientKeyCache } from './ingestion/client-key-cache';
 import { CollectorController } from './ingestion/collector.controller';
 import { IngestionQueue } from './ingestion/ingestion-queue';
@@ -80,7 +81,7 @@ export const DOMAIN_PROVIDERS = [
 ];
 
 const API_CONTROLLERS = [
-  UsersController,
+  GitLabUsersController,
   ProjectsController,
   SettingsController,
   ErrorsController,
@@ -128,7 +129,9 @@ export class ErrorTrackingModule implements NestModule {
 
   configure(consumer: MiddlewareConsumer): void {
     // The collector reads its bodies itself (raw, any encoding).
-    consumer.apply(apiBody()).forRoutes(...API_CONTROLLERS);
+    consumer
+      .apply(gitlabJsonContentType(), apiBody())
+      .forRoutes(...API_CONTROLLERS);
     consumer
       .apply(webForm(), WebContextMiddleware)
       .forRoutes(...WEB_CONTROLLERS);

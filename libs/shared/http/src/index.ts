@@ -6,3 +6,10 @@ export { isJsonContentType } from './lib/content-type';
 export { RequestValidationPipe, fieldErrorsOf } from './lib/validation.pipe';
 export { TrimmedLength } from './lib/trimmed-length.decorator';
 export { JsonText } from './lib/json-text';
+export {
+  ApiErrorResponses,
+  ApiPublic,
+  DATABASE_UNAVAILABLE,
+  RETRY_AFTER_HEADER,
+} from './lib/openapi-responses';
+export type { ErrorResponseDoc } from './lib/openapi-responses';

@@ -1,6 +1,8 @@
 import type { DynamicModule, INestApplicationContext } from '@nestjs/common';
+import type { SecuritySchemeObject } from '@nestjs/swagger';
 import {
   ERROR_TRACKING_DATA_SOURCE,
+  ERROR_TRACKING_SECURITY_SCHEMES,
   ErrorTrackingCliModule,
   ErrorTrackingModule,
   bootstrapErrorTracking,
@@ -10,6 +12,7 @@ import {
 import type { ErrorTrackingModuleOptions } from '@quitanda/error-tracking';
 import {
   EVENTS_DATA_SOURCE,
+  EVENTS_SECURITY_SCHEMES,
   EventsModule,
   eventsDataSourceOptions,
   eventsHttpErrorFormat,
@@ -17,6 +20,7 @@ import {
 import type { HttpErrorFormat } from '@quitanda/kernel';
 import {
   MARKETPLACE_DATA_SOURCE,
+  MARKETPLACE_SECURITY_SCHEMES,
   MarketplaceCliModule,
   MarketplaceModule,
   bootstrapMarketplace,
@@ -50,6 +54,8 @@ export interface ContextEntry {
     app: INestApplicationContext,
   ): Promise<Readonly<Record<string, string>> | undefined>;
   readonly errorFormat: HttpErrorFormat;
+  /** The OpenAPI security schemes its operations name (unique names). */
+  readonly securitySchemes: Readonly<Record<string, SecuritySchemeObject>>;
 }
 
 function errorTrackingOptions(
@@ -82,6 +88,7 @@ export const CONTEXT_CATALOG: readonly ContextEntry[] = [
       MarketplaceCliModule.forRoot(marketplaceOptions(config)),
     bootstrap: (app) => bootstrapMarketplace(app),
     errorFormat: marketplaceHttpErrorFormat,
+    securitySchemes: MARKETPLACE_SECURITY_SCHEMES,
   },
   {
     name: 'events',
@@ -90,6 +97,7 @@ export const CONTEXT_CATALOG: readonly ContextEntry[] = [
     module: (config) =>
       EventsModule.forRoot({ writeToken: config.events.writeToken }),
     errorFormat: eventsHttpErrorFormat,
+    securitySchemes: EVENTS_SECURITY_SCHEMES,
   },
   {
     name: 'error-tracking',
@@ -101,6 +109,7 @@ export const CONTEXT_CATALOG: readonly ContextEntry[] = [
       ErrorTrackingCliModule.forRoot(errorTrackingOptions(config)),
     bootstrap: (app) => bootstrapErrorTracking(app),
     errorFormat: errorTrackingHttpErrorFormat,
+    securitySchemes: ERROR_TRACKING_SECURITY_SCHEMES,
   },
 ];
 

@@ -5,12 +5,37 @@ import {
   ApiServiceUnavailableResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiPublic } from '@quitanda/http';
 import type { Response } from 'express';
 
 import { ReadinessService } from './readiness.service';
 import type { ReadinessReport } from './readiness.service';
 
+const READINESS = {
+  type: 'object' as const,
+  properties: {
+    status: { type: 'string' as const, enum: ['ok', 'unavailable'] },
+    contexts: {
+      type: 'object' as const,
+      additionalProperties: {
+        type: 'object' as const,
+        properties: {
+          database: { type: 'string' as const },
+          migrations: { type: 'string' as const },
+          pending: {
+            type: 'array' as const,
+            items: { type: 'string' as const },
+          },
+          error: { type: 'string' as const },
+        },
+      },
+    },
+    failed: { type: 'array' as const, items: { type: 'string' as const } },
+  },
+};
+
 @ApiTags('operations')
+@ApiPublic()
 @Controller('health')
 export class HealthController {
   constructor(
@@ -19,7 +44,13 @@ export class HealthController {
 
   @Get('live')
   @ApiOperation({ summary: 'The process is up' })
-  @ApiOkResponse({ schema: { example: { status: 'ok' } } })
+  @ApiOkResponse({
+    schema: {
+      type: 'object',
+      properties: { status: { type: 'string', enum: ['ok'] } },
+      example: { status: 'ok' },
+    },
+  })
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
@@ -30,13 +61,17 @@ export class HealthController {
   })
   @ApiOkResponse({
     schema: {
+      ...READINESS,
       example: {
         status: 'ok',
         contexts: { events: { database: 'up', migrations: 'applied' } },
       },
     },
   })
-  @ApiServiceUnavailableResponse({ description: 'Names what failed.' })
+  @ApiServiceUnavailableResponse({
+    description: 'Names what failed.',
+    schema: READINESS,
+  })
   async ready(
     @Res({ passthrough: true }) res: Response,
   ): Promise<ReadinessReport> {

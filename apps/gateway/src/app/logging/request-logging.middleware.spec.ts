@@ -137,6 +137,9 @@ describe('scrubUrl', () => {
       '/blob/kid_1/upload/f?expires=1&signature=[REDACTED]',
     );
     expect(scrubUrl('/x?TOKEN=1&other=2')).toBe('/x?TOKEN=[REDACTED]&other=2');
+    expect(scrubUrl('/api/v4/projects?page=2&private_token=glpat-x')).toBe(
+      '/api/v4/projects?page=2&private_token=[REDACTED]',
+    );
     expect(scrubUrl('/events?limit=5&q=keyboard')).toBe(
       '/events?limit=5&q=keyboard',
     );

@@ -1,20 +1,30 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 
+import type { ContextEntry } from '../contexts/context-catalog';
+
 /**
  * `/openapi.json` and the `/docs` UI, generated from the controllers of every
- * served context. Built on first request, not at boot.
+ * served context, with the security schemes their operations name. Built on
+ * first request, not at boot.
  */
-export function setupOpenApi(app: INestApplication): void {
-  const config = new DocumentBuilder()
+export function setupOpenApi(
+  app: INestApplication,
+  contexts: readonly ContextEntry[],
+  publicBaseUrl?: string,
+): void {
+  const builder = new DocumentBuilder()
     .setTitle('Quitanda')
     .setDescription(
       'One self-hostable backend: a Kinvey-compatible marketplace (/appdata, /user, /blob, /rpc), ' +
         'an events API (/events) and GitLab-style error tracking (/api/v4).',
     )
     .setVersion('1')
-    .addBearerAuth()
-    .build();
+    .addServer(publicBaseUrl ?? '/');
+  for (const context of contexts)
+    for (const [name, scheme] of Object.entries(context.securitySchemes))
+      builder.addSecurity(name, scheme);
+  const config = builder.build();
   SwaggerModule.setup(
     'docs',
     app,

@@ -1,6 +1,7 @@
 import { Injectable, createParamDecorator } from '@nestjs/common';
 import type { CanActivate, ExecutionContext } from '@nestjs/common';
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 
 import { ErrorTrackingError } from '../error-tracking.errors';
 import type { Caller } from './account.types';
@@ -9,15 +10,22 @@ import { AccountsService } from './accounts.service';
 const CALLERS = new WeakMap<IncomingMessage, Caller>();
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** `PRIVATE-TOKEN: <token>` or `Authorization: Bearer <token>`. */
+/**
+ * `PRIVATE-TOKEN: <token>`, `Authorization: Bearer <token>` or, as GitLab
+ * also accepts, `?private_token=<token>` (the request log redacts it).
+ */
 export function accessTokenOf(
-  headers: IncomingHttpHeaders,
+  req: Pick<Request, 'headers' | 'query'>,
 ): string | undefined {
-  const privateToken = headers['private-token'];
+  const privateToken = req.headers['private-token'];
   if (typeof privateToken === 'string' && privateToken.trim())
     return privateToken.trim();
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '');
-  return match?.[1];
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  if (match) return match[1];
+  const queryToken = req.query['private_token'];
+  return typeof queryToken === 'string' && queryToken.trim()
+    ? queryToken.trim()
+    : undefined;
 }
 
 /**
@@ -29,8 +37,8 @@ export class TokenAuthGuard implements CanActivate {
   constructor(private readonly accounts: AccountsService) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const req = context.switchToHttp().getRequest<IncomingMessage>();
-    const caller = await this.accounts.authenticate(accessTokenOf(req.headers));
+    const req = context.switchToHttp().getRequest<Request>();
+    const caller = await this.accounts.authenticate(accessTokenOf(req));
     CALLERS.set(req, caller);
     if (
       !READ_METHODS.has(req.method ?? 'GET') &&

@@ -17,7 +17,6 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiSecurity,
   ApiTags,
 } from '@nestjs/swagger';
 import { CLOCK } from '@quitanda/kernel';
@@ -28,6 +27,7 @@ import { ERROR_TRACKING_OPTIONS } from '../error-tracking.constants';
 import { ErrorTrackingError } from '../error-tracking.errors';
 import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
 import { baseUrlOf } from '../http/base-url';
+import { ApiGitLabPage, GitLabRestApi } from '../http/openapi';
 import { pageRequest, setPageHeaders } from '../http/pagination';
 import { Params } from '../http/params';
 import { parseId } from '../http/path-params';
@@ -49,11 +49,15 @@ function requireAdmin(caller: Caller): void {
   if (!caller.user.isAdmin) throw ErrorTrackingError.forbidden();
 }
 
+/**
+ * GitLab's users and personal access tokens. Named apart from the
+ * marketplace's UsersController: OpenAPI operation ids come from class names.
+ */
 @ApiTags('error tracking: users and tokens')
-@ApiSecurity('private-token')
+@GitLabRestApi()
 @UseGuards(TokenAuthGuard)
 @Controller('api/v4')
-export class UsersController {
+export class GitLabUsersController {
   constructor(
     private readonly accounts: AccountsService,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -70,7 +74,7 @@ export class UsersController {
 
   @Get('users')
   @ApiOperation({ summary: 'List users (admin)' })
-  @ApiOkResponse({ type: UserResponseDto, isArray: true })
+  @ApiGitLabPage(UserResponseDto)
   async list(
     @CurrentCaller() caller: Caller,
     @Req() req: Request,
@@ -83,8 +87,8 @@ export class UsersController {
       page.perPage,
       page.offset,
     );
-    setPageHeaders(res, req.path, query, page, total);
     const base = baseUrlOf(req, this.options);
+    setPageHeaders(res, req, base, page, total);
     return users.map((user) => toUserResponse(user, base));
   }
 

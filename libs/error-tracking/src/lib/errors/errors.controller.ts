@@ -16,7 +16,6 @@ import {
   ApiOperation,
   ApiParam,
   ApiQuery,
-  ApiSecurity,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -31,6 +30,8 @@ import {
 } from '../error-tracking.constants';
 import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
 import { baseUrlOf } from '../http/base-url';
+import { ApiGitLabKeysetPage, GitLabRestApi } from '../http/openapi';
+import { setNextLink } from '../http/pagination';
 import { Params } from '../http/params';
 import { parseBigId } from '../http/path-params';
 import {
@@ -70,21 +71,8 @@ function perPage(params: Params): number {
   return Math.min(value ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
 }
 
-function nextLink(
-  req: Request,
-  cursor: string | undefined,
-  res: Response,
-): void {
-  if (!cursor) return;
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(req.query))
-    if (typeof value === 'string' && key !== 'cursor') params.set(key, value);
-  params.set('cursor', cursor);
-  res.setHeader('Link', `<${req.path}?${params.toString()}>; rel="next"`);
-}
-
 @ApiTags('error tracking: errors')
-@ApiSecurity('private-token')
+@GitLabRestApi()
 @ApiParam({
   name: 'id',
   description: 'Numeric project id or URL-encoded path.',
@@ -114,13 +102,8 @@ export class ErrorsController {
   })
   @ApiQuery({ name: 'environment', required: false })
   @ApiQuery({ name: 'release', required: false })
-  @ApiQuery({
-    name: 'per_page',
-    required: false,
-    schema: { default: 20, maximum: 100 },
-  })
   @ApiQuery({ name: 'cursor', required: false })
-  @ApiOkResponse({ type: ErrorResponseDto, isArray: true })
+  @ApiGitLabKeysetPage(ErrorResponseDto)
   async list(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,
@@ -150,7 +133,12 @@ export class ErrorsController {
       cursor,
       limit,
     });
-    nextLink(req, page.nextCursor, res);
+    setNextLink(
+      res,
+      req,
+      baseUrlOf(req, this.options),
+      page.nextCursor ? { cursor: page.nextCursor } : undefined,
+    );
     return page.items.map(({ error, frequency }) =>
       toErrorResponse(error, frequency),
     );
@@ -203,13 +191,8 @@ export class ErrorsController {
   @ApiOperation({
     summary: 'Occurrences, newest first, keyset-paginated (reporter)',
   })
-  @ApiQuery({
-    name: 'per_page',
-    required: false,
-    schema: { default: 20, maximum: 100 },
-  })
   @ApiQuery({ name: 'cursor', required: false })
-  @ApiOkResponse({ type: EventSummaryResponseDto, isArray: true })
+  @ApiGitLabKeysetPage(EventSummaryResponseDto)
   async events(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,
@@ -228,7 +211,12 @@ export class ErrorsController {
       limit,
       cursor,
     );
-    nextLink(req, page.nextCursor, res);
+    setNextLink(
+      res,
+      req,
+      baseUrlOf(req, this.options),
+      page.nextCursor ? { cursor: page.nextCursor } : undefined,
+    );
     return page.items.map(toEventSummaryResponse);
   }
 

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../error-tracking.constants';
 import { ErrorTrackingError } from '../error-tracking.errors';
@@ -29,14 +29,38 @@ export function pageRequest(
   return { page, perPage: bounded, offset: (page - 1) * bounded };
 }
 
+/** Never echoed into a link: a credential would end up in clients' logs. */
+const NOT_CARRIED = new Set(['private_token']);
+
+/**
+ * An absolute URL of this request's path with its query string, `replace`d
+ * parameters overriding (or, as undefined, dropping) the request's own.
+ * GitLab's links are absolute, and clients (python-gitlab) follow them as
+ * given: a relative one would be resolved against their `/api/v4` prefix.
+ */
+export function linkTo(
+  req: Request,
+  baseUrl: string,
+  replace: Readonly<Record<string, string | undefined>>,
+): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(req.query))
+    if (typeof value === 'string' && !NOT_CARRIED.has(key) && !(key in replace))
+      params.set(key, value);
+  for (const [key, value] of Object.entries(replace))
+    if (value !== undefined) params.set(key, value);
+  return `${baseUrl}${req.path}?${params.toString()}`;
+}
+
 /**
  * GitLab's offset-pagination headers: `X-Page`, `X-Per-Page`, `X-Total`,
- * `X-Total-Pages`, `X-Next-Page`, `X-Prev-Page` and `Link`.
+ * `X-Total-Pages`, `X-Next-Page`, `X-Prev-Page` (empty on the last or first
+ * page) and `Link` with absolute URLs.
  */
 export function setPageHeaders(
   res: Response,
-  path: string,
-  query: Readonly<Record<string, unknown>>,
+  req: Request,
+  baseUrl: string,
   page: PageRequest,
   total: number,
 ): void {
@@ -49,15 +73,11 @@ export function setPageHeaders(
   res.setHeader('X-Total-Pages', String(totalPages));
   res.setHeader('X-Next-Page', next ? String(next) : '');
   res.setHeader('X-Prev-Page', prev ? String(prev) : '');
-  const link = (target: number, rel: string) => {
-    const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(query))
-      if (typeof value === 'string' && key !== 'page' && key !== 'per_page')
-        params.set(key, value);
-    params.set('page', String(target));
-    params.set('per_page', String(page.perPage));
-    return `<${path}?${params.toString()}>; rel="${rel}"`;
-  };
+  const link = (target: number, rel: string) =>
+    `<${linkTo(req, baseUrl, {
+      page: String(target),
+      per_page: String(page.perPage),
+    })}>; rel="${rel}"`;
   const links = [
     ...(prev ? [link(prev, 'prev')] : []),
     ...(next ? [link(next, 'next')] : []),
@@ -65,4 +85,18 @@ export function setPageHeaders(
     link(totalPages, 'last'),
   ];
   res.setHeader('Link', links.join(', '));
+}
+
+/**
+ * Keyset pagination's only header, as GitLab sends it: `Link` with
+ * `rel="next"` carrying the boundary parameters, absent on the last page.
+ */
+export function setNextLink(
+  res: Response,
+  req: Request,
+  baseUrl: string,
+  next: Readonly<Record<string, string | undefined>> | undefined,
+): void {
+  if (next)
+    res.setHeader('Link', `<${linkTo(req, baseUrl, next)}>; rel="next"`);
 }

@@ -1,6 +1,7 @@
 import {
   Controller,
   HttpCode,
+  applyDecorators,
   Options,
   Param,
   Post,
@@ -13,11 +14,15 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
-  ApiQuery,
-  ApiResponse,
+  ApiSecurity,
   ApiTags,
 } from '@nestjs/swagger';
-import { endWithBody } from '@quitanda/http';
+import {
+  ApiErrorResponses,
+  ApiPublic,
+  RETRY_AFTER_HEADER,
+  endWithBody,
+} from '@quitanda/http';
 import type { Request, Response } from 'express';
 
 import { COLLECTOR_PATH_PREFIX } from '../error-tracking.constants';
@@ -25,64 +30,70 @@ import {
   COLLECTOR_CORS_HEADERS,
   COLLECTOR_PREFLIGHT_HEADERS,
 } from '../http/cors';
+import { SentryErrorDto } from '../http/openapi';
 import { IngestionService } from './ingestion.service';
 import type { CollectorEndpoint } from './ingestion.service';
 
-const RESPONSES = [
-  ApiOkResponse({
+const RATE_LIMIT_HEADERS = {
+  ...RETRY_AFTER_HEADER,
+  'X-Sentry-Rate-Limits': {
     description:
-      'Durably stored: `{"id": "<event id>"}`, or `{}` without an event.',
-    schema: {
-      type: 'object',
-      properties: {
-        id: { type: 'string', example: 'fc6d8c0c43fc4630ad850ee518f1b9d0' },
+      "`<seconds>::key`: the client key's limit, as Sentry sends it.",
+    schema: { type: 'string' as const },
+  },
+};
+
+/** What both ingestion endpoints answer; errors in Sentry's `{"detail"}`. */
+function documented(): MethodDecorator {
+  return applyDecorators(
+    ApiSecurity('sentry-auth'),
+    ApiSecurity('sentry_key'),
+    ApiOkResponse({
+      description:
+        'Durably stored: `{"id": "<event id>"}`, or `{}` without an event.',
+      schema: {
+        type: 'object',
+        properties: {
+          id: { type: 'string', example: 'fc6d8c0c43fc4630ad850ee518f1b9d0' },
+        },
       },
+    }),
+    ApiErrorResponses(SentryErrorDto, {
+      400: {
+        description: 'Malformed envelope or event, conflicting keys.',
+      },
+      401: { description: 'No public key anywhere.' },
+      403: {
+        description:
+          'Unknown or deleted key, another project, tracking disabled.',
+      },
+      413: { description: 'Body, envelope or event over its limit.' },
+      415: { description: 'Unsupported Content-Encoding.' },
+      429: {
+        description: "Over the client key's event rate.",
+        headers: RATE_LIMIT_HEADERS,
+      },
+      503: {
+        description: 'Database unavailable: nothing stored.',
+        headers: RETRY_AFTER_HEADER,
+      },
+    }),
+  );
+}
+
+const PREFLIGHT = [
+  HttpCode(200),
+  ApiPublic(),
+  ApiOperation({ summary: 'CORS preflight for browser SDKs' }),
+  ApiOkResponse({
+    description: 'Allowed methods and headers, any origin.',
+    headers: {
+      'Access-Control-Allow-Origin': { schema: { type: 'string' } },
+      'Access-Control-Allow-Methods': { schema: { type: 'string' } },
+      'Access-Control-Allow-Headers': { schema: { type: 'string' } },
     },
   }),
-  ApiResponse({
-    status: 400,
-    description:
-      'Malformed envelope or event, conflicting keys (`{"detail"}`).',
-  }),
-  ApiResponse({ status: 401, description: 'No public key anywhere.' }),
-  ApiResponse({
-    status: 403,
-    description: 'Unknown or deleted key, another project, tracking disabled.',
-  }),
-  ApiResponse({
-    status: 413,
-    description: 'Body, envelope or event over its limit.',
-  }),
-  ApiResponse({ status: 415, description: 'Unsupported Content-Encoding.' }),
-  ApiResponse({
-    status: 429,
-    description:
-      'Rate limited: `Retry-After`, `X-Sentry-Rate-Limits: <s>::key`.',
-  }),
-  ApiResponse({
-    status: 503,
-    description: 'Database unavailable: nothing stored; `Retry-After`.',
-  }),
-];
-
-function documented(): MethodDecorator {
-  return (target, key, descriptor) => {
-    for (const decorate of [
-      ApiParam({
-        name: 'projectId',
-        description: 'Numeric project id (last segment of the DSN).',
-      }),
-      ApiQuery({
-        name: 'sentry_key',
-        required: false,
-        description:
-          'Public key (browser SDKs); or X-Sentry-Auth, Authorization: Sentry, envelope dsn.',
-      }),
-      ...RESPONSES,
-    ])
-      decorate(target, key, descriptor);
-  };
-}
+] as const;
 
 /**
  * Sentry's ingestion endpoints under the DSN path prefix, with or without
@@ -90,6 +101,10 @@ function documented(): MethodDecorator {
  * compressed): no body parser runs on these routes.
  */
 @ApiTags('error tracking: collector (Sentry protocol)')
+@ApiParam({
+  name: 'projectId',
+  description: 'Numeric project id (last segment of the DSN).',
+})
 @Controller(`${COLLECTOR_PATH_PREFIX.slice(1)}/api/:projectId`)
 export class CollectorController {
   constructor(private readonly ingestion: IngestionService) {}
@@ -127,11 +142,16 @@ export class CollectorController {
     await this.handle('store', projectId, req, res);
   }
 
-  @Options(['envelope', 'envelope/', 'store', 'store/'])
-  @HttpCode(200)
-  @ApiOperation({ summary: 'CORS preflight for browser SDKs' })
-  preflight(@Res() res: Response): void {
+  @Options(['envelope', 'envelope/'])
+  @applyDecorators(...PREFLIGHT)
+  preflightEnvelope(@Res() res: Response): void {
     res.status(200).set(COLLECTOR_PREFLIGHT_HEADERS).end();
+  }
+
+  @Options(['store', 'store/'])
+  @applyDecorators(...PREFLIGHT)
+  preflightStore(@Res() res: Response): void {
+    this.preflightEnvelope(res);
   }
 
   private async handle(

@@ -16,7 +16,6 @@ import {
   ApiOperation,
   ApiParam,
   ApiQuery,
-  ApiSecurity,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -29,6 +28,7 @@ import {
 } from '../error-tracking.constants';
 import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
 import { baseUrlOf } from '../http/base-url';
+import { ApiGitLabPage, GitLabRestApi } from '../http/openapi';
 import { pageRequest, setPageHeaders } from '../http/pagination';
 import { Params } from '../http/params';
 import { parseId } from '../http/path-params';
@@ -41,7 +41,7 @@ import {
 import { IssuesService } from './issues.service';
 
 @ApiTags('error tracking: issues')
-@ApiSecurity('private-token')
+@GitLabRestApi()
 @ApiParam({
   name: 'id',
   description: 'Numeric project id or URL-encoded path.',
@@ -63,7 +63,7 @@ export class IssuesController {
     required: false,
     enum: ['opened', 'closed', 'all'],
   })
-  @ApiOkResponse({ type: IssueResponseDto, isArray: true })
+  @ApiGitLabPage(IssueResponseDto)
   async list(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,
@@ -86,8 +86,8 @@ export class IssuesController {
       page.perPage,
       page.offset,
     );
-    setPageHeaders(res, req.path, query, page, total);
     const base = baseUrlOf(req, this.options);
+    setPageHeaders(res, req, base, page, total);
     return issues.map((issue) => toIssueResponse(issue, base));
   }
 

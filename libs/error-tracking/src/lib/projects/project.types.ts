@@ -22,3 +22,11 @@ export interface ProjectAccess {
   /** The caller's access level (50 for admins). */
   readonly accessLevel: number;
 }
+
+export const PROJECT_ORDERS = ['id', 'name', 'path', 'created_at'] as const;
+
+/** How project lists are ordered (GitLab's `order_by` and `sort`). */
+export interface ProjectOrder {
+  readonly by: (typeof PROJECT_ORDERS)[number];
+  readonly ascending: boolean;
+}

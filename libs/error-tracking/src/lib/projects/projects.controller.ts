@@ -18,9 +18,10 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
-  ApiSecurity,
+  ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiErrorResponses } from '@quitanda/http';
 import type { Request, Response } from 'express';
 
 import type { Caller } from '../accounts/account.types';
@@ -30,9 +31,17 @@ import {
   AccessLevel,
   ERROR_TRACKING_OPTIONS,
 } from '../error-tracking.constants';
+import { ErrorTrackingError } from '../error-tracking.errors';
 import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
 import { baseUrlOf } from '../http/base-url';
-import { pageRequest, setPageHeaders } from '../http/pagination';
+import {
+  ApiGitLabPage,
+  ApiPageQueries,
+  GitLabErrorDto,
+  GitLabRestApi,
+  PAGE_OR_KEYSET_HEADERS,
+} from '../http/openapi';
+import { pageRequest, setNextLink, setPageHeaders } from '../http/pagination';
 import { Params } from '../http/params';
 import { parseId } from '../http/path-params';
 import {
@@ -45,6 +54,8 @@ import {
   AddMemberBodyDto,
   CreateProjectBodyDto,
 } from './dto/request-bodies.dto';
+import { PROJECT_ORDERS } from './project.types';
+import type { ProjectOrder } from './project.types';
 import { ProjectAccessService } from './project-access.service';
 import { ProjectsService } from './projects.service';
 
@@ -54,7 +65,7 @@ const PROJECT_ID = ApiParam({
 });
 
 @ApiTags('error tracking: projects and members')
-@ApiSecurity('private-token')
+@GitLabRestApi()
 @UseGuards(TokenAuthGuard)
 @Controller('api/v4/projects')
 export class ProjectsController {
@@ -94,7 +105,37 @@ export class ProjectsController {
   @ApiOperation({
     summary: 'Projects the caller is a member of (all for admins)',
   })
-  @ApiOkResponse({ type: ProjectResponseDto, isArray: true })
+  @ApiPageQueries()
+  @ApiQuery({
+    name: 'pagination',
+    required: false,
+    enum: ['offset', 'keyset'],
+    description: 'Keyset pagination needs `order_by=id` (the default then).',
+  })
+  @ApiQuery({ name: 'order_by', required: false, enum: PROJECT_ORDERS })
+  @ApiQuery({ name: 'sort', required: false, enum: ['asc', 'desc'] })
+  @ApiQuery({
+    name: 'id_after',
+    required: false,
+    type: Number,
+    description: 'Keyset, ascending: the page after this id.',
+  })
+  @ApiQuery({
+    name: 'id_before',
+    required: false,
+    type: Number,
+    description: 'Keyset, descending: the page after this id.',
+  })
+  @ApiOkResponse({
+    type: ProjectResponseDto,
+    isArray: true,
+    headers: PAGE_OR_KEYSET_HEADERS,
+  })
+  @ApiErrorResponses(GitLabErrorDto, {
+    405: {
+      description: 'Keyset pagination with an `order_by` other than `id`.',
+    },
+  })
   async list(
     @CurrentCaller() caller: Caller,
     @Req() req: Request,
@@ -102,14 +143,55 @@ export class ProjectsController {
   ): Promise<ProjectResponseDto[]> {
     const query = req.query as Record<string, unknown>;
     const page = pageRequest(query);
-    const { projects, total } = await this.projects.list(
-      caller,
-      page.perPage,
-      page.offset,
+    const params = new Params(query);
+    const pagination = params.string('pagination');
+    const by = params.oneOf(
+      'order_by',
+      params.string('order_by') as ProjectOrder['by'] | undefined,
+      PROJECT_ORDERS,
     );
-    setPageHeaders(res, req.path, query, page, total);
+    const sort = params.oneOf('sort', params.string('sort'), ['asc', 'desc']);
+    const idAfter = params.integer('id_after');
+    const idBefore = params.integer('id_before');
+    params.check();
     const base = baseUrlOf(req, this.options);
-    return projects.map(({ project }) => toProjectResponse(project, base));
+    if (pagination !== 'keyset') {
+      const order = { by: by ?? 'created_at', ascending: sort === 'asc' };
+      const { projects, total } = await this.projects.list(
+        caller,
+        page.perPage,
+        page.offset,
+        { order },
+      );
+      setPageHeaders(res, req, base, page, total);
+      return projects.map(({ project }) => toProjectResponse(project, base));
+    }
+    // GitLab pages projects by keyset on their id only.
+    if (by !== undefined && by !== 'id')
+      throw ErrorTrackingError.keysetUnavailable();
+    const ascending = sort === 'asc';
+    const { projects } = await this.projects.list(
+      caller,
+      page.perPage + 1,
+      undefined,
+      {
+        order: { by: 'id', ascending },
+        after: ascending ? idAfter : idBefore,
+      },
+    );
+    const shown = projects.slice(0, page.perPage);
+    const last = shown[shown.length - 1];
+    setNextLink(
+      res,
+      req,
+      base,
+      projects.length > page.perPage && last
+        ? ascending
+          ? { id_after: String(last.project.id), id_before: undefined }
+          : { id_before: String(last.project.id), id_after: undefined }
+        : undefined,
+    );
+    return shown.map(({ project }) => toProjectResponse(project, base));
   }
 
   @Get(':id')
@@ -132,7 +214,7 @@ export class ProjectsController {
   @Get(':id/members')
   @PROJECT_ID
   @ApiOperation({ summary: 'Members of a project (any member)' })
-  @ApiOkResponse({ type: MemberResponseDto, isArray: true })
+  @ApiGitLabPage(MemberResponseDto)
   async members(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,
@@ -147,8 +229,8 @@ export class ProjectsController {
       page.perPage,
       page.offset,
     );
-    setPageHeaders(res, req.path, query, page, total);
     const base = baseUrlOf(req, this.options);
+    setPageHeaders(res, req, base, page, total);
     return members.map((m) => toMemberResponse(m, base));
   }
 

@@ -5,7 +5,11 @@ import type { SqlExecutor } from '@quitanda/database';
 import { DataSource } from 'typeorm';
 
 import { ERROR_TRACKING_DATA_SOURCE } from '../error-tracking.constants';
-import type { MemberRecord, ProjectRecord } from './project.types';
+import type {
+  MemberRecord,
+  ProjectOrder,
+  ProjectRecord,
+} from './project.types';
 
 interface ProjectRow {
   id: number;
@@ -122,33 +126,54 @@ export class ProjectsRepository {
   }
 
   /**
-   * A page of projects, newest first, each with `userId`'s access level:
-   * only the projects `userId` is a member of, or every project (and no
-   * level) when `userId` is null.
+   * A page of projects, each with `userId`'s access level: only the
+   * projects `userId` is a member of, or every project (and no level) when
+   * `userId` is null. Ordered by `order` (newest first by default); the page
+   * starts at `offset` or, without one (keyset pagination, no total counted),
+   * after the id `after`.
    */
   async list(
     userId: number | null,
-    limit: number,
-    offset: number,
+    page: {
+      limit: number;
+      offset?: number;
+      order?: ProjectOrder;
+      after?: number;
+    },
   ): Promise<{
     projects: Array<{ project: ProjectRecord; accessLevel: number | null }>;
     total: number;
   }> {
+    const order = page.order ?? { by: 'created_at', ascending: false };
+    const direction = order.ascending ? 'ASC' : 'DESC';
+    // Ties broken by id, so that pages never overlap.
+    const orderBy =
+      order.by === 'id'
+        ? `p.id ${direction}`
+        : `p.${order.by} ${direction}, p.id ${direction}`;
+    const values: unknown[] = [page.limit, page.offset ?? 0];
+    const where: string[] = [];
+    if (userId !== null) values.push(userId);
+    if (page.after !== undefined) {
+      values.push(page.after);
+      where.push(`p.id ${order.ascending ? '>' : '<'} $${values.length}`);
+    }
     const from =
       userId === null
         ? 'error_tracking.projects p'
         : 'error_tracking.projects p JOIN error_tracking.project_members m ON m.project_id = p.id AND m.user_id = $3';
+    const keyset = page.offset === undefined;
     const rows = await this.sql.rows<
       ProjectRow & { access_level: number | null; total: number }
     >(
       `SELECT ${PROJECT_COLUMNS}, ${userId === null ? 'NULL::int' : 'm.access_level'} AS access_level,
-              count(*) OVER ()::int AS total
-         FROM ${from}
-        ORDER BY p.id DESC LIMIT $1 OFFSET $2`,
-      userId === null ? [limit, offset] : [limit, offset, userId],
+              ${keyset ? '0' : 'count(*) OVER ()::int'} AS total
+         FROM ${from} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+        ORDER BY ${orderBy} LIMIT $1 OFFSET $2`,
+      values,
     );
     let total = rows[0]?.total ?? 0;
-    if (rows.length === 0 && offset > 0) {
+    if (rows.length === 0 && (page.offset ?? 0) > 0) {
       const counted = await this.sql.rows<{ n: number }>(
         `SELECT count(*)::int AS n FROM ${from.replace('$3', '$1')}`,
         userId === null ? [] : [userId],

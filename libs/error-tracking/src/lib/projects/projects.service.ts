@@ -10,6 +10,7 @@ import { ErrorTrackingError } from '../error-tracking.errors';
 import type {
   MemberRecord,
   ProjectAccess,
+  ProjectOrder,
   ProjectRecord,
 } from './project.types';
 import { ProjectsRepository } from './projects.repository';
@@ -69,15 +70,16 @@ export class ProjectsService {
   }
 
   /** The caller's projects (all for admins), each with the caller's access level. */
+  /** A page at `offset`, or (undefined: keyset) after the id `keyset.after`. */
   async list(
     caller: Pick<Caller, 'user'>,
     limit: number,
-    offset: number,
+    offset: number | undefined,
+    keyset: { order?: ProjectOrder; after?: number } = {},
   ): Promise<{ projects: ProjectAccess[]; total: number }> {
     const { projects, total } = await this.projects.list(
       caller.user.isAdmin ? null : caller.user.id,
-      limit,
-      offset,
+      { limit, offset, ...keyset },
     );
     return {
       projects: projects.map(({ project, accessLevel }) => ({

@@ -19,7 +19,6 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
-  ApiSecurity,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -32,6 +31,7 @@ import {
 } from '../error-tracking.constants';
 import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
 import { baseUrlOf } from '../http/base-url';
+import { ApiGitLabPage, GitLabRestApi } from '../http/openapi';
 import { pageRequest, setPageHeaders } from '../http/pagination';
 import { Params } from '../http/params';
 import { parseId } from '../http/path-params';
@@ -49,7 +49,7 @@ import {
 import { SettingsService } from './settings.service';
 
 @ApiTags('error tracking: settings and client keys')
-@ApiSecurity('private-token')
+@GitLabRestApi()
 @ApiParam({
   name: 'id',
   description: 'Numeric project id or URL-encoded path.',
@@ -133,7 +133,7 @@ export class SettingsController {
 
   @Get('client_keys')
   @ApiOperation({ summary: 'Client keys (DSNs), paginated (maintainer)' })
-  @ApiOkResponse({ type: ClientKeyResponseDto, isArray: true })
+  @ApiGitLabPage(ClientKeyResponseDto)
   async keys(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,
@@ -152,8 +152,8 @@ export class SettingsController {
       page.perPage,
       page.offset,
     );
-    setPageHeaders(res, req.path, query, page, total);
     const base = baseUrlOf(req, this.options);
+    setPageHeaders(res, req, base, page, total);
     return keys.map((key) => toClientKeyResponse(key, base));
   }
 

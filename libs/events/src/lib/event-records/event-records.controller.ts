@@ -16,20 +16,20 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
   ApiBearerAuth,
   ApiCreatedResponse,
   ApiHeader,
   ApiNoContentResponse,
-  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiPreconditionFailedResponse,
+  ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiPublic, DATABASE_UNAVAILABLE } from '@quitanda/http';
 import type { Request, Response } from 'express';
 
 import { LIST_DEFAULT_LIMIT } from '../events.constants';
+import { ApiProblems } from '../http/openapi';
 import { WriteTokenGuard } from '../http/write-token.guard';
 import { CreateEventDto } from './dto/create-event.dto';
 import {
@@ -47,6 +47,17 @@ import {
 } from './event-etag';
 import { EventRecordsService } from './event-records.service';
 
+const NOT_FOUND = { description: 'No such event, or not a UUID.' };
+const WRITE_TOKEN = {
+  description: 'EVENTS_WRITE_TOKEN is set and the bearer token is not it.',
+};
+const WRITE_ERRORS = {
+  400: { description: 'Invalid or unknown fields.' },
+  401: WRITE_TOKEN,
+  404: NOT_FOUND,
+  412: { description: 'If-Match does not match the current ETag.' },
+};
+
 const IF_MATCH = {
   name: 'If-Match',
   required: false,
@@ -59,6 +70,7 @@ function sendRecord(res: Response, record: EventRecord): EventResponseDto {
 }
 
 @ApiTags('events')
+@ApiProblems({ 503: DATABASE_UNAVAILABLE })
 @Controller('events')
 export class EventRecordsController {
   constructor(private readonly events: EventRecordsService) {}
@@ -68,8 +80,9 @@ export class EventRecordsController {
   @ApiBearerAuth()
   @ApiOperation({ summary: 'Create an event' })
   @ApiCreatedResponse({ type: EventResponseDto })
-  @ApiBadRequestResponse({
-    description: 'Invalid or unknown fields (problem+json).',
+  @ApiProblems({
+    400: { description: 'Invalid or unknown fields.' },
+    401: WRITE_TOKEN,
   })
   async create(
     @Body() body: CreateEventDto,
@@ -83,10 +96,21 @@ export class EventRecordsController {
   }
 
   @Get()
+  @ApiPublic()
   @ApiOperation({
     summary: 'List events, newest first, with keyset pagination',
   })
-  @ApiOkResponse({ type: EventResponseDto, isArray: true })
+  @ApiOkResponse({
+    type: EventResponseDto,
+    isArray: true,
+    headers: {
+      Link: {
+        description: 'The next page as `rel="next"`; absent on the last page.',
+        schema: { type: 'string' },
+      },
+    },
+  })
+  @ApiProblems({ 400: { description: 'An invalid limit or cursor.' } })
   async list(
     @Query() query: ListEventsQueryDto,
     @Req() req: Request,
@@ -110,10 +134,12 @@ export class EventRecordsController {
   }
 
   @Get(':id')
+  @ApiPublic()
   @ApiOperation({ summary: 'Get one event' })
   @ApiOkResponse({ type: EventResponseDto })
-  @ApiNotFoundResponse({ description: 'No such event, or not a UUID.' })
+  @ApiProblems({ 404: NOT_FOUND })
   @ApiHeader({ name: 'If-None-Match', required: false })
+  @ApiResponse({ status: 304, description: 'Unchanged (If-None-Match).' })
   async get(
     @Param('id') id: string,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
@@ -128,9 +154,10 @@ export class EventRecordsController {
   }
 
   @Get(':id/test')
+  @ApiPublic()
   @ApiOperation({ summary: 'Cheap existence probe of one event' })
   @ApiOkResponse({ type: EventExistsResponseDto })
-  @ApiNotFoundResponse()
+  @ApiProblems({ 404: NOT_FOUND })
   async test(@Param('id') id: string): Promise<EventExistsResponseDto> {
     await this.events.assertExists(id);
     return { id, exists: true };
@@ -142,7 +169,7 @@ export class EventRecordsController {
   @ApiOperation({ summary: 'Change the title and/or description' })
   @ApiHeader(IF_MATCH)
   @ApiOkResponse({ type: EventResponseDto })
-  @ApiPreconditionFailedResponse()
+  @ApiProblems(WRITE_ERRORS)
   async update(
     @Param('id') id: string,
     @Body() body: UpdateEventDto,
@@ -163,7 +190,7 @@ export class EventRecordsController {
   @ApiOperation({ summary: 'Replace an event (same rules as create)' })
   @ApiHeader(IF_MATCH)
   @ApiOkResponse({ type: EventResponseDto })
-  @ApiPreconditionFailedResponse()
+  @ApiProblems(WRITE_ERRORS)
   async replace(
     @Param('id') id: string,
     @Body() body: CreateEventDto,
@@ -185,7 +212,7 @@ export class EventRecordsController {
   @ApiOperation({ summary: 'Delete an event' })
   @ApiHeader(IF_MATCH)
   @ApiNoContentResponse()
-  @ApiPreconditionFailedResponse()
+  @ApiProblems(WRITE_ERRORS)
   async delete(
     @Param('id') id: string,
     @Headers('if-match') ifMatch: string | undefined,

@@ -19,7 +19,13 @@ import type { Request, Response } from 'express';
 import { Caller, KinveyAuthGuard } from '../auth/kinvey-auth.guard';
 import type { Principal } from '../auth/principal';
 import { FilesService, ttlOf } from '../files/files.service';
-import { KinveyCall } from '../http/kinvey-api.decorators';
+import {
+  KINVEY_COUNT,
+  KINVEY_ENTITIES,
+  KINVEY_ENTITY,
+  ok,
+  KinveyCall,
+} from '../http/kinvey-api.decorators';
 import { apiVersionOf } from '../http/kinvey-http.middleware';
 import { publicBaseUrl } from '../http/public-base-url';
 import { MARKETPLACE_OPTIONS, SERVER_VERSION } from '../marketplace.constants';
@@ -79,7 +85,19 @@ export class DataController {
   }
 
   @Get()
-  @KinveyCall('Ping: who this app is', 'any credentials of the app')
+  @KinveyCall(
+    'Ping: who this app is',
+    'any credentials of the app',
+    ok({
+      type: 'object',
+      properties: {
+        version: { type: 'string' },
+        kinvey: { type: 'string' },
+        appName: { type: 'string' },
+        environmentName: { type: 'string' },
+      },
+    }),
+  )
   ping(@Caller() { app }: Principal): Record<string, string> {
     return {
       version: SERVER_VERSION,
@@ -93,6 +111,7 @@ export class DataController {
   @KinveyCall(
     'Count the records matching ?query=',
     'user, master, or app (read)',
+    ok(KINVEY_COUNT),
   )
   @ApiQuery({ name: 'query', required: false })
   async count(
@@ -107,6 +126,16 @@ export class DataController {
   @KinveyCall(
     'Changes since ?since= (with tombstones of deletes)',
     'user, master, or app (read)',
+    ok({
+      type: 'object',
+      properties: {
+        changed: KINVEY_ENTITIES,
+        deleted: {
+          type: 'array',
+          items: { type: 'object', properties: { _id: { type: 'string' } } },
+        },
+      },
+    }),
   )
   @ApiQuery({ name: 'since', required: true })
   async deltaSet(
@@ -129,6 +158,10 @@ export class DataController {
   @KinveyCall(
     'Aggregations of the SDKs (count, sum, min, max, average by key, with a condition), computed in SQL; any other reduce: FeatureUnavailable',
     'user, master, or app (read)',
+    ok(
+      { type: 'array', items: { type: 'object', additionalProperties: true } },
+      'One object per group: the key fields, then the results.',
+    ),
   )
   @ApiBody({ schema: { type: 'object', additionalProperties: true } })
   async group(
@@ -142,7 +175,11 @@ export class DataController {
   }
 
   @Get(':collection')
-  @KinveyCall('Find records', 'user, master, or app (read)')
+  @KinveyCall(
+    'Find records',
+    'user, master, or app (read)',
+    ok(KINVEY_ENTITIES),
+  )
   @ApiQuery({
     name: 'query',
     required: false,
@@ -178,7 +215,11 @@ export class DataController {
   }
 
   @Get(':collection/:id')
-  @KinveyCall('Get one record', 'user, master, or app (read)')
+  @KinveyCall(
+    'Get one record',
+    'user, master, or app (read)',
+    ok(KINVEY_ENTITY),
+  )
   async get(
     @Caller() principal: Principal,
     @Param('collection') collection: string,
@@ -194,6 +235,32 @@ export class DataController {
   @KinveyCall(
     'Create a record (an array: multi-insert, API version 5+)',
     'user, master, or app (read-create)',
+    ok(
+      {
+        oneOf: [
+          KINVEY_ENTITY,
+          {
+            type: 'object',
+            properties: {
+              entities: {
+                type: 'array',
+                items: { ...KINVEY_ENTITY, nullable: true },
+              },
+              errors: {
+                type: 'array',
+                items: { type: 'object', additionalProperties: true },
+              },
+            },
+          },
+        ],
+      },
+      'The record; for an array, `{entities, errors}` in the order sent.',
+      201,
+    ),
+    {
+      409: 'DuplicateEntity: the _id is taken.',
+      413: 'RequestEntityTooLarge.',
+    },
   )
   @ApiBody(RECORD_BODY)
   async create(
@@ -245,6 +312,8 @@ export class DataController {
   @KinveyCall(
     'Replace a record, or create it with this _id (201)',
     'creator, _acl.w, master; app (read-create) only to create',
+    ok(KINVEY_ENTITY, 'The record (201 when it was created).'),
+    { 413: 'RequestEntityTooLarge.' },
   )
   @ApiBody(RECORD_BODY)
   async update(
@@ -267,7 +336,7 @@ export class DataController {
   }
 
   @Delete(':collection/:id')
-  @KinveyCall('Delete a record', 'creator, _acl.w, master')
+  @KinveyCall('Delete a record', 'creator, _acl.w, master', ok(KINVEY_COUNT))
   async remove(
     @Caller() principal: Principal,
     @Param('collection') collection: string,
@@ -280,6 +349,7 @@ export class DataController {
   @KinveyCall(
     'Delete the records matching ?query= (required)',
     'user (own records) or master',
+    ok(KINVEY_COUNT),
   )
   @ApiQuery({ name: 'query', required: true })
   async removeWhere(

@@ -17,7 +17,13 @@ import type { Request, Response } from 'express';
 
 import { Caller, KinveyAuthGuard } from '../auth/kinvey-auth.guard';
 import type { Principal } from '../auth/principal';
-import { KinveyCall } from '../http/kinvey-api.decorators';
+import {
+  KINVEY_COUNT,
+  KINVEY_ENTITIES,
+  KINVEY_ENTITY,
+  ok,
+  KinveyCall,
+} from '../http/kinvey-api.decorators';
 import { publicBaseUrl } from '../http/public-base-url';
 import type { KinveyDoc } from '../data/kinvey-doc';
 import type { FindParams } from '../data/find-params';
@@ -60,6 +66,11 @@ export class BlobController {
   @KinveyCall(
     `Create file metadata. ${UPLOAD_NOTE}`,
     'user, master, or app (read-create)',
+    ok(
+      KINVEY_ENTITY,
+      'The file metadata with its signed `_uploadURL` and `_requiredHeaders`.',
+      201,
+    ),
   )
   @ApiBody(FILE_BODY)
   create(
@@ -75,6 +86,11 @@ export class BlobController {
   @KinveyCall(
     `Replace a file (its bytes are dropped). ${UPLOAD_NOTE}`,
     'creator or master',
+    ok(
+      KINVEY_ENTITY,
+      'The file metadata with its signed `_uploadURL` and `_requiredHeaders`.',
+      201,
+    ),
   )
   @ApiBody(FILE_BODY)
   replace(
@@ -108,6 +124,7 @@ export class BlobController {
   @KinveyCall(
     'Find files (?query=), each with a _downloadURL',
     'user, master, or app (read)',
+    ok(KINVEY_ENTITIES, 'Files, each with a signed `_downloadURL`.'),
   )
   @ApiQuery({ name: 'query', required: false })
   @ApiQuery({ name: 'ttl_in_seconds', required: false, type: Number })
@@ -129,6 +146,7 @@ export class BlobController {
   @KinveyCall(
     'A file with its signed _downloadURL (permanent for public files)',
     'user, master, or app (read)',
+    ok(KINVEY_ENTITY, 'The file with its signed `_downloadURL`.'),
   )
   @ApiQuery({ name: 'ttl_in_seconds', required: false, type: Number })
   get(
@@ -146,7 +164,11 @@ export class BlobController {
   }
 
   @Delete(':id')
-  @KinveyCall('Delete a file and its bytes', 'creator or master')
+  @KinveyCall(
+    'Delete a file and its bytes',
+    'creator or master',
+    ok(KINVEY_COUNT),
+  )
   async remove(
     @Caller() principal: Principal,
     @Param('id') id: string,

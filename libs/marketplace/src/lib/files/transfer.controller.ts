@@ -8,10 +8,18 @@ import {
   Req,
   Res,
 } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { endWithBody } from '@quitanda/http';
+import {
+  ApiHeader,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiErrorResponses, ApiPublic, endWithBody } from '@quitanda/http';
 import type { Request, Response } from 'express';
 
+import { KINVEY_ENTITY, KinveyErrorDto } from '../http/kinvey-api.decorators';
 import { parseContentRange, parseRange } from './content-range';
 import { readBytes } from './read-bytes';
 import { TransferService } from './transfer.service';
@@ -42,6 +50,14 @@ function sendState(res: Response, state: UploadState, status: number): void {
   name: 'signature',
   description: 'HMAC signature (redacted from logs)',
 })
+@ApiParam({ name: 'appKey', description: 'The app key (kid_...)' })
+// The signature in the URL is the credential: no Authorization header.
+@ApiPublic()
+@ApiErrorResponses(KinveyErrorDto, {
+  401: { description: 'InvalidCredentials: tampered with or expired.' },
+  404: { description: 'AppNotFound or BlobNotFound.' },
+  500: { description: 'KinveyInternalErrorRetry; retry.' },
+})
 @Controller('blob/:appKey')
 export class TransferController {
   constructor(private readonly transfer: TransferService) {}
@@ -52,6 +68,19 @@ export class TransferController {
       'Signed upload URL (_uploadURL): `Content-Range: bytes */N` probes (308 + Range while incomplete, 200 when complete); `bytes a-b/N` stores a chunk (308 or 201); no Content-Range stores the whole body. 413 over the declared size or limit; 401 InvalidCredentials when tampered with or expired.',
   })
   @ApiHeader({ name: 'Content-Range', required: false })
+  @ApiResponse({
+    status: 201,
+    description: 'Stored, complete: the file metadata (200 for a probe).',
+    schema: KINVEY_ENTITY,
+  })
+  @ApiResponse({
+    status: 308,
+    description: 'Incomplete: `Range: bytes=0-<last stored>` when any.',
+  })
+  @ApiResponse({ status: 416, description: 'An unreadable Content-Range.' })
+  @ApiErrorResponses(KinveyErrorDto, {
+    413: { description: 'Over the declared size or the upload limit.' },
+  })
   async upload(
     @Param('appKey') appKey: string,
     @Param('id') id: string,
@@ -78,6 +107,26 @@ export class TransferController {
       'Signed download URL (_downloadURL): the bytes with Content-Type, ETag, Cache-Control, nosniff; honours Range (206) and If-None-Match (304).',
   })
   @ApiHeader({ name: 'Range', required: false })
+  @ApiHeader({ name: 'If-None-Match', required: false })
+  @ApiResponse({
+    status: 200,
+    description: "The bytes, with the file's Content-Type and an ETag.",
+    content: {
+      'application/octet-stream': {
+        schema: { type: 'string', format: 'binary' },
+      },
+    },
+  })
+  @ApiResponse({
+    status: 206,
+    description: 'The requested range (Content-Range).',
+    content: {
+      'application/octet-stream': {
+        schema: { type: 'string', format: 'binary' },
+      },
+    },
+  })
+  @ApiResponse({ status: 304, description: 'Unchanged (If-None-Match).' })
   async download(
     @Param('appKey') appKey: string,
     @Param('id') id: string,

@@ -1,11 +1,22 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiBody, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiParam, ApiTags } from '@nestjs/swagger';
 
 import { Caller, KinveyAuthGuard } from '../auth/kinvey-auth.guard';
 import type { Principal } from '../auth/principal';
-import { KinveyCall } from '../http/kinvey-api.decorators';
+import { noContent, ok, KinveyCall } from '../http/kinvey-api.decorators';
 import { UsersService, featureUnavailable } from '../users/users.service';
 import { MatchService } from './match.service';
+
+/** Kinvey calls that send e-mail, which this server does not. */
+function NeedsEmail(): MethodDecorator {
+  return KinveyCall(
+    'FeatureUnavailable (needs e-mail)',
+    'app',
+    noContent(
+      "Kinvey's answer where e-mail is set up; this server sends no e-mail and always answers 400 FeatureUnavailable.",
+    ),
+  );
+}
 
 @ApiTags('marketplace: rpc')
 @Controller('rpc/:appKey')
@@ -21,6 +32,7 @@ export class RpcController {
   @KinveyCall(
     'Whether a username is taken (soft-deleted users count)',
     'app or master',
+    ok({ type: 'object', properties: { usernameExists: { type: 'boolean' } } }),
   )
   @ApiBody({
     schema: { type: 'object', properties: { username: { type: 'string' } } },
@@ -38,6 +50,10 @@ export class RpcController {
   @KinveyCall(
     "Offers of other producers (both layouts, not canceled) for a producer's needs ({id_producer}) or given items ({required}), cheapest first",
     'user or master',
+    ok(
+      { type: 'array', items: { type: 'object', additionalProperties: true } },
+      'Matching offers, cheapest first.',
+    ),
   )
   @ApiBody({
     schema: {
@@ -56,19 +72,21 @@ export class RpcController {
   }
 
   @Post('user-forgot-username')
-  @KinveyCall('FeatureUnavailable (needs e-mail)', 'app')
+  @NeedsEmail()
   async forgotUsername(): Promise<never> {
     throw featureUnavailable('Forgot username');
   }
 
   @Post(':username/user-password-reset-initiate')
-  @KinveyCall('FeatureUnavailable (needs e-mail)', 'app')
+  @ApiParam({ name: 'username' })
+  @NeedsEmail()
   async passwordReset(): Promise<never> {
     throw featureUnavailable('Password reset');
   }
 
   @Post(':username/user-email-verification-initiate')
-  @KinveyCall('FeatureUnavailable (needs e-mail)', 'app')
+  @ApiParam({ name: 'username' })
+  @NeedsEmail()
   async emailVerification(): Promise<never> {
     throw featureUnavailable('E-mail verification');
   }

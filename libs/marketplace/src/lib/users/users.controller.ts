@@ -20,7 +20,13 @@ import { Caller, KinveyAuthGuard } from '../auth/kinvey-auth.guard';
 import type { Principal } from '../auth/principal';
 import type { FindParams } from '../data/find-params';
 import type { KinveyDoc } from '../data/kinvey-doc';
-import { KinveyCall } from '../http/kinvey-api.decorators';
+import {
+  KINVEY_ENTITIES,
+  KINVEY_ENTITY,
+  noContent,
+  ok,
+  KinveyCall,
+} from '../http/kinvey-api.decorators';
 import { UserQueryService } from './user-query.service';
 import { UsersService } from './users.service';
 
@@ -42,6 +48,8 @@ export class UsersController {
   @KinveyCall(
     'Sign up (logs in: the reply carries _kmd.authtoken)',
     'app or master',
+    ok(KINVEY_ENTITY, 'The user, with `_kmd.authtoken`.', 201),
+    { 409: 'UserAlreadyExists.' },
   )
   @ApiBody(USER_BODY)
   async signup(
@@ -64,6 +72,10 @@ export class UsersController {
   @KinveyCall(
     'Log in with {username, password}; repeated failures: 429',
     'app or master',
+    ok(KINVEY_ENTITY, 'The user, with `_kmd.authtoken`.'),
+    {
+      429: 'TooManyRequests: too many failed logins of this username; retry later.',
+    },
   )
   @ApiBody({
     schema: {
@@ -83,13 +95,13 @@ export class UsersController {
 
   @Post('_logout')
   @HttpCode(204)
-  @KinveyCall('Log out: the token stops working', 'user')
+  @KinveyCall('Log out: the token stops working', 'user', noContent())
   logout(@Caller() principal: Principal): Promise<void> {
     return this.users.logOut(principal);
   }
 
   @Get('_me')
-  @KinveyCall('The calling user', 'user')
+  @KinveyCall('The calling user', 'user', ok(KINVEY_ENTITY))
   me(@Caller() principal: Principal): KinveyDoc {
     return this.users.me(principal);
   }
@@ -99,6 +111,7 @@ export class UsersController {
   @KinveyCall(
     'Users matching a filter (the body); soft-deleted ones hidden',
     'user or master',
+    ok(KINVEY_ENTITIES),
   )
   @ApiBody({ schema: { type: 'object', additionalProperties: true } })
   lookup(
@@ -109,7 +122,11 @@ export class UsersController {
   }
 
   @Get()
-  @KinveyCall('Users matching ?query= (never passwords)', 'user or master')
+  @KinveyCall(
+    'Users matching ?query= (never passwords)',
+    'user or master',
+    ok(KINVEY_ENTITIES),
+  )
   @ApiQuery({ name: 'query', required: false })
   list(
     @Caller() principal: Principal,
@@ -119,7 +136,11 @@ export class UsersController {
   }
 
   @Get(':id')
-  @KinveyCall('One user (never its password)', 'user or master')
+  @KinveyCall(
+    'One user (never its password)',
+    'user or master',
+    ok(KINVEY_ENTITY),
+  )
   get(
     @Caller() principal: Principal,
     @Param('id') id: string,
@@ -131,6 +152,8 @@ export class UsersController {
   @KinveyCall(
     'Update a user (own update returns _kmd.authtoken)',
     'that user or master',
+    ok(KINVEY_ENTITY),
+    { 409: 'UserAlreadyExists: the new username is taken.' },
   )
   @ApiBody(USER_BODY)
   update(
@@ -147,7 +170,11 @@ export class UsersController {
 
   @Delete(':id')
   @HttpCode(204)
-  @KinveyCall('Delete a user: soft (login disabled) or ?hard=true', 'master')
+  @KinveyCall(
+    'Delete a user: soft (login disabled) or ?hard=true',
+    'master',
+    noContent(),
+  )
   @ApiQuery({ name: 'hard', required: false, type: Boolean })
   remove(
     @Caller() principal: Principal,
