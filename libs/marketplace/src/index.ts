@@ -15,6 +15,7 @@ export {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_LOGIN_MAX_FAILURES,
   DEFAULT_LOGIN_LOCK_SECONDS,
+  DEFAULT_SESSION_CACHE_SECONDS,
 } from './lib/marketplace.constants';
 export { marketplaceDataSourceOptions } from './lib/persistence/marketplace.data-source-options';
 export { marketplaceHttpErrorFormat } from './lib/marketplace.http-error-format';

@@ -10,6 +10,8 @@ export const DEFAULT_MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_LOGIN_MAX_FAILURES = 5;
 export const DEFAULT_LOGIN_LOCK_SECONDS = 300;
+/** How long a replica trusts what it read of a session token (Parse Server's 5 s). */
+export const DEFAULT_SESSION_CACHE_SECONDS = 5;
 /** Lifetime of signed download URLs of private files, and of upload URLs. */
 export const DEFAULT_URL_TTL_SECONDS = 3600;
 /** Kinvey refuses queries that would return more than this without a limit. */

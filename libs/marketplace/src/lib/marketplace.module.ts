@@ -11,6 +11,7 @@ import { AppBootstrapService } from './apps/app-bootstrap.service';
 import { AppsRepository } from './apps/apps.repository';
 import { AppsService } from './apps/apps.service';
 import { AuthService } from './auth/auth.service';
+import { SESSION_CACHE_PROVIDER } from './auth/session-cache';
 import { KinveyAuthGuard } from './auth/kinvey-auth.guard';
 import {
   CreateAppCommand,
@@ -41,6 +42,7 @@ import { UsersService } from './users/users.service';
 
 /** Apps, users, records, files, matching (no HTTP). */
 export const MARKETPLACE_PROVIDERS = [
+  SESSION_CACHE_PROVIDER,
   AppsRepository,
   AppsService,
   AppBootstrapService,

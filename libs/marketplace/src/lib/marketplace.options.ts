@@ -13,6 +13,8 @@ export interface MarketplaceModuleOptions {
   /** Failed logins of one username before it is refused for a while. */
   readonly loginMaxFailures: number;
   readonly loginLockSeconds: number;
+  /** How long a session token's user is remembered (0 = every call reads it). */
+  readonly sessionCacheSeconds: number;
 }
 
 export interface ConfiguredApp {

@@ -6,6 +6,7 @@ import type { Clock } from '@quitanda/kernel';
 
 import {
   DEFAULT_LOGIN_LOCK_SECONDS,
+  DEFAULT_SESSION_CACHE_SECONDS,
   DEFAULT_LOGIN_MAX_FAILURES,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_UPLOAD_BYTES,
@@ -22,6 +23,7 @@ export const TEST_OPTIONS: MarketplaceModuleOptions = {
   maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
   loginMaxFailures: DEFAULT_LOGIN_MAX_FAILURES,
   loginLockSeconds: DEFAULT_LOGIN_LOCK_SECONDS,
+  sessionCacheSeconds: DEFAULT_SESSION_CACHE_SECONDS,
 };
 
 /** A Nest testing module with the context's DataSource on `url` and the given providers. */

@@ -13,6 +13,7 @@ import {
   validateSync,
 } from 'class-validator';
 import type { ValidationError } from 'class-validator';
+import { DEFAULT_SESSION_CACHE_SECONDS } from '@quitanda/marketplace';
 
 export const CONTEXT_NAMES = [
   'marketplace',
@@ -206,6 +207,10 @@ export class EnvironmentVariables {
   @Transform(toInt)
   @IntRange(1, 86_400)
   MARKETPLACE_LOGIN_LOCK_SECONDS = 300;
+
+  @Transform(toInt)
+  @IntRange(0, 300)
+  MARKETPLACE_SESSION_CACHE_SECONDS = DEFAULT_SESSION_CACHE_SECONDS;
 
   @Transform(toInt)
   @IntRange(1, 200)

@@ -30,6 +30,7 @@ export interface GatewayConfig {
     readonly maxBodyBytes: number;
     readonly loginMaxFailures: number;
     readonly loginLockSeconds: number;
+    readonly sessionCacheSeconds: number;
   };
   readonly events: { readonly writeToken?: string };
   readonly errorTracking: {
@@ -82,6 +83,7 @@ export function loadConfig(
       maxBodyBytes: vars.MARKETPLACE_MAX_BODY_BYTES,
       loginMaxFailures: vars.MARKETPLACE_LOGIN_MAX_FAILURES,
       loginLockSeconds: vars.MARKETPLACE_LOGIN_LOCK_SECONDS,
+      sessionCacheSeconds: vars.MARKETPLACE_SESSION_CACHE_SECONDS,
     },
     events: { writeToken: vars.EVENTS_WRITE_TOKEN },
     errorTracking: {

@@ -7,9 +7,11 @@ import type { Clock } from '@quitanda/kernel';
 import { AppsService, secretKind } from '../apps/apps.service';
 import { LoginService } from '../users/login.service';
 import { UsersRepository } from '../users/users.repository';
+import type { StoredUser } from '../users/users.repository';
 import { invalidCredentials } from './access';
 import { parseAuthorization } from './authorization-header';
 import type { Principal } from './principal';
+import { SessionCache } from './session-cache';
 
 /** Turns a path's app key and an `Authorization` header into a principal. */
 @Injectable()
@@ -18,8 +20,22 @@ export class AuthService {
     private readonly apps: AppsService,
     private readonly users: UsersRepository,
     private readonly login: LoginService,
+    private readonly sessions: SessionCache,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
+
+  private async sessionUser(
+    appKey: string,
+    digest: string,
+  ): Promise<StoredUser | undefined> {
+    const now = this.clock.now();
+    const cached = this.sessions.get(appKey, digest, now);
+    if (cached) return cached;
+    const session = await this.users.findSession(appKey, digest, now);
+    if (!session) return undefined;
+    this.sessions.set(appKey, digest, session.user, session.expiresAt, now);
+    return session.user;
+  }
 
   async authenticate(
     appKey: string,
@@ -32,11 +48,7 @@ export class AuthService {
     switch (credentials.scheme) {
       case 'kinvey': {
         const digest = hashToken(credentials.token);
-        const user = await this.users.findByToken(
-          appKey,
-          digest,
-          this.clock.now(),
-        );
+        const user = await this.sessionUser(appKey, digest);
         if (!user)
           throw invalidCredentials('unknown, expired or revoked token');
         return { kind: 'user', app, user, tokenDigest: digest };

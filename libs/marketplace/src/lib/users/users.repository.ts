@@ -196,21 +196,23 @@ export class UsersRepository {
   }
 
   /** The enabled user owning a live token of this app. */
-  async findByToken(
+  /** The user of a live session token, and until when the token lives. */
+  async findSession(
     appKey: string,
     digest: string,
     now: Date,
-  ): Promise<StoredUser | undefined> {
-    const rows = await this.sql.prepared<UserRow>(
+  ): Promise<{ user: StoredUser; expiresAt: Date } | undefined> {
+    const rows = await this.sql.prepared<UserRow & { expires_at: Date }>(
       'mkt_user_by_token',
-      `SELECT u.id, u.username, u.doc, u.password_hash, u.disabled
+      `SELECT u.id, u.username, u.doc, u.password_hash, u.disabled, t.expires_at
          FROM marketplace.user_tokens t
          JOIN marketplace.users u ON u.app_key = t.app_key AND u.id = t.user_id
         WHERE t.digest = $1 AND t.app_key = $2 AND NOT t.revoked
           AND t.expires_at > $3 AND NOT u.disabled`,
       [digest, appKey, now],
     );
-    return rows[0] ? toUser(rows[0]) : undefined;
+    const row = rows[0];
+    return row ? { user: toUser(row), expiresAt: row.expires_at } : undefined;
   }
 
   async revokeToken(appKey: string, digest: string): Promise<void> {

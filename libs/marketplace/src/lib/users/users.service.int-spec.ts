@@ -7,6 +7,7 @@ import { marketplaceTestModule } from '../../testing/marketplace-test-module';
 import { AppsRepository } from '../apps/apps.repository';
 import { AppsService } from '../apps/apps.service';
 import { AuthService } from '../auth/auth.service';
+import { SESSION_CACHE_PROVIDER } from '../auth/session-cache';
 import { MarketplaceErrorCode } from '../marketplace.errors';
 import { LoginService } from './login.service';
 import { UsersRepository } from './users.repository';
@@ -20,6 +21,7 @@ describe('users: sessions and passwords', () => {
   const clock = new FixedClock('2026-11-22T10:00:00.000Z');
   let appKey: string;
   let appSecret: string;
+  let masterSecret: string;
 
   beforeAll(async () => {
     database = await openTestDatabase();
@@ -32,6 +34,7 @@ describe('users: sessions and passwords', () => {
         LoginService,
         UsersService,
         AuthService,
+        SESSION_CACHE_PROVIDER,
       ],
       { tokenLifetimeDays: 2 },
       clock,
@@ -39,6 +42,7 @@ describe('users: sessions and passwords', () => {
     const created = await module.get(AppsService).create({ name: 'Sessions' });
     appKey = created.appKey;
     appSecret = created.appSecret;
+    masterSecret = created.masterSecret;
   });
 
   afterAll(async () => {
@@ -101,6 +105,75 @@ describe('users: sessions and passwords', () => {
         .authenticate(other.appKey, `Kinvey ${user.token}`),
     ).rejects.toMatchObject({
       code: MarketplaceErrorCode.InvalidCredentials,
+    });
+  });
+
+  describe('with sessions remembered between calls', () => {
+    const refused = { code: MarketplaceErrorCode.InvalidCredentials };
+
+    async function session(username: string) {
+      const user = await signup(username);
+      const auth = module.get(AuthService);
+      const principal = await auth.authenticate(appKey, `Kinvey ${user.token}`);
+      return { ...user, principal };
+    }
+
+    it('serves a repeated call without reading the token again', async () => {
+      const user = await session('cached@example.com');
+      const repository = module.get(UsersRepository);
+      const reads = jest.spyOn(repository, 'findSession');
+      await module
+        .get(AuthService)
+        .authenticate(appKey, `Kinvey ${user.token}`);
+      expect(reads).not.toHaveBeenCalled();
+      reads.mockRestore();
+    });
+
+    it('refuses a token at once after its logout', async () => {
+      const user = await session('logout@example.com');
+      await module.get(UsersService).logOut(user.principal);
+      await expect(
+        module.get(AuthService).authenticate(appKey, `Kinvey ${user.token}`),
+      ).rejects.toMatchObject(refused);
+    });
+
+    it("refuses the user's other sessions at once after a password change", async () => {
+      const user = await session('password@example.com');
+      const other = await module
+        .get(UsersService)
+        .logIn(await module.get(AuthService).authenticate(appKey, appSecret), {
+          username: 'password@example.com',
+          password: 'a long password',
+        });
+      const otherToken = (other['_kmd'] as { authtoken: string }).authtoken;
+      await module
+        .get(AuthService)
+        .authenticate(appKey, `Kinvey ${otherToken}`);
+      await module
+        .get(UsersService)
+        .update(
+          user.principal,
+          user.id,
+          { username: 'password@example.com', password: 'another long one' },
+          user.token,
+        );
+      await expect(
+        module.get(AuthService).authenticate(appKey, `Kinvey ${otherToken}`),
+      ).rejects.toMatchObject(refused);
+    });
+
+    it('refuses a disabled user at once', async () => {
+      const user = await session('disabled@example.com');
+      const master = await module
+        .get(AuthService)
+        .authenticate(
+          appKey,
+          `Basic ${Buffer.from(`${appKey}:${masterSecret}`).toString('base64')}`,
+        );
+      await module.get(UsersService).remove(master, user.id, false);
+      await expect(
+        module.get(AuthService).authenticate(appKey, `Kinvey ${user.token}`),
+      ).rejects.toMatchObject(refused);
     });
   });
 });

@@ -9,6 +9,7 @@ import {
   insufficient,
 } from '../auth/access';
 import type { Principal } from '../auth/principal';
+import { SessionCache } from '../auth/session-cache';
 import { entityIdOf } from '../data/ids';
 import type { KinveyDoc } from '../data/kinvey-doc';
 import { isPlainObject } from '../data/kinvey-doc';
@@ -41,6 +42,7 @@ export class UsersService {
   constructor(
     private readonly users: UsersRepository,
     private readonly login: LoginService,
+    private readonly sessions: SessionCache,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(MARKETPLACE_OPTIONS)
     private readonly options: MarketplaceModuleOptions,
@@ -128,8 +130,10 @@ export class UsersService {
 
   async logOut(principal: Principal): Promise<void> {
     requireUser(principal);
-    if (principal.tokenDigest)
+    if (principal.tokenDigest) {
       await this.users.revokeToken(principal.app.appKey, principal.tokenDigest);
+      this.sessions.forgetToken(principal.tokenDigest);
+    }
   }
 
   me(principal: Principal): KinveyDoc {
@@ -194,6 +198,8 @@ export class UsersService {
       passwordHash,
       this.clock.now(),
     );
+    // Sessions read before this hold the old profile (`_me`) or password.
+    this.sessions.forgetUser(appKey, id);
     if (passwordHash !== undefined)
       await this.users.revokeAll(
         appKey,
@@ -226,6 +232,7 @@ export class UsersService {
     const done = hard
       ? await this.users.remove(appKey, id)
       : await this.users.disable(appKey, id);
+    this.sessions.forgetUser(appKey, id);
     if (!done) throw userNotFound(id);
   }
 }

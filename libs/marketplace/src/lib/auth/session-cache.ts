@@ -1,0 +1,79 @@
+import type { Provider } from '@nestjs/common';
+
+import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
+import type { MarketplaceModuleOptions } from '../marketplace.options';
+import type { StoredUser } from '../users/users.repository';
+
+/** Keeps the cache's memory bounded whatever the number of live sessions. */
+const MAX_SESSIONS = 10_000;
+
+interface Entry {
+  readonly appKey: string;
+  readonly user: StoredUser;
+  readonly tokenExpiresAt: number;
+  readonly cachedAt: number;
+}
+
+/**
+ * Who a session token belongs to, remembered for a few seconds so that a
+ * user's calls do not each cost a database round trip (Parse Server keeps
+ * sessions the same way, for 5 s). Logout, a password change, an update,
+ * disabling or deleting a user forget that user's sessions here at once;
+ * another replica may accept a revoked token until its own entry is older
+ * than `ttlMs` (MARKETPLACE_SESSION_CACHE_SECONDS, 0 turns this off).
+ */
+export class SessionCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly ttlMs: number) {}
+
+  get(appKey: string, digest: string, now: Date): StoredUser | undefined {
+    const entry = this.entries.get(digest);
+    if (!entry || entry.appKey !== appKey) return undefined;
+    const at = now.getTime();
+    if (at - entry.cachedAt >= this.ttlMs || at >= entry.tokenExpiresAt) {
+      this.entries.delete(digest);
+      return undefined;
+    }
+    return entry.user;
+  }
+
+  set(
+    appKey: string,
+    digest: string,
+    user: StoredUser,
+    tokenExpiresAt: Date,
+    now: Date,
+  ): void {
+    if (this.ttlMs <= 0) return;
+    this.entries.delete(digest);
+    if (this.entries.size >= MAX_SESSIONS) {
+      // Maps iterate in insertion order: the first key is the oldest entry.
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(digest, {
+      appKey,
+      user,
+      tokenExpiresAt: tokenExpiresAt.getTime(),
+      cachedAt: now.getTime(),
+    });
+  }
+
+  forgetToken(digest: string): void {
+    this.entries.delete(digest);
+  }
+
+  forgetUser(appKey: string, userId: string): void {
+    for (const [digest, entry] of this.entries)
+      if (entry.appKey === appKey && entry.user.id === userId)
+        this.entries.delete(digest);
+  }
+}
+
+export const SESSION_CACHE_PROVIDER: Provider = {
+  provide: SessionCache,
+  useFactory: (options: MarketplaceModuleOptions) =>
+    new SessionCache(options.sessionCacheSeconds * 1000),
+  inject: [MARKETPLACE_OPTIONS],
+};
