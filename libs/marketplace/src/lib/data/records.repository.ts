@@ -53,15 +53,26 @@ export class RecordsRepository {
     this.sql = new Sql(dataSource);
   }
 
-  async insert(record: NewRecord): Promise<void> {
+  /**
+   * Stores a new record, unless `producer` (its `id_producer`) names no
+   * user of the app: then nothing is written and the answer is false. One
+   * statement, so a create costs one round trip.
+   */
+  async insert(record: NewRecord, producer?: string): Promise<boolean> {
     try {
       // Prepared: the statement of every create, parsed once per connection.
-      await this.sql.prepared(
+      const rows = await this.sql.prepared(
         'mkt_insert_record',
-        `WITH gone AS (
-           DELETE FROM marketplace.record_tombstones WHERE app_key = $1 AND collection = $2 AND id = $3)
+        `WITH admitted AS (
+           SELECT WHERE $8::text IS NULL
+              OR EXISTS (SELECT 1 FROM marketplace.users WHERE app_key = $1 AND id = $8)),
+         gone AS (
+           DELETE FROM marketplace.record_tombstones
+            WHERE app_key = $1 AND collection = $2 AND id = $3 AND EXISTS (SELECT FROM admitted))
          INSERT INTO marketplace.records (app_key, collection, id, doc, creator, unique_name, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
+         SELECT $1, $2, $3, $4::jsonb, $5, $6, $7::timestamptz, $7::timestamptz
+          WHERE EXISTS (SELECT FROM admitted)
+         RETURNING 1`,
         [
           record.appKey,
           record.collection,
@@ -70,23 +81,25 @@ export class RecordsRepository {
           record.creator,
           record.uniqueName,
           record.now,
+          producer ?? null,
         ],
       );
+      return rows.length > 0;
     } catch (error) {
       duplicate(error, record.id);
     }
   }
 
-  /** Several inserts, each on its own (a failure leaves the others). */
+  /**
+   * Several inserts, each on its own (a failure leaves the others): for
+   * each, whether it was stored or the error that stopped it.
+   */
   async insertEach(
-    records: readonly NewRecord[],
-  ): Promise<Array<unknown | undefined>> {
+    records: ReadonlyArray<{ record: NewRecord; producer?: string }>,
+  ): Promise<Array<boolean | { error: unknown }>> {
     return Promise.all(
-      records.map((record) =>
-        this.insert(record).then(
-          () => undefined,
-          (error: unknown) => error,
-        ),
+      records.map(({ record, producer }) =>
+        this.insert(record, producer).catch((error: unknown) => ({ error })),
       ),
     );
   }

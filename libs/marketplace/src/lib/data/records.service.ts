@@ -57,6 +57,20 @@ function clientAcl(value: unknown): Record<string, unknown> {
   return acl;
 }
 
+function notAProducer(): MarketplaceError {
+  return new MarketplaceError(
+    MarketplaceErrorCode.BadRequest,
+    'id_producer must be the _id of a user of this app.',
+    'id_producer',
+  );
+}
+
+interface PreparedRecord {
+  readonly record: NewRecord;
+  /** The `id_producer` the record names, when its collection has one. */
+  readonly producer?: string;
+}
+
 export interface MultiInsertResult {
   entities: Array<KinveyDoc | null>;
   errors: Array<{ index: number; code: string; errmsg: string }>;
@@ -141,14 +155,17 @@ export class RecordsService {
     return doc;
   }
 
-  /** Validates a record and builds what is stored. */
-  private async prepare(
+  /**
+   * Validates a record and builds what is stored, with the `id_producer`
+   * it names (the write checks that this user exists).
+   */
+  private prepare(
     principal: Principal,
     collection: CollectionName,
     body: unknown,
     id: string | undefined,
     existing: KinveyDoc | undefined,
-  ): Promise<NewRecord> {
+  ): PreparedRecord {
     if (!isPlainObject(body)) throw notAnObject();
     const now = this.clock.now();
     const iso = now.toISOString();
@@ -188,24 +205,23 @@ export class RecordsService {
       },
     };
     const producer = validateRecord(collection, doc);
-    if (
-      producer !== undefined &&
-      !(await this.records.userExists(principal.app.appKey, producer))
-    )
-      throw new MarketplaceError(
-        MarketplaceErrorCode.BadRequest,
-        'id_producer must be the _id of a user of this app.',
-        'id_producer',
-      );
     return {
-      appKey: principal.app.appKey,
-      collection,
-      id: recordId,
-      doc,
-      creator: String(acl['creator']),
-      uniqueName: uniqueNameOf(collection, doc),
-      now,
+      record: {
+        appKey: principal.app.appKey,
+        collection,
+        id: recordId,
+        doc,
+        creator: String(acl['creator']),
+        uniqueName: uniqueNameOf(collection, doc),
+        now,
+      },
+      producer,
     };
+  }
+
+  /** Inserts a prepared record; its producer must be a user of the app. */
+  private async insert({ record, producer }: PreparedRecord): Promise<void> {
+    if (!(await this.records.insert(record, producer))) throw notAProducer();
   }
 
   async create(
@@ -216,16 +232,16 @@ export class RecordsService {
   ): Promise<KinveyDoc> {
     const collection = collectionOf(name);
     requireAccess(principal, 'create');
-    const record = await this.prepare(
+    const prepared = this.prepare(
       principal,
       collection,
       body,
       undefined,
       undefined,
     );
-    await checkRefs([record.doc]);
-    await this.records.insert(record);
-    return record.doc;
+    await checkRefs([prepared.record.doc]);
+    await this.insert(prepared);
+    return prepared.record.doc;
   }
 
   /** API version 5+: an array body; each entity succeeds or fails alone. */
@@ -241,14 +257,14 @@ export class RecordsService {
     const prepared = await Promise.all(
       body
         .map(async (entity) => {
-          const record = await this.prepare(
+          const record = this.prepare(
             principal,
             collection,
             entity,
             undefined,
             undefined,
           );
-          await checkRefs([record.doc]);
+          await checkRefs([record.record.doc]);
           return record;
         })
         .map((p) =>
@@ -259,13 +275,17 @@ export class RecordsService {
         ),
     );
     const valid = prepared.flatMap((p) => ('record' in p ? [p.record] : []));
-    const failures = await this.records.insertEach(valid);
+    const outcomes = await this.records.insertEach(valid);
     let next = 0;
     prepared.forEach((p, index) => {
-      const error = 'record' in p ? failures[next++] : p.error;
-      if (error === undefined && 'record' in p) {
-        result.entities.push(p.record.doc);
-        return;
+      let error: unknown = 'error' in p ? p.error : undefined;
+      if ('record' in p) {
+        const outcome = outcomes[next++];
+        if (outcome === true) {
+          result.entities.push(p.record.record.doc);
+          return;
+        }
+        error = outcome === false ? notAProducer() : outcome?.error;
       }
       result.entities.push(null);
       if (!(error instanceof MarketplaceError)) throw error;
@@ -294,26 +314,31 @@ export class RecordsService {
     });
     if (!existing) {
       requireAccess(principal, 'create');
-      const record = await this.prepare(
+      const prepared = this.prepare(
         principal,
         collection,
         body,
         entityIdOf(id, this.clock.now()),
         undefined,
       );
-      await checkRefs([record.doc]);
-      await this.records.insert(record);
-      return { doc: record.doc, created: true };
+      await checkRefs([prepared.record.doc]);
+      await this.insert(prepared);
+      return { doc: prepared.record.doc, created: true };
     }
     if (!canWrite(principal, existing))
       throw insufficient('the record is not writable by these credentials');
-    const record = await this.prepare(
+    const { record, producer } = this.prepare(
       principal,
       collection,
       body,
       id,
       existing,
     );
+    if (
+      producer !== undefined &&
+      !(await this.records.userExists(principal.app.appKey, producer))
+    )
+      throw notAProducer();
     await checkRefs([record.doc]);
     await this.records.replace(record);
     return { doc: record.doc, created: false };
