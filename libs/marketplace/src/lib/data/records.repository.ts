@@ -46,11 +46,14 @@ function duplicate(error: unknown, id: string): never {
 @Injectable()
 export class RecordsRepository {
   readonly sql: Sql;
+  /** Listings and reads that tolerate replica lag (`DATABASE_READ_URL`). */
+  readonly replica: Sql;
 
   constructor(
     @InjectDataSource(MARKETPLACE_DATA_SOURCE) dataSource: DataSource,
   ) {
     this.sql = new Sql(dataSource);
+    this.replica = Sql.replica(dataSource);
   }
 
   async insert(record: NewRecord): Promise<void> {
@@ -110,8 +113,13 @@ export class RecordsRepository {
     }
   }
 
-  async find(key: RecordKey): Promise<KinveyDoc | undefined> {
-    const rows = await this.sql.rows<{ doc: KinveyDoc }>(
+  /** `replica` only for a plain read; a read before a write stays on the primary. */
+  async find(
+    key: RecordKey,
+    from: 'primary' | 'replica' = 'primary',
+  ): Promise<KinveyDoc | undefined> {
+    const sql = from === 'replica' ? this.replica : this.sql;
+    const rows = await sql.rows<{ doc: KinveyDoc }>(
       'SELECT doc FROM marketplace.records WHERE app_key = $1 AND collection = $2 AND id = $3',
       [key.appKey, key.collection, key.id],
     );
@@ -119,23 +127,28 @@ export class RecordsRepository {
   }
 
   /**
-   * Runs a SELECT built by the data layer. With regular expressions, it
-   * runs under a statement timeout; a timeout is the client's 400.
+   * Runs a SELECT built by the data layer (listings, counts, groups: on the
+   * replica when there is one), with JIT off: PostgreSQL estimates jsonb set
+   * functions at hundreds of rows, so compiled queries over a few thousand
+   * records would be JIT-compiled (about a second each); without JIT they
+   * take milliseconds. Transaction-local, as PgBouncer's transaction pooling
+   * carries no session setting. With regular expressions, it also runs under
+   * a statement timeout; a timeout is the client's 400.
    */
   async select<T extends Record<string, unknown>>(
     text: string,
     values: readonly unknown[],
     usesRegex: boolean,
   ): Promise<T[]> {
-    if (!usesRegex) return this.sql.rows<T>(text, values);
     try {
-      return await this.sql.transaction(async (tx) => {
-        await tx.rows(
-          `SET LOCAL statement_timeout = ${REGEX_STATEMENT_TIMEOUT_MS}`,
-        );
-        return tx.rows<T>(text, values);
-      });
+      return await this.replica.transaction(
+        (tx) => tx.rows<T>(text, values),
+        usesRegex
+          ? { jit: 'off', statement_timeout: REGEX_STATEMENT_TIMEOUT_MS }
+          : { jit: 'off' },
+      );
     } catch (error) {
+      if (!usesRegex) throw error;
       const code = (error as { code?: string }).code;
       if (code === QUERY_CANCELED)
         throw new MarketplaceError(
