@@ -72,9 +72,8 @@ export class ReadinessService {
     const failed: string[] = [];
     await Promise.all(
       this.dataSources.map(async ({ name, dataSource }) => {
+        // Reported, not failed: reads fall back to the primary meanwhile.
         const replica = await replicaState(dataSource);
-        if (replica === 'down')
-          failed.push(`${name}: read replica unreachable`);
         const withReplica = (state: ContextReadiness): ContextReadiness =>
           replica ? { ...state, replica } : state;
         try {

@@ -2,6 +2,8 @@ import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
+import { isConnectionFailure } from './pg-errors';
+
 /** Something that runs parameterised SQL: the pool, or one transaction. */
 export interface SqlExecutor {
   rows<T extends QueryResultRow>(
@@ -32,6 +34,8 @@ export function hasReadReplica(dataSource: DataSource): boolean {
 /** Transaction-local settings: `SET LOCAL name = value` right after BEGIN. */
 export type LocalSettings = Readonly<Record<string, string | number>>;
 
+/** SQLSTATE of a standby's query cancelled for a conflict with recovery. */
+const RECOVERY_CONFLICT = '40001';
 const SETTING_NAME = /^[a-z_]+$/;
 const SETTING_VALUE = /^[A-Za-z0-9_]+$/;
 
@@ -81,10 +85,22 @@ export class Sql implements SqlExecutor {
     return new Sql(dataSource, 'replica');
   }
 
-  private get pool(): Pool {
-    return this.target === 'replica'
-      ? readPoolOf(this.dataSource)
-      : poolOf(this.dataSource);
+  /**
+   * Runs `work` on the target's pool. A replica that cannot be reached, or
+   * that cancelled a read for a conflict with its recovery, is no reason to
+   * fail a read the primary can serve: it runs there instead.
+   */
+  private async onPool<T>(work: (pool: Pool) => Promise<T>): Promise<T> {
+    if (this.target === 'primary' || !hasReadReplica(this.dataSource))
+      return work(poolOf(this.dataSource));
+    try {
+      return await work(readPoolOf(this.dataSource));
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (!isConnectionFailure(error) && code !== RECOVERY_CONFLICT)
+        throw error;
+      return work(poolOf(this.dataSource));
+    }
   }
 
   /**
@@ -107,7 +123,9 @@ export class Sql implements SqlExecutor {
     text: string,
     values?: readonly unknown[],
   ): Promise<T[]> {
-    return (await this.pool.query<T>(text, values as unknown[])).rows;
+    return this.onPool(
+      async (pool) => (await pool.query<T>(text, values as unknown[])).rows,
+    );
   }
 
   /**
@@ -120,7 +138,15 @@ export class Sql implements SqlExecutor {
     settings?: LocalSettings,
   ): Promise<T> {
     const begin = beginWith(settings);
-    const client = await this.pool.connect();
+    return this.onPool((pool) => this.transactionOn(pool, begin, work));
+  }
+
+  private async transactionOn<T>(
+    pool: Pool,
+    begin: string,
+    work: (tx: SqlExecutor) => Promise<T>,
+  ): Promise<T> {
+    const client = await pool.connect();
     // A checked-out client whose connection drops between two statements
     // emits 'error'; unheard, that would crash the process. The statement
     // in flight (or the next one) fails instead, and so does the work.
