@@ -48,6 +48,8 @@ export interface ScaleCluster {
   admin(command: string): Promise<Array<Record<string, unknown>>>;
   /** The replica has replayed everything the primary had written when called. */
   replicaCaughtUp(): Promise<void>;
+  /** Stops the replica, as an outage would. */
+  stopReplica(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -235,6 +237,9 @@ pidfile = ${join(dir, 'pgbouncer.pid')}
             throw new Error(`not an admin command: ${command}`);
           return (await client.query(command)).rows;
         }),
+      async stopReplica() {
+        await pgCtl(replicaDir, '-m', 'fast', 'stop');
+      },
       async replicaCaughtUp() {
         const lsn = await withClient(primaryUrl, async (client) => {
           const rows = await client.query<{ lsn: string }>(
