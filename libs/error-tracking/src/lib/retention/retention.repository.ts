@@ -177,7 +177,8 @@ export class RetentionRepository {
                  ORDER BY ev.timestamp, ev.event_id
                  LIMIT $2) x
               WHERE e.first_seen < $1 AND e.id >= $3::bigint
-              ORDER BY e.id
+              -- The cursor's order, so the batch is a prefix of what is left.
+              ORDER BY e.id, x.timestamp, x.event_id
               LIMIT $2
            ),
            gone AS (
