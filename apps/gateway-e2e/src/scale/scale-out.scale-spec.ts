@@ -165,6 +165,10 @@ describe('scale-out through PgBouncer and a streaming replica', () => {
     expect(assetUrls[0]).toHaveLength(2);
     expect(assetUrls[1]).toEqual(assetUrls[0]);
     for (const g of gateways) {
+      const metrics = await log.call('metrics', `${g.url}/metrics`);
+      expect(String(metrics.body)).toMatch(
+        /db_read_pool_connections\{context="marketplace"\} \d+/,
+      );
       const ready = await log.call('ready', `${g.url}/health/ready`);
       expect(ready.status).toBe(200);
       expect(ready.body).toMatchObject({
