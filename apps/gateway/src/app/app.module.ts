@@ -47,7 +47,11 @@ export class AppModule implements OnModuleInit {
         PlatformModule.forRoot(config),
         ...contexts.flatMap((entry) => [
           TypeOrmModule.forRoot({
-            ...entry.dataSourceOptions(databaseUrl, config.dbPoolSize),
+            ...entry.dataSourceOptions(
+              databaseUrl,
+              config.dbPoolSize,
+              config.databaseReadUrl,
+            ),
             retryAttempts: 3,
             retryDelay: 1_000,
           }),

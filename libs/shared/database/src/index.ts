@@ -12,5 +12,5 @@ export {
 } from './lib/embedded-postgres';
 export type { EmbeddedPostgres } from './lib/embedded-postgres';
 export { isUniqueViolation, isConnectionFailure } from './lib/pg-errors';
-export { Sql, poolOf } from './lib/sql';
-export type { SqlExecutor } from './lib/sql';
+export { Sql, poolOf, readPoolOf, hasReadReplica } from './lib/sql';
+export type { SqlExecutor, LocalSettings } from './lib/sql';

@@ -15,5 +15,6 @@ export {
 } from './lib/sentry-fixtures';
 export type { SentryFixture, ExpectedEvent } from './lib/sentry-fixtures';
 export { defined } from './lib/defined';
+export { withClient, freePort } from './lib/with-client';
 export { captureStdout } from './lib/capture-stdout';
 export { freshDatabasePerTest } from './lib/fresh-database';

@@ -140,4 +140,24 @@ describe('environment validation', () => {
       ],
     );
   });
+
+  it('takes a read replica URL only beside DATABASE_URL, and never repeats it', () => {
+    expect(
+      loadConfig({
+        DATABASE_URL: 'postgres://u:p@primary:6432/app',
+        DATABASE_READ_URL: 'postgres://u:p@replica:5432/app',
+      }).databaseReadUrl,
+    ).toBe('postgres://u:p@replica:5432/app');
+    expect(
+      problemsOf({ DATABASE_READ_URL: 'postgres://u:p@replica/app' }),
+    ).toEqual([
+      'DATABASE_READ_URL needs DATABASE_URL (a replica of that server; the embedded database has none)',
+    ]);
+    const problems = problemsOf({
+      DATABASE_URL: 'postgres://u:p@primary/app',
+      DATABASE_READ_URL: 'http://u:hunter2@replica/app',
+    });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).not.toContain('hunter2');
+  });
 });

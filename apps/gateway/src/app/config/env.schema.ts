@@ -68,6 +68,7 @@ const toList = ({ value }: { value: unknown }) =>
 /** Variables whose values must never appear in an error message. */
 export const SECRET_VARIABLES = new Set([
   'DATABASE_URL',
+  'DATABASE_READ_URL',
   'INITIAL_ROOT_TOKEN',
   'EVENTS_WRITE_TOKEN',
   'MARKETPLACE_APP_SECRET',
@@ -90,6 +91,10 @@ export class EnvironmentVariables {
   @IsOptional()
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// URL' })
   DATABASE_URL?: string;
+
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// URL' })
+  DATABASE_READ_URL?: string;
 
   @IsString()
   @MinLength(1)
@@ -258,6 +263,7 @@ export function validateEnvironment(
   const known = Object.keys(new EnvironmentVariables());
   const optional = [
     'DATABASE_URL',
+    'DATABASE_READ_URL',
     'PUBLIC_BASE_URL',
     'INITIAL_ROOT_TOKEN',
     'MARKETPLACE_APP_KEY',
@@ -282,6 +288,11 @@ export function validateEnvironment(
   if (marketplace.length > 0 && marketplace.length < 3) {
     problems.push(
       'MARKETPLACE_APP_KEY, MARKETPLACE_APP_SECRET and MARKETPLACE_MASTER_SECRET must be set together',
+    );
+  }
+  if (present['DATABASE_READ_URL'] && !present['DATABASE_URL']) {
+    problems.push(
+      'DATABASE_READ_URL needs DATABASE_URL (a replica of that server; the embedded database has none)',
     );
   }
   if (Array.isArray(variables.CONTEXTS) && variables.CONTEXTS.length === 0) {

@@ -9,6 +9,8 @@ export interface GatewayConfig {
   readonly host: string;
   /** Unset: the embedded PGlite under `dataDir`. */
   readonly databaseUrl?: string;
+  /** A streaming replica of `databaseUrl` for reads that tolerate lag. */
+  readonly databaseReadUrl?: string;
   readonly dataDir: string;
   readonly publicBaseUrl?: string;
   readonly trustProxy: boolean;
@@ -57,6 +59,7 @@ export function loadConfig(
     port: vars.PORT,
     host: vars.HOST,
     databaseUrl: vars.DATABASE_URL,
+    databaseReadUrl: vars.DATABASE_READ_URL,
     dataDir: resolve(vars.DATA_DIR),
     publicBaseUrl: vars.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     trustProxy: vars.TRUST_PROXY,

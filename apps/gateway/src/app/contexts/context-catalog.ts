@@ -41,7 +41,11 @@ export interface ContextEntry {
   readonly name: ContextName;
   /** Nest/TypeORM connection name of the context's DataSource. */
   readonly dataSourceName: string;
-  dataSourceOptions(url: string, poolSize: number): PostgresConnectionOptions;
+  dataSourceOptions(
+    url: string,
+    poolSize: number,
+    readUrl?: string,
+  ): PostgresConnectionOptions;
   module(config: GatewayConfig): DynamicModule;
   /** The context's operator commands (nest-commander), if it has any. */
   cliModule?(config: GatewayConfig): DynamicModule;

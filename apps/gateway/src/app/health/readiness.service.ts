@@ -1,11 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { pendingMigrations, poolOf } from '@quitanda/database';
+import {
+  hasReadReplica,
+  pendingMigrations,
+  poolOf,
+  readPoolOf,
+} from '@quitanda/database';
+import type { DataSource } from 'typeorm';
 
 import { CONTEXT_DATA_SOURCES } from '../contexts/context-data-sources';
 import type { NamedDataSource } from '../contexts/context-data-sources';
 
 export interface ContextReadiness {
   database: 'up' | 'down';
+  /** The read replica (`DATABASE_READ_URL`), when there is one. */
+  replica?: 'up' | 'down';
   migrations: 'applied' | 'pending' | 'unknown';
   pending?: string[];
   error?: string;
@@ -31,6 +39,24 @@ function withTimeout<T>(work: Promise<T>): Promise<T> {
   ]);
 }
 
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** `up`/`down` of the context's read replica; undefined without one. */
+async function replicaState(
+  dataSource: DataSource,
+): Promise<'up' | 'down' | undefined> {
+  if (!dataSource.isInitialized || !hasReadReplica(dataSource))
+    return undefined;
+  try {
+    await withTimeout(readPoolOf(dataSource).query('SELECT 1'));
+    return 'up';
+  } catch {
+    return 'down';
+  }
+}
+
 @Injectable()
 export class ReadinessService {
   /** Migrations never un-apply at runtime, so a context once found migrated stays so. */
@@ -46,33 +72,50 @@ export class ReadinessService {
     const failed: string[] = [];
     await Promise.all(
       this.dataSources.map(async ({ name, dataSource }) => {
+        // Reported, not failed: reads fall back to the primary meanwhile.
+        const replica = await replicaState(dataSource);
+        const withReplica = (state: ContextReadiness): ContextReadiness =>
+          replica ? { ...state, replica } : state;
         try {
           await withTimeout(poolOf(dataSource).query('SELECT 1'));
         } catch (error) {
-          contexts[name] = {
+          contexts[name] = withReplica({
             database: 'down',
             migrations: 'unknown',
-            error: error instanceof Error ? error.message : String(error),
-          };
+            error: message(error),
+          });
           failed.push(`${name}: database unreachable`);
           return;
         }
         if (this.migrated.has(name)) {
-          contexts[name] = { database: 'up', migrations: 'applied' };
+          contexts[name] = withReplica({
+            database: 'up',
+            migrations: 'applied',
+          });
           return;
         }
         const pending = await withTimeout(pendingMigrations(dataSource)).catch(
           () => undefined,
         );
         if (pending === undefined) {
-          contexts[name] = { database: 'up', migrations: 'unknown' };
+          contexts[name] = withReplica({
+            database: 'up',
+            migrations: 'unknown',
+          });
           failed.push(`${name}: migrations could not be read`);
         } else if (pending.length > 0) {
-          contexts[name] = { database: 'up', migrations: 'pending', pending };
+          contexts[name] = withReplica({
+            database: 'up',
+            migrations: 'pending',
+            pending,
+          });
           failed.push(`${name}: ${pending.length} pending migration(s)`);
         } else {
           this.migrated.add(name);
-          contexts[name] = { database: 'up', migrations: 'applied' };
+          contexts[name] = withReplica({
+            database: 'up',
+            migrations: 'applied',
+          });
         }
       }),
     );

@@ -5,7 +5,7 @@ import {
   Registry,
   collectDefaultMetrics,
 } from 'prom-client';
-import { poolOf } from '@quitanda/database';
+import { hasReadReplica, poolOf, readPoolOf } from '@quitanda/database';
 import type { DataSource } from 'typeorm';
 
 export interface HttpMetrics {
@@ -63,6 +63,17 @@ export function registerPoolMetrics(
     labelNames: ['context'],
     registers: [registry],
     collect: read('idleCount'),
+  });
+  new Gauge({
+    name: 'db_read_pool_connections',
+    help: 'Open connections per context pool to the read replica (DATABASE_READ_URL)',
+    labelNames: ['context'],
+    registers: [registry],
+    collect(this: Gauge<'context'>) {
+      for (const { name, dataSource } of dataSources)
+        if (dataSource.isInitialized && hasReadReplica(dataSource))
+          this.set({ context: name }, readPoolOf(dataSource).totalCount);
+    },
   });
   new Gauge({
     name: 'db_pool_waiting_requests',

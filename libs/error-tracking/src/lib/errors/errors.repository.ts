@@ -105,11 +105,17 @@ export function toUuid(hex: string): string {
 @Injectable()
 export class ErrorsRepository {
   readonly sql: Sql;
+  /**
+   * The list, the detail and its events: reads that tolerate replica lag
+   * (`DATABASE_READ_URL`). A read before a write (`find`) stays on the primary.
+   */
+  private readonly replica: Sql;
 
   constructor(
     @InjectDataSource(ERROR_TRACKING_DATA_SOURCE) dataSource: DataSource,
   ) {
     this.sql = new Sql(dataSource);
+    this.replica = Sql.replica(dataSource);
   }
 
   /**
@@ -154,7 +160,7 @@ export class ErrorsRepository {
       );
     }
     params.push(query.limit, hoursFrom);
-    const rows = await this.sql.rows<
+    const rows = await this.replica.rows<
       ErrorRow & { hours: Array<[number, number]> }
     >(
       `SELECT page.*, ${HOURS_OF('page.id', `$${params.length}`)} AS hours
@@ -175,7 +181,7 @@ export class ErrorsRepository {
   ): Promise<
     { error: ErrorRecord; hours: Array<[number, number]> } | undefined
   > {
-    const rows = await this.sql.rows<
+    const rows = await this.replica.rows<
       ErrorRow & { hours: Array<[number, number]> }
     >(
       `SELECT ${COLUMNS}, ${HOURS_OF('e.id', '$3')} AS hours
@@ -188,7 +194,7 @@ export class ErrorsRepository {
 
   /** Environments the project's errors were seen in (the list's filter). */
   async environments(projectId: number, limit: number): Promise<string[]> {
-    const rows = await this.sql.rows<{ value: string }>(
+    const rows = await this.replica.rows<{ value: string }>(
       `SELECT DISTINCT f.value FROM error_tracking.error_facets f
          JOIN error_tracking.errors e ON e.id = f.error_id
         WHERE e.project_id = $1 AND f.kind = 'environment' AND f.value <> ''
@@ -218,7 +224,7 @@ export class ErrorsRepository {
     errorId: string,
     eventId: string,
   ): Promise<StoredEvent | undefined> {
-    const rows = await this.sql.rows<{
+    const rows = await this.replica.rows<{
       payload: Record<string, unknown>;
       received_at: Date;
     }>(
@@ -248,7 +254,7 @@ export class ErrorsRepository {
       params.push(after.timestamp, toUuid(after.eventId));
       position = 'AND (timestamp, event_id) < ($3, $4::uuid)';
     }
-    const rows = await this.sql.rows<{
+    const rows = await this.replica.rows<{
       event_id: string;
       timestamp: Date;
       received_at: Date;

@@ -11,6 +11,7 @@ import { ERROR_TRACKING_MIGRATIONS } from './migrations';
 export function errorTrackingDataSourceOptions(
   url: string,
   poolSize?: number,
+  readUrl?: string,
 ): PostgresConnectionOptions {
   return contextDataSourceOptions({
     name: ERROR_TRACKING_DATA_SOURCE,
@@ -18,6 +19,7 @@ export function errorTrackingDataSourceOptions(
     url,
     entities: ERROR_TRACKING_ENTITIES,
     migrations: ERROR_TRACKING_MIGRATIONS,
+    readUrl,
     poolSize,
   });
 }

@@ -16,7 +16,7 @@ import type { JsonObject } from '../ingestion/envelope';
 import { IngestionQueue } from '../ingestion/ingestion-queue';
 import { prepareEvent } from '../ingestion/prepare-request';
 import { listEventPartitionDays } from '../persistence/event-partitions';
-import { RetentionRepository } from './retention.repository';
+import { RETENTION_BATCH, RetentionRepository } from './retention.repository';
 import { RetentionService } from './retention.service';
 
 const DAY = 86_400_000;
@@ -182,5 +182,42 @@ describe('retention (fake clock)', () => {
     await expect(
       repository.run(hourLater, cutoff, 59 * 60_000),
     ).resolves.toMatchObject({ ran: true });
+  });
+
+  it('expires more than a batch per error, across errors and hours, and stays exact', async () => {
+    const project = await seedProject(sql);
+    const now = T0 + 400 * DAY;
+    clock.set(new Date(now));
+    // Late arrivals with old timestamps, spread over hours: all land in
+    // today's partition, so only the batches can remove them.
+    const old = (n: number) => now - 100 * DAY - n * 60_000;
+    const a = RETENTION_BATCH + 500;
+    const b = RETENTION_BATCH + 100;
+    const raws = [
+      ...Array.from({ length: a }, (_, n) => event('many-a', old(n))),
+      ...Array.from({ length: b }, (_, n) =>
+        event('many-b', old(n), { user: { id: `u${n % 3}` } }),
+      ),
+      event('many-b', now, { release: 'kept', user: { id: 'u0' } }),
+      event('many-c', now),
+    ];
+    for (let i = 0; i < raws.length; i += 500)
+      await ingest(project, raws.slice(i, i + 500));
+
+    const result = await retention.run(true);
+    expect(result).toMatchObject({ expiredEvents: a + b, deletedErrors: 1 });
+    const errors = await errorsOf(project.projectId);
+    expect(
+      errors.map((e) => [e.culprit, e.count, e.user_count, e.first_release]),
+    ).toEqual([
+      ['many-b', '1', 1, 'kept'],
+      ['many-c', '1', 0, null],
+    ]);
+    await expect(recountErrors(sql, project.projectId)).resolves.toEqual([]);
+    const [ids] = await sql.rows<{ n: number }>(
+      'SELECT count(*)::int AS n FROM error_tracking.event_ids WHERE project_id = $1',
+      [project.projectId],
+    );
+    expect(defined(ids).n).toBe(2);
   });
 });

@@ -11,15 +11,21 @@ import {
   partitionName,
 } from '../persistence/event-partitions';
 
-/** Transaction-level advisory lock: one retention run at a time across replicas. */
-export const RETENTION_LOCK_KEY = 0x45_54_52_4e; // "ETRN"
 export const RETENTION_JOB = 'retention';
 
 /** Every event's timestamp is at most this far after its received_at. */
 const FUTURE_SLACK_MS = 60_000;
+/**
+ * Rows per retention transaction: each batch holds its row locks for a few
+ * milliseconds, so an ingestion flush that meets one waits no longer.
+ */
+export const RETENTION_BATCH = 1_000;
+const RETRYABLE = new Set(['40P01', '40001']);
+const BY_KEY = { enable_hashjoin: 'off', enable_mergejoin: 'off' };
+const MAX_ATTEMPTS = 4;
 
 export interface RetentionResult {
-  /** False when another run held the lock or ran recently. */
+  /** False when another replica ran within the interval. */
   readonly ran: boolean;
   readonly cutoff: Date;
   readonly expiredEvents: number;
@@ -27,6 +33,15 @@ export interface RetentionResult {
   readonly deletedErrors: number;
 }
 
+/**
+ * Retention as many small transactions, none of which locks a table that an
+ * ingestion flush writes: each batch deletes up to RETENTION_BATCH expired
+ * events and subtracts exactly the rows it deleted from their errors' and
+ * hours' counters (a flush adding to the same counters meanwhile commutes
+ * with it), so the counters stay exact while both run, on any number of
+ * replicas. Days whose partition is left empty are then detached
+ * concurrently and dropped.
+ */
 @Injectable()
 export class RetentionRepository {
   private readonly sql: Sql;
@@ -38,204 +53,386 @@ export class RetentionRepository {
   }
 
   /**
-   * Deletes events older than `cutoff` (by event timestamp), dropping whole
-   * partitions where possible, and brings every counter in line with the
-   * events that remain; errors left without events go with their counters.
-   * One transaction; ingestion flushes wait for it (it locks `event_ids`,
-   * which they lock first), so nothing is counted twice or missed.
+   * Deletes events older than `cutoff` (by event timestamp) and brings every
+   * counter in line with the events that remain; errors left without
+   * events go with their counters. Skipped when a run started within
+   * `minimumGapMs` (the claim is one row, taken before the work).
    */
-  run(now: Date, cutoff: Date, minimumGapMs: number): Promise<RetentionResult> {
-    return this.sql.transaction(async (tx) => {
-      const skipped = {
+  async run(
+    now: Date,
+    cutoff: Date,
+    minimumGapMs: number,
+  ): Promise<RetentionResult> {
+    if (!(await this.claim(now, minimumGapMs)))
+      return {
         ran: false,
         cutoff,
         expiredEvents: 0,
         droppedPartitions: [],
         deletedErrors: 0,
       };
-      const [locked] = await tx.rows<{ locked: boolean }>(
-        'SELECT pg_try_advisory_xact_lock($1) AS locked',
-        [RETENTION_LOCK_KEY],
-      );
-      if (!locked?.locked) return skipped;
-      const [last] = await tx.rows<{ last_run_at: Date }>(
-        'SELECT last_run_at FROM error_tracking.maintenance_runs WHERE job = $1',
-        [RETENTION_JOB],
-      );
-      if (last && now.getTime() - last.last_run_at.getTime() < minimumGapMs)
-        return skipped;
+    const expiredEvents = await this.deleteExpiredEvents(cutoff);
+    const deletedErrors = await this.deleteEmptyErrors(cutoff);
+    await this.recomputeFirstSeen(cutoff);
+    await this.forgetExpiredUsers(cutoff);
+    for (const [table, condition, value] of [
+      ['error_facets', 'last_seen < $1', cutoff],
+      ['release_sessions', 'last_seen < $1', cutoff],
+      ['release_session_buckets', 'started < $1', cutoff],
+      ['discarded_events', 'day < $1::date', cutoff.toISOString().slice(0, 10)],
+      [
+        'rate_limit_windows',
+        `window_start < $1::timestamptz - interval '1 hour'`,
+        now,
+      ],
+    ] as const)
+      await this.deleteInBatches(table, condition, value);
+    const droppedPartitions = await this.dropEmptyPartitions(cutoff);
+    return {
+      ran: true,
+      cutoff,
+      expiredEvents,
+      droppedPartitions,
+      deletedErrors,
+    };
+  }
 
-      await tx.rows(
-        'LOCK TABLE error_tracking.event_ids IN SHARE ROW EXCLUSIVE MODE',
-      );
-      const expired = await this.subtractExpired(tx, cutoff);
-      const dropped = await this.dropExpiredEvents(
-        tx,
-        cutoff,
-        expired.errorIds,
-      );
-      const deletedErrors = await this.deleteEmptyErrors(tx, cutoff);
-      await this.recomputeFirstSeen(tx, cutoff);
-      await this.forgetExpiredUsers(tx, cutoff);
-      await tx.rows(
-        'DELETE FROM error_tracking.error_facets WHERE last_seen < $1',
-        [cutoff],
-      );
-      await tx.rows(
-        'DELETE FROM error_tracking.event_ids WHERE timestamp < $1',
-        [cutoff],
-      );
-      await tx.rows(
-        'DELETE FROM error_tracking.release_sessions WHERE last_seen < $1',
-        [cutoff],
-      );
-      await tx.rows(
-        'DELETE FROM error_tracking.release_session_buckets WHERE started < $1',
-        [cutoff],
-      );
-      await tx.rows(
-        'DELETE FROM error_tracking.discarded_events WHERE day < $1::date',
-        [cutoff.toISOString().slice(0, 10)],
-      );
-      await tx.rows(
-        `DELETE FROM error_tracking.rate_limit_windows WHERE window_start < $1::timestamptz - interval '1 hour'`,
-        [now],
-      );
-      await tx.rows(
-        `INSERT INTO error_tracking.maintenance_runs (job, last_run_at) VALUES ($1, $2)
-         ON CONFLICT (job) DO UPDATE SET last_run_at = excluded.last_run_at`,
-        [RETENTION_JOB, now],
-      );
+  /** One run per interval across replicas: the job's row, updated only if due. */
+  private async claim(now: Date, minimumGapMs: number): Promise<boolean> {
+    const rows = await this.sql.rows(
+      `INSERT INTO error_tracking.maintenance_runs AS m (job, last_run_at) VALUES ($1, $2)
+       ON CONFLICT (job) DO UPDATE SET last_run_at = excluded.last_run_at
+        WHERE m.last_run_at <= $2::timestamptz - make_interval(secs => $3::double precision / 1000)
+       RETURNING job`,
+      [RETENTION_JOB, now, minimumGapMs],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * A batch's transaction, again if it met a deadlock with a flush. Joins
+   * by key only: a batch's thousand rows are found through the primary
+   * keys, where a hash join would read every partition of the events.
+   */
+  private async batch<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.sql.transaction(work, BY_KEY);
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (
+          attempt >= MAX_ATTEMPTS ||
+          typeof code !== 'string' ||
+          !RETRYABLE.has(code)
+        )
+          throw error;
+      }
+    }
+  }
+
+  /**
+   * Errors' rows locked in the flush's order (project, fingerprint), so a
+   * batch and a flush never wait for each other in a cycle.
+   */
+  private async lockErrors(
+    tx: SqlExecutor,
+    where: string,
+    values: readonly unknown[],
+  ): Promise<void> {
+    await tx.rows(
+      `SELECT 1 FROM error_tracking.errors WHERE ${where}
+        ORDER BY project_id, fingerprint FOR UPDATE`,
+      values,
+    );
+  }
+
+  /** Deletes expired events batch by batch; returns how many. */
+  private async deleteExpiredEvents(cutoff: Date): Promise<number> {
+    let total = 0;
+    // A cursor in the events' key order (error, timestamp, event id): each
+    // batch starts after the last event deleted, never rescanning the dead
+    // index entries the batches before it left.
+    let after: { errorId: string; timestamp: Date; eventId: string } = {
+      errorId: '0',
+      timestamp: new Date(0),
+      eventId: '00000000-0000-0000-0000-000000000000',
+    };
+    for (;;) {
+      const { deleted, last } = await this.batch(async (tx) => {
+        const gone = await tx.rows<{
+          error_id: string;
+          timestamp: Date;
+          event_id: string;
+        }>(
+          `WITH doomed AS (
+             SELECT x.* FROM error_tracking.errors e
+              CROSS JOIN LATERAL (
+                SELECT ev.error_id, ev.timestamp, ev.event_id, ev.received_at
+                  FROM error_tracking.events ev
+                 WHERE ev.error_id = e.id AND ev.timestamp < $1
+                   AND (ev.timestamp, ev.event_id) >
+                       (CASE WHEN e.id = $3::bigint THEN $4::timestamptz ELSE '-infinity' END,
+                        CASE WHEN e.id = $3::bigint THEN $5::uuid
+                             ELSE '00000000-0000-0000-0000-000000000000' END)
+                 ORDER BY ev.timestamp, ev.event_id
+                 LIMIT $2) x
+              WHERE e.first_seen < $1 AND e.id >= $3::bigint
+              -- The cursor's order, so the batch is a prefix of what is left.
+              ORDER BY e.id, x.timestamp, x.event_id
+              LIMIT $2
+           ),
+           gone AS (
+             DELETE FROM error_tracking.events ev USING doomed d
+              WHERE ev.error_id = d.error_id AND ev.timestamp = d.timestamp
+                AND ev.event_id = d.event_id AND ev.received_at = d.received_at
+             RETURNING ev.project_id, ev.event_id, ev.error_id, ev.timestamp
+           ),
+           ids AS (
+             DELETE FROM error_tracking.event_ids i USING gone g
+              WHERE i.project_id = g.project_id AND i.event_id = g.event_id
+           )
+           SELECT error_id::text, timestamp, event_id::text FROM gone
+            ORDER BY error_id, timestamp, event_id`,
+          [
+            cutoff,
+            RETENTION_BATCH,
+            after.errorId,
+            after.timestamp,
+            after.eventId,
+          ],
+        );
+        if (gone.length > 0) await this.subtract(tx, gone);
+        return { deleted: gone.length, last: gone[gone.length - 1] };
+      });
+      total += deleted;
+      if (deleted < RETENTION_BATCH || !last) return total;
+      after = {
+        errorId: last.error_id,
+        timestamp: last.timestamp,
+        eventId: last.event_id,
+      };
+    }
+  }
+
+  /** Takes deleted events off their errors' and hours' counts. */
+  private async subtract(
+    tx: SqlExecutor,
+    events: ReadonlyArray<{ error_id: string; timestamp: Date }>,
+  ): Promise<void> {
+    const counts = new Map<string, number>();
+    for (const event of events) {
+      const hour = Math.floor(event.timestamp.getTime() / 3_600_000);
+      const key = `${event.error_id} ${hour}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    const gone = [...counts].map(([key, n]) => {
+      const [errorId, hour] = key.split(' ') as [string, string];
       return {
-        ran: true,
-        cutoff,
-        expiredEvents: expired.events,
-        droppedPartitions: dropped,
-        deletedErrors,
+        error_id: errorId,
+        hour: new Date(Number(hour) * 3_600_000),
+        n,
       };
     });
-  }
-
-  /** Subtracts expiring events from their errors' and hours' counts. */
-  private async subtractExpired(
-    tx: SqlExecutor,
-    cutoff: Date,
-  ): Promise<{ events: number; errorIds: string[] }> {
-    const [row] = await tx.rows<{
-      events: string | null;
-      error_ids: string[] | null;
-    }>(
-      `WITH expired AS (
-         SELECT ev.error_id,
-                to_timestamp(floor(extract(epoch FROM ev.timestamp) / 3600) * 3600) AS hour,
-                count(*) AS n
-           FROM error_tracking.events ev
-          WHERE ev.error_id IN (SELECT id FROM error_tracking.errors WHERE first_seen < $1)
-            AND ev.timestamp < $1
-          GROUP BY 1, 2
-       ),
-       per_error AS (SELECT error_id, sum(n) AS n FROM expired GROUP BY error_id),
-       hours AS (
-         UPDATE error_tracking.error_hourly_counts h SET count = h.count - x.n
-           FROM expired x WHERE h.error_id = x.error_id AND h.hour = x.hour
-       ),
-       errs AS (
-         UPDATE error_tracking.errors e SET count = e.count - p.n
-           FROM per_error p WHERE e.id = p.error_id
-       )
-       SELECT sum(n)::text AS events, array_agg(error_id::text) AS error_ids FROM per_error`,
-      [cutoff],
+    const values = [
+      gone.map((g) => g.error_id),
+      gone.map((g) => g.hour),
+      gone.map((g) => g.n),
+    ];
+    await this.lockErrors(tx, 'id = ANY($1::bigint[])', values.slice(0, 1));
+    await tx.rows(
+      `UPDATE error_tracking.errors e SET count = e.count - p.n
+         FROM (SELECT error_id, sum(n) AS n
+                 FROM unnest($1::bigint[], $2::int[]) AS x(error_id, n)
+                GROUP BY 1) p
+        WHERE e.id = p.error_id`,
+      [values[0], values[2]],
+    );
+    // Hours after errors, each in key order: the flush's order too.
+    await tx.rows(
+      `SELECT 1 FROM error_tracking.error_hourly_counts h
+         JOIN unnest($1::bigint[], $2::timestamptz[]) AS x(error_id, hour)
+           ON h.error_id = x.error_id AND h.hour = x.hour
+        ORDER BY h.error_id, h.hour FOR UPDATE OF h`,
+      values.slice(0, 2),
     );
     await tx.rows(
-      'DELETE FROM error_tracking.error_hourly_counts WHERE count <= 0',
+      `UPDATE error_tracking.error_hourly_counts h SET count = h.count - x.n
+         FROM unnest($1::bigint[], $2::timestamptz[], $3::int[]) AS x(error_id, hour, n)
+        WHERE h.error_id = x.error_id AND h.hour = x.hour`,
+      values,
     );
-    return { events: Number(row?.events ?? 0), errorIds: row?.error_ids ?? [] };
+    await tx.rows(
+      `DELETE FROM error_tracking.error_hourly_counts h
+        USING unnest($1::bigint[], $2::timestamptz[]) AS x(error_id, hour)
+        WHERE h.error_id = x.error_id AND h.hour = x.hour AND h.count <= 0`,
+      values.slice(0, 2),
+    );
   }
 
-  /** Drops partitions holding only expired events, deletes the rest. */
-  private async dropExpiredEvents(
-    tx: SqlExecutor,
-    cutoff: Date,
-    errorIds: readonly string[],
-  ): Promise<string[]> {
-    const dropped: string[] = [];
-    for (const day of await listEventPartitionDays(tx)) {
-      if (dayEnd(day).getTime() > cutoff.getTime() - FUTURE_SLACK_MS) continue;
-      await tx.rows(`DROP TABLE error_tracking.${partitionName(day)}`);
-      dropped.push(partitionName(day));
+  /** Errors left without events (or last seen before the cutoff), batch by batch. */
+  private async deleteEmptyErrors(cutoff: Date): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const deleted = await this.batch(async (tx) => {
+        const [row] = await tx.rows<{ n: number }>(
+          `WITH victims AS (
+             SELECT id FROM error_tracking.errors
+              WHERE count <= 0 OR last_seen < $1
+              ORDER BY project_id, fingerprint
+              LIMIT $2
+                FOR UPDATE
+           ),
+           gone AS (
+             DELETE FROM error_tracking.errors e USING victims v
+              WHERE e.id = v.id
+             RETURNING e.id, e.project_id, e.fingerprint
+           ),
+           hours AS (
+             DELETE FROM error_tracking.error_hourly_counts h USING gone WHERE h.error_id = gone.id
+           ),
+           facets AS (
+             DELETE FROM error_tracking.error_facets f USING gone WHERE f.error_id = gone.id
+           ),
+           users AS (
+             DELETE FROM error_tracking.error_users u USING gone
+              WHERE u.project_id = gone.project_id AND u.fingerprint = gone.fingerprint
+           )
+           SELECT count(*)::int AS n FROM gone`,
+          [cutoff, RETENTION_BATCH],
+        );
+        return row?.n ?? 0;
+      });
+      total += deleted;
+      if (deleted < RETENTION_BATCH) return total;
     }
-    if (errorIds.length > 0)
-      await tx.rows(
-        `DELETE FROM error_tracking.events
-          WHERE error_id = ANY($1::bigint[]) AND timestamp < $2`,
-        [errorIds, cutoff],
-      );
-    return dropped;
-  }
-
-  private async deleteEmptyErrors(
-    tx: SqlExecutor,
-    cutoff: Date,
-  ): Promise<number> {
-    const [row] = await tx.rows<{ n: number }>(
-      `WITH gone AS (
-         DELETE FROM error_tracking.errors WHERE count <= 0 OR last_seen < $1
-         RETURNING id, project_id, fingerprint
-       ),
-       hours AS (
-         DELETE FROM error_tracking.error_hourly_counts h USING gone WHERE h.error_id = gone.id
-       ),
-       facets AS (
-         DELETE FROM error_tracking.error_facets f USING gone WHERE f.error_id = gone.id
-       ),
-       users AS (
-         DELETE FROM error_tracking.error_users u USING gone
-          WHERE u.project_id = gone.project_id AND u.fingerprint = gone.fingerprint
-       )
-       SELECT count(*)::int AS n FROM gone`,
-      [cutoff],
-    );
-    return row?.n ?? 0;
   }
 
   /** First seen and first release of survivors: their earliest remaining event. */
-  private async recomputeFirstSeen(
-    tx: SqlExecutor,
-    cutoff: Date,
-  ): Promise<void> {
-    await tx.rows(
-      `UPDATE error_tracking.errors e
-          SET first_seen = f.timestamp, first_release = f.release
-         FROM (SELECT e2.id, first_event.timestamp, first_event.release
-                 FROM error_tracking.errors e2
-                 CROSS JOIN LATERAL (
-                   SELECT ev.timestamp, ev.release FROM error_tracking.events ev
-                    WHERE ev.error_id = e2.id
-                    ORDER BY ev.timestamp, ev.event_id LIMIT 1
-                 ) first_event
-                WHERE e2.first_seen < $1) f
-        WHERE e.id = f.id`,
-      [cutoff],
-    );
+  private async recomputeFirstSeen(cutoff: Date): Promise<void> {
+    let fromId = '0';
+    for (;;) {
+      const ids = await this.sql.rows<{ id: string }>(
+        `SELECT id::text FROM error_tracking.errors
+          WHERE first_seen < $1 AND id > $2::bigint ORDER BY id LIMIT $3`,
+        [cutoff, fromId, RETENTION_BATCH],
+      );
+      if (ids.length === 0) return;
+      await this.batch(async (tx) => {
+        const batch = [ids.map((row) => row.id)];
+        await this.lockErrors(tx, 'id = ANY($1::bigint[])', batch);
+        await tx.rows(
+          `UPDATE error_tracking.errors e
+              SET first_seen = first_event.timestamp, first_release = first_event.release
+             FROM error_tracking.errors e2
+             CROSS JOIN LATERAL (
+               SELECT ev.timestamp, ev.release FROM error_tracking.events ev
+                WHERE ev.error_id = e2.id
+                ORDER BY ev.timestamp, ev.event_id LIMIT 1
+             ) first_event
+            WHERE e2.id = ANY($1::bigint[]) AND e.id = e2.id`,
+          batch,
+        );
+      });
+      fromId = ids[ids.length - 1]?.id ?? fromId;
+      if (ids.length < RETENTION_BATCH) return;
+    }
   }
 
   /** Users whose events all expired no longer count. */
-  private async forgetExpiredUsers(
-    tx: SqlExecutor,
-    cutoff: Date,
+  private async forgetExpiredUsers(cutoff: Date): Promise<void> {
+    for (;;) {
+      const forgotten = await this.batch(async (tx) => {
+        // Locked in the flush's order: users by key, then errors.
+        const gone = await tx.rows<{
+          project_id: number;
+          fingerprint: string;
+          n: number;
+        }>(
+          `WITH victims AS (
+             SELECT project_id, fingerprint, user_key FROM error_tracking.error_users
+              WHERE last_seen < $1
+              ORDER BY project_id, fingerprint, user_key
+              LIMIT $2
+                FOR UPDATE
+           ),
+           gone AS (
+             DELETE FROM error_tracking.error_users u USING victims v
+              WHERE u.project_id = v.project_id AND u.fingerprint = v.fingerprint
+                AND u.user_key = v.user_key
+             RETURNING u.project_id, u.fingerprint
+           )
+           SELECT project_id, fingerprint, count(*)::int AS n FROM gone GROUP BY 1, 2`,
+          [cutoff, RETENTION_BATCH],
+        );
+        if (gone.length === 0) return 0;
+        const keys = [
+          gone.map((g) => g.project_id),
+          gone.map((g) => g.fingerprint),
+          gone.map((g) => g.n),
+        ];
+        await this.lockErrors(
+          tx,
+          `(project_id, fingerprint) IN (
+             SELECT * FROM unnest($1::int[], $2::uuid[]))`,
+          keys.slice(0, 2),
+        );
+        await tx.rows(
+          `UPDATE error_tracking.errors e SET user_count = greatest(0, e.user_count - p.n)
+             FROM unnest($1::int[], $2::uuid[], $3::int[]) AS p(project_id, fingerprint, n)
+            WHERE e.project_id = p.project_id AND e.fingerprint = p.fingerprint`,
+          keys,
+        );
+        return gone.reduce((sum, g) => sum + g.n, 0);
+      });
+      if (forgotten < RETENTION_BATCH) return;
+    }
+  }
+
+  /** Rows no counter depends on, a batch at a time; locked rows wait for the next run. */
+  private async deleteInBatches(
+    table: string,
+    condition: string,
+    value: unknown,
   ): Promise<void> {
-    await tx.rows(
-      `WITH gone AS (
-         DELETE FROM error_tracking.error_users WHERE last_seen < $1
-         RETURNING project_id, fingerprint
-       ),
-       per_error AS (
-         SELECT project_id, fingerprint, count(*) AS n FROM gone GROUP BY 1, 2
-       )
-       UPDATE error_tracking.errors e SET user_count = greatest(0, e.user_count - p.n)
-         FROM per_error p
-        WHERE e.project_id = p.project_id AND e.fingerprint = p.fingerprint`,
-      [cutoff],
-    );
+    for (;;) {
+      const [row] = await this.sql.rows<{ n: number }>(
+        `WITH gone AS (
+           DELETE FROM error_tracking.${table}
+            WHERE ctid = ANY(ARRAY(
+              SELECT ctid FROM error_tracking.${table} WHERE ${condition}
+               LIMIT $2 FOR UPDATE SKIP LOCKED))
+           RETURNING 1)
+         SELECT count(*)::int AS n FROM gone`,
+        [value, RETENTION_BATCH],
+      );
+      if ((row?.n ?? 0) < RETENTION_BATCH) return;
+    }
+  }
+
+  /**
+   * Partitions of days wholly before the cutoff, once empty: detached
+   * CONCURRENTLY (no lock that a flush's insert waits for), then dropped.
+   */
+  private async dropEmptyPartitions(cutoff: Date): Promise<string[]> {
+    const dropped: string[] = [];
+    for (const day of await listEventPartitionDays(this.sql)) {
+      if (dayEnd(day).getTime() > cutoff.getTime() - FUTURE_SLACK_MS) continue;
+      const name = `error_tracking.${partitionName(day)}`;
+      const [row] = await this.sql.rows<{ empty: boolean }>(
+        `SELECT NOT EXISTS (SELECT 1 FROM ${name}) AS empty`,
+      );
+      if (!row?.empty) continue;
+      try {
+        await this.sql.rows(
+          `ALTER TABLE error_tracking.events DETACH PARTITION ${name} CONCURRENTLY`,
+        );
+      } catch {
+        // A server (or embedded database) that cannot detach concurrently:
+        // dropping takes the parent's lock for a moment instead.
+      }
+      await this.sql.rows(`DROP TABLE IF EXISTS ${name}`);
+      dropped.push(partitionName(day));
+    }
+    return dropped;
   }
 }

@@ -2,11 +2,9 @@ import { AccessLevel } from '../error-tracking.constants';
 import type { ProjectRecord } from '../projects/project.types';
 import { html } from './html';
 import type { HtmlValue, SafeHtml } from './html';
+import { WEB_ASSETS } from './web-assets';
 import { SIGN_OUT_PATH } from './web-paths';
 import type { WebContext } from './web-context';
-
-/** Cache-busting suffix of the asset URLs (changes with each process). */
-export const ASSET_VERSION = Date.now().toString(36);
 
 export type ProjectSection = 'errors' | 'issues' | 'settings';
 
@@ -103,8 +101,11 @@ export function page(options: PageOptions): string {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${options.title} · Quitanda</title>
         <link rel="icon" href="data:," />
-        <link rel="stylesheet" href="/assets/ui.css?v=${ASSET_VERSION}" />
-        <script src="/assets/ui.js?v=${ASSET_VERSION}" defer></script>
+        <link
+          rel="stylesheet"
+          href="/assets/ui.css?v=${WEB_ASSETS.css.version}"
+        />
+        <script src="/assets/ui.js?v=${WEB_ASSETS.js.version}" defer></script>
       </head>
       <body>
         <a class="skip-link" href="#main">Skip to main content</a>
@@ -163,7 +164,10 @@ export function errorPage(
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${heading} (${status}) · Quitanda</title>
         <link rel="icon" href="data:," />
-        <link rel="stylesheet" href="/assets/ui.css?v=${ASSET_VERSION}" />
+        <link
+          rel="stylesheet"
+          href="/assets/ui.css?v=${WEB_ASSETS.css.version}"
+        />
       </head>
       <body>
         <header class="topbar">

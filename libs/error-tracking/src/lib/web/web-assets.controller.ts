@@ -1,22 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { endWithBody } from '@quitanda/http';
 import type { Response } from 'express';
 
+import { WEB_ASSETS } from './web-assets';
 import { WEB_SECURITY_HEADERS } from './web-paths';
-
-/**
- * The UI's one stylesheet and one script, read once from `assets/` beside
- * this file (the build copies them into dist/). URLs carry a version, so
- * they may be cached for a year.
- */
-const ASSETS = {
-  css: readFileSync(join(__dirname, 'assets', 'ui.css')),
-  js: readFileSync(join(__dirname, 'assets', 'ui.js')),
-};
 
 function send(res: Response, type: string, body: Buffer): void {
   for (const [name, value] of Object.entries(WEB_SECURITY_HEADERS))
@@ -31,11 +19,11 @@ function send(res: Response, type: string, body: Buffer): void {
 export class WebAssetsController {
   @Get('ui.css')
   css(@Res() res: Response): void {
-    send(res, 'text/css; charset=utf-8', ASSETS.css);
+    send(res, 'text/css; charset=utf-8', WEB_ASSETS.css.body);
   }
 
   @Get('ui.js')
   js(@Res() res: Response): void {
-    send(res, 'text/javascript; charset=utf-8', ASSETS.js);
+    send(res, 'text/javascript; charset=utf-8', WEB_ASSETS.js.body);
   }
 }

@@ -55,9 +55,12 @@ export type WriteOutcome<T> =
 @Injectable()
 export class EventRecordsRepository {
   private readonly sql: Sql;
+  /** The list tolerates replica lag (`DATABASE_READ_URL`); nothing else here does. */
+  private readonly replica: Sql;
 
   constructor(@InjectDataSource(EVENTS_DATA_SOURCE) dataSource: DataSource) {
     this.sql = new Sql(dataSource);
+    this.replica = Sql.replica(dataSource);
   }
 
   async insert(record: EventRecord): Promise<EventRecord> {
@@ -114,7 +117,7 @@ export class EventRecordsRepository {
     }
     params.push(options.limit);
     const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
-    const rows: EventRow[] = await this.sql.rows(
+    const rows: EventRow[] = await this.replica.rows(
       `SELECT ${COLUMNS} FROM events.events ${where}
        ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
       params,

@@ -8,6 +8,7 @@ import { EVENTS_MIGRATIONS } from './migrations';
 export function eventsDataSourceOptions(
   url: string,
   poolSize?: number,
+  readUrl?: string,
 ): PostgresConnectionOptions {
   return contextDataSourceOptions({
     name: EVENTS_DATA_SOURCE,
@@ -15,6 +16,7 @@ export function eventsDataSourceOptions(
     url,
     entities: [EventRecordEntity],
     migrations: EVENTS_MIGRATIONS,
+    readUrl,
     poolSize,
   });
 }

@@ -144,11 +144,10 @@ export class RecordsService {
   ): Promise<KinveyDoc> {
     const collection = collectionOf(name);
     requireAccess(principal, 'read');
-    const doc = await this.records.find({
-      appKey: principal.app.appKey,
-      collection,
-      id,
-    });
+    const doc = await this.records.find(
+      { appKey: principal.app.appKey, collection, id },
+      'replica',
+    );
     if (!doc) throw entityNotFound(id);
     if (!canRead(principal, doc))
       throw insufficient('the record is not readable by this user');

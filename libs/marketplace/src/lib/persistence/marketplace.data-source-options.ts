@@ -11,17 +11,17 @@ import { MARKETPLACE_MIGRATIONS } from './migrations';
 export function marketplaceDataSourceOptions(
   url: string,
   poolSize?: number,
+  readUrl?: string,
 ): PostgresConnectionOptions {
-  const options = contextDataSourceOptions({
+  // JIT is turned off per query where it matters (RecordsRepository.select),
+  // not by a startup option: PgBouncer refuses those.
+  return contextDataSourceOptions({
     name: MARKETPLACE_DATA_SOURCE,
     schema: MARKETPLACE_SCHEMA,
     url,
     entities: MARKETPLACE_ENTITIES,
     migrations: MARKETPLACE_MIGRATIONS,
+    readUrl,
     poolSize,
   });
-  // PostgreSQL estimates jsonb set functions at hundreds of rows, so compiled
-  // queries over a few thousand records would be JIT-compiled (about a
-  // second each); without JIT they take milliseconds.
-  return { ...options, extra: { ...options.extra, options: '-c jit=off' } };
 }

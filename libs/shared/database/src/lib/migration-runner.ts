@@ -2,9 +2,10 @@ import { DataSource, MigrationExecutor } from 'typeorm';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 
 /**
- * Session-level advisory lock every Quitanda process takes before migrating,
- * so replicas booting together migrate one at a time and the others find
- * nothing left to do.
+ * Transaction-level advisory lock every Quitanda process takes before
+ * migrating, so replicas booting together migrate one at a time and the
+ * others find nothing left to do. Transaction-level, because a session lock
+ * would stay with whichever server connection PgBouncer lent the runner.
  */
 export const MIGRATIONS_LOCK_KEY = 0x51_54_4e_44; // "QTND"
 
@@ -17,9 +18,12 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]*$/;
 let previousRun: Promise<unknown> = Promise.resolve();
 
 /**
- * Creates the context's schema if needed and applies its pending migrations,
- * each in its own transaction, under the advisory lock. Returns the names of
- * the migrations applied by this call.
+ * Creates the context's schema if needed and applies its pending migrations
+ * in ONE transaction that first takes the advisory lock: the schema, the
+ * migrations table and the migrations commit together or not at all, and a
+ * replica that waited for the lock finds them all. (So a migration cannot
+ * opt out of transactions: no `CREATE INDEX CONCURRENTLY` here.) Returns the
+ * names of the migrations applied by this call.
  */
 export function runMigrations(
   options: PostgresConnectionOptions,
@@ -29,33 +33,46 @@ export function runMigrations(
   return run;
 }
 
+/** The same options without a read replica: migrations only write. */
+function primaryOnly(
+  options: PostgresConnectionOptions,
+): PostgresConnectionOptions {
+  if (!options.replication) return options;
+  const { replication, ...rest } = options;
+  return { ...rest, ...replication.master };
+}
+
 async function migrate(options: PostgresConnectionOptions): Promise<string[]> {
   const schema = options.schema;
   if (!schema || !SCHEMA_NAME.test(schema)) {
     throw new Error(`Refusing to migrate an unnamed or odd schema: ${schema}`);
   }
   const dataSource = new DataSource({
-    ...options,
+    ...primaryOnly(options),
     name: `${options.name ?? schema}:migrate`,
-    poolSize: 2,
+    poolSize: 1,
   });
   await dataSource.initialize();
-  const lockRunner = dataSource.createQueryRunner();
+  const runner = dataSource.createQueryRunner();
   try {
-    await lockRunner.query('SELECT pg_advisory_lock($1)', [
-      MIGRATIONS_LOCK_KEY,
-    ]);
+    await runner.startTransaction();
     try {
-      await lockRunner.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-      const applied = await dataSource.runMigrations({ transaction: 'each' });
-      return applied.map((migration) => migration.name);
-    } finally {
-      await lockRunner.query('SELECT pg_advisory_unlock($1)', [
+      await runner.query('SELECT pg_advisory_xact_lock($1)', [
         MIGRATIONS_LOCK_KEY,
       ]);
+      await runner.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      // The executor finds the transaction open and runs inside it.
+      const executor = new MigrationExecutor(dataSource, runner);
+      executor.transaction = 'each';
+      const applied = await executor.executePendingMigrations();
+      await runner.commitTransaction();
+      return applied.map((migration) => migration.name);
+    } catch (error) {
+      await runner.rollbackTransaction().catch(() => undefined);
+      throw error;
     }
   } finally {
-    await lockRunner.release();
+    await runner.release();
     await dataSource.destroy();
   }
 }

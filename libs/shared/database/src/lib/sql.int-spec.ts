@@ -59,4 +59,27 @@ describe('Sql', () => {
     );
     expect(ids.map((r) => r.id)).toEqual([1, 2, 3]);
   });
+
+  it('holds transaction settings for that transaction only (nothing a pooled session keeps)', async () => {
+    const setting = 'SELECT current_setting($1) AS value';
+    const [inside] = await sql.transaction(
+      (tx) => tx.rows<{ value: string }>(setting, ['statement_timeout']),
+      { statement_timeout: 1234 },
+    );
+    expect(inside?.value).toBe('1234ms');
+    const [after] = await sql.rows<{ value: string }>(setting, [
+      'statement_timeout',
+    ]);
+    expect(after?.value).not.toBe('1234ms');
+    await expect(
+      sql.transaction(async () => undefined, { 'jit = on; --': 'off' }),
+    ).rejects.toThrow(/odd setting/);
+  });
+
+  it('reads from the primary when the DataSource has no replica', async () => {
+    const rows = await Sql.replica(dataSource).rows<{ n: number }>(
+      'SELECT count(*)::int AS n FROM items',
+    );
+    expect(rows[0]?.n).toBeGreaterThan(0);
+  });
 });

@@ -2,6 +2,8 @@ import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
+import { isConnectionFailure } from './pg-errors';
+
 /** Something that runs parameterised SQL: the pool, or one transaction. */
 export interface SqlExecutor {
   rows<T extends QueryResultRow>(
@@ -10,9 +12,42 @@ export interface SqlExecutor {
   ): Promise<T[]>;
 }
 
-/** The `pg` pool behind a TypeORM DataSource. */
+/** The `pg` pool behind a TypeORM DataSource: the primary's. */
 export function poolOf(dataSource: DataSource): Pool {
   return (dataSource.driver as PostgresDriver).master as Pool;
+}
+
+/**
+ * The pool of the DataSource's read replica (`DATABASE_READ_URL`), or the
+ * primary's when it has none.
+ */
+export function readPoolOf(dataSource: DataSource): Pool {
+  const driver = dataSource.driver as PostgresDriver;
+  return ((driver.slaves as Pool[])[0] ?? driver.master) as Pool;
+}
+
+/** Whether the DataSource has a read replica of its own. */
+export function hasReadReplica(dataSource: DataSource): boolean {
+  return (dataSource.driver as PostgresDriver).slaves.length > 0;
+}
+
+/** Transaction-local settings: `SET LOCAL name = value` right after BEGIN. */
+export type LocalSettings = Readonly<Record<string, string | number>>;
+
+/** SQLSTATE of a standby's query cancelled for a conflict with recovery. */
+const RECOVERY_CONFLICT = '40001';
+const SETTING_NAME = /^[a-z_]+$/;
+const SETTING_VALUE = /^[A-Za-z0-9_]+$/;
+
+function beginWith(settings: LocalSettings | undefined): string {
+  const sets = Object.entries(settings ?? {}).map(([name, value]) => {
+    // Inlined into SQL (SET takes no parameters): only plain words pass.
+    if (!SETTING_NAME.test(name) || !SETTING_VALUE.test(String(value)))
+      throw new Error(`Refusing odd setting ${name} = ${value}`);
+    return `SET LOCAL ${name} = ${value}`;
+  });
+  // One round trip: a simple query may hold several statements.
+  return ['BEGIN', ...sets].join('; ');
 }
 
 class ClientExecutor implements SqlExecutor {
@@ -35,65 +70,83 @@ class ClientExecutor implements SqlExecutor {
  * migrations; values always travel as bind parameters.
  */
 export class Sql implements SqlExecutor {
-  private static readonly clientIds = new WeakMap<PoolClient, number>();
-  private static nextClientId = 0;
+  /**
+   * `replica`: the DataSource's read replica, for reads that tolerate its
+   * lag (never a read that must see the caller's own write); the primary
+   * when there is no replica.
+   */
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly target: 'primary' | 'replica' = 'primary',
+  ) {}
 
-  constructor(private readonly dataSource: DataSource) {}
+  /** The same DataSource's reads that may go to its replica. */
+  static replica(dataSource: DataSource): Sql {
+    return new Sql(dataSource, 'replica');
+  }
 
   /**
-   * Like `rows`, as a named prepared statement: parsed once per connection,
-   * and after a few runs PostgreSQL reuses a generic plan instead of planning
-   * again, which matters for big statements run many times (the ingestion
-   * flush). The name gets a per-connection suffix so connections that share
-   * one session (the embedded PGlite) never collide.
+   * Runs `work` on the target's pool. A replica that cannot be reached, or
+   * that cancelled a read for a conflict with its recovery, is no reason to
+   * fail a read the primary can serve: it runs there instead.
+   */
+  private async onPool<T>(work: (pool: Pool) => Promise<T>): Promise<T> {
+    if (this.target === 'primary' || !hasReadReplica(this.dataSource))
+      return work(poolOf(this.dataSource));
+    try {
+      return await work(readPoolOf(this.dataSource));
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (!isConnectionFailure(error) && code !== RECOVERY_CONFLICT)
+        throw error;
+      return work(poolOf(this.dataSource));
+    }
+  }
+
+  /**
+   * Like `rows`; kept for the statements that used to be named prepared
+   * statements. Named statements live in one server session, which
+   * PgBouncer's transaction pooling (the version Debian ships) does not
+   * keep between two transactions: each call is an unnamed statement of the
+   * extended protocol, which any pooler carries. `name` only documents the
+   * call site.
    */
   async prepared<T extends QueryResultRow>(
-    name: string,
+    _name: string,
     text: string,
     values: readonly unknown[],
   ): Promise<T[]> {
-    const client = await poolOf(this.dataSource).connect();
-    let id = Sql.clientIds.get(client);
-    if (id === undefined) {
-      id = ++Sql.nextClientId;
-      Sql.clientIds.set(client, id);
-    }
-    const ignore = () => undefined;
-    client.on('error', ignore);
-    let failure: unknown;
-    try {
-      return (
-        await client.query<T>({
-          name: `${name}_${id}`,
-          text,
-          values: values as unknown[],
-        })
-      ).rows;
-    } catch (error) {
-      failure = error;
-      throw error;
-    } finally {
-      client.off('error', ignore);
-      // A failure without a SQLSTATE (socket, protocol) discards the connection.
-      const code = (failure as { code?: unknown } | undefined)?.code;
-      client.release(
-        failure !== undefined &&
-          !(typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)),
-      );
-    }
+    return this.rows<T>(text, values);
   }
 
   async rows<T extends QueryResultRow>(
     text: string,
     values?: readonly unknown[],
   ): Promise<T[]> {
-    return (await poolOf(this.dataSource).query<T>(text, values as unknown[]))
-      .rows;
+    return this.onPool(
+      async (pool) => (await pool.query<T>(text, values as unknown[])).rows,
+    );
   }
 
-  /** Runs `work` in one transaction on one connection; rolls back on error. */
-  async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    const client = await poolOf(this.dataSource).connect();
+  /**
+   * Runs `work` in one transaction on one connection; rolls back on error.
+   * `settings` hold for this transaction only (`SET LOCAL`), the only kind
+   * of setting a transaction-pooled connection carries.
+   */
+  async transaction<T>(
+    work: (tx: SqlExecutor) => Promise<T>,
+    settings?: LocalSettings,
+  ): Promise<T> {
+    const begin = beginWith(settings);
+    return this.onPool((pool) => this.transactionOn(pool, begin, work));
+  }
+
+  private async transactionOn<T>(
+    pool: Pool,
+    begin: string,
+    work: (tx: SqlExecutor) => Promise<T>,
+  ): Promise<T> {
+    const client = await pool.connect();
     // A checked-out client whose connection drops between two statements
     // emits 'error'; unheard, that would crash the process. The statement
     // in flight (or the next one) fails instead, and so does the work.
@@ -101,7 +154,7 @@ export class Sql implements SqlExecutor {
     client.on('error', ignore);
     let broken = false;
     try {
-      await client.query('BEGIN');
+      await client.query(begin);
       const result = await work(new ClientExecutor(client));
       await client.query('COMMIT');
       return result;
