@@ -34,10 +34,10 @@ export interface Workload {
   };
   readonly targets: readonly Target[];
   /**
-   * Compare Quitanda's throughput with its own figure in this other workload
-   * instead of with a baseline server (e.g. the same load on a bigger table).
+   * Also compare Quitanda's throughput with its own figure in this other
+   * workload (the same load on a small table): at least `minRatio` of it.
    */
-  readonly reference?: string;
+  readonly reference?: { readonly workload: string; readonly minRatio: number };
   /** Concurrent connections, when the workload is a latency test rather than a throughput one. */
   readonly connections?: number;
   /** Fills the database once, before any server starts; returns data for requests. */
@@ -55,4 +55,6 @@ export interface Measurement {
   readonly p99Ms: number;
   readonly errors: number;
   readonly non2xx: number;
+  /** The server process's peak resident set during the run (warm-up included). */
+  readonly peakRssMb?: number;
 }
