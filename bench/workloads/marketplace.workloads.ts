@@ -94,7 +94,7 @@ function listProducts(databaseUrl: string, scale: Scale): Workload {
   return {
     name:
       scale === LARGE ? `${LIST_PRODUCTS}, 1,000,000 records` : LIST_PRODUCTS,
-    description: `GET /appdata/{appKey}/product?limit=50, images expanded with signed URLs, ${scale === LARGE ? LARGE_PRODUCTS : PRODUCTS} products`,
+    description: `GET /appdata/{appKey}/product?limit=50, images expanded with signed URLs, ${(scale === LARGE ? LARGE_PRODUCTS : PRODUCTS).toLocaleString('en')} products`,
     target: TARGET,
     reference: scale.reference?.(LIST_PRODUCTS),
     targets: targets(databaseUrl, parseListProducts(databaseUrl, scale.parse)),
@@ -168,7 +168,7 @@ function producerAssortment(databaseUrl: string, scale: Scale): Workload {
       small: "marketplace: one producer's assortment among 10,000",
       large: "marketplace: one producer's assortment among 1,000,000",
     },
-    `GET /appdata/{appKey}/availableAssortment?query={"id_producer":...}, ${records} records of ${producers} producers`,
+    `GET /appdata/{appKey}/availableAssortment?query={"id_producer":...}, ${records.toLocaleString('en')} records of ${producers.toLocaleString('en')} producers`,
     'GET',
     (producer) => ({
       path: `/appdata/${scale.appKey}/availableAssortment?query=${encodeURIComponent(

@@ -96,19 +96,28 @@ async function fillClasses(
 ): Promise<void> {
   await call(url, 'POST', `/classes/${classes.product}`, first.product);
   await call(url, 'POST', `/classes/${classes.assortment}`, first.assortment);
+  // Parse names the index after its key, one name space per schema: each
+  // class needs its own name, and Parse says nothing when the name is taken.
+  const index = `${classes.assortment.toLowerCase()}_id_producer`;
   const pool = new Pool({ connectionString: databaseUrl, max: 1 });
   try {
     await fill(pool);
     await pool.query(
       `VACUUM ANALYZE "${classes.product}", "${classes.assortment}"`,
     );
+    await call(url, 'PUT', `/schemas/${classes.assortment}`, {
+      className: classes.assortment,
+      indexes: { [index]: { id_producer: 1 } },
+    });
+    const { rowCount } = await pool.query(
+      `SELECT 1 FROM pg_indexes WHERE tablename = $1 AND indexname = $2`,
+      [classes.assortment, index],
+    );
+    if (rowCount !== 1)
+      throw new Error(`Parse Server did not create the index ${index}`);
   } finally {
     await pool.end();
   }
-  await call(url, 'PUT', `/schemas/${classes.assortment}`, {
-    className: classes.assortment,
-    indexes: { id_producer: { id_producer: 1 } },
-  });
 }
 
 /**
