@@ -33,6 +33,7 @@ import { Client } from 'pg';
 import { load } from './lib/load';
 import { canPin, freePort, pinSelf, startServer } from './lib/processes';
 import { parseServerDir } from './lib/parse-server-install';
+import { probeAnswer } from './lib/probe';
 import { markdown, summarise } from './lib/report';
 import type { Measurement, Workload } from './lib/types';
 import {
@@ -154,6 +155,8 @@ async function main(): Promise<void> {
   url.pathname = `/${name}`;
   const databaseUrl = url.toString();
   const measurements: Measurement[] = [];
+  /** Servers whose answers differ from Quitanda's: their figures do not count. */
+  const notes: string[] = [];
   let workloads: Workload[] = [];
   try {
     for (const target of migrationTargets())
@@ -176,6 +179,7 @@ async function main(): Promise<void> {
     for (const workload of workloads) {
       console.log(`\n${workload.name}: ${workload.description}`);
       const prepared = await workload.prepare(databaseUrl);
+      const answers = new Map<string, string>();
       for (let run = 1; run <= runs; run++) {
         for (const target of workload.targets) {
           const port = await freePort();
@@ -192,6 +196,11 @@ async function main(): Promise<void> {
                   await target.prepare?.(running.url),
                 )
               : workload.requests(running.url, prepared);
+            if (run === 1 && workload.probe && !target.requests)
+              answers.set(
+                target.name,
+                await probeAnswer(running.url, workload.probe(prepared)),
+              );
             const conns = workload.connections ?? connections;
             await load(running.url, requests, warmup, conns);
             const result = await load(running.url, requests, seconds, conns);
@@ -214,6 +223,19 @@ async function main(): Promise<void> {
           }
         }
       }
+      const expected = answers.get('quitanda');
+      const differing = [...answers.keys()].filter(
+        (server) => answers.get(server) !== expected,
+      );
+      for (const server of differing) {
+        const note = `${workload.name}: ${server} answers the probe differently from Quitanda`;
+        console.warn(`  ${note}`);
+        notes.push(note);
+      }
+      if (answers.size > 1 && differing.length === 0)
+        console.log(
+          `  ${answers.size} servers give the same answer to the probe`,
+        );
     }
   } finally {
     await withAdmin(server, (admin) =>
@@ -232,7 +254,10 @@ async function main(): Promise<void> {
     `Measured ${new Date().toISOString()} on ${cpu} (${cpus().length} cores), PostgreSQL ${pg}, Node ${process.version}; ` +
     `${pinned ? 'server on core 1, load generator on core 0' : 'unpinned'}; ${connections} connections; ` +
     `${warmup} s warm-up + ${seconds} s measured; ${runs} interleaved runs; median.`;
-  const report = markdown(summarise(measurements), workloads, setup);
+  const report = [
+    markdown(summarise(measurements), workloads, setup),
+    ...notes.map((note) => `\n**Not comparable**: ${note}.`),
+  ].join('\n');
   console.log(`\n${report}`);
   save(`${report}\n`, 'md');
   save(`${JSON.stringify(measurements, null, 2)}\n`, 'json');

@@ -42,6 +42,15 @@ export interface Workload {
   readonly connections?: number;
   /** Fills the database once, before any server starts; returns data for requests. */
   prepare(databaseUrl: string): Promise<unknown>;
+  /**
+   * One fixed read whose answer every server speaking the workload's API
+   * must give exactly as Quitanda does (JSON compared with keys sorted, the
+   * server's port masked): checked once, before the first measured run.
+   */
+  probe?(prepared: unknown): {
+    path: string;
+    headers: Record<string, string>;
+  };
   /** The autocannon request set for one measurement against `url`. */
   requests(url: string, prepared: unknown): Partial<AutocannonOptions>;
 }

@@ -91,6 +91,10 @@ const TARGET = {
 const LIST_PRODUCTS = 'marketplace: list 50 products with images';
 
 function listProducts(databaseUrl: string, scale: Scale): Workload {
+  const request = {
+    path: `/appdata/${scale.appKey}/product?limit=50`,
+    headers: { authorization: AUTH_OF(scale.appKey) },
+  };
   return {
     name:
       scale === LARGE ? `${LIST_PRODUCTS}, 1,000,000 records` : LIST_PRODUCTS,
@@ -99,15 +103,8 @@ function listProducts(databaseUrl: string, scale: Scale): Workload {
     reference: scale.reference?.(LIST_PRODUCTS),
     targets: targets(databaseUrl, parseListProducts(databaseUrl, scale.parse)),
     prepare: (url) => scale.seed(url),
-    requests: () => ({
-      requests: [
-        {
-          method: 'GET',
-          path: `/appdata/${scale.appKey}/product?limit=50`,
-          headers: { authorization: AUTH_OF(scale.appKey) },
-        },
-      ],
-    }),
+    probe: () => request,
+    requests: () => ({ requests: [{ method: 'GET', ...request }] }),
   };
 }
 
@@ -135,6 +132,13 @@ function perProducer(
     reference: scale.reference?.(names.small),
     targets: targets(databaseUrl, parse),
     prepare: (url) => scale.seed(url),
+    // A read's answer for one producer, the same from every server.
+    ...(method === 'GET' && {
+      probe: (prepared: unknown) => ({
+        path: build((prepared as string[])[0] as string).path,
+        headers: { authorization: AUTH_OF(scale.appKey) },
+      }),
+    }),
     requests: (_url, prepared) => {
       const producers = prepared as string[];
       return {
