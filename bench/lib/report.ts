@@ -162,6 +162,15 @@ export function markdown(
         `| ${label} | quitanda | ${ours.medianRps} | ${ours.runs.join(' / ')} | ${ours.p50Ms} | ${ours.p99Ms} | ${rss(ours)} | | ${wantedText(workload)} | ${missed.length ? `MISSES: ${missed.join(', ')}` : 'meets'} |`,
       );
     }
+    const reference = workload.reference;
+    if (
+      ours &&
+      reference &&
+      !compared.some((c) => c.base.workload === reference.workload)
+    )
+      lines.push(
+        `| ${label} | quitanda in "${reference.workload}" | | | | | | | >= ${reference.minRatio}x | not measured in this run (select it too) |`,
+      );
     for (const { base, label: name, ratio, wanted } of compared) {
       lines.push(
         `| ${label} | ${name} | ${base.medianRps} | ${base.runs.join(' / ')} | ${base.p50Ms} | ${base.p99Ms} | ${rss(base)} | ${cell(ratio)} | ${wanted === undefined ? '' : `>= ${wanted}x`} | ${base.failures ? `(${base.failures} failed requests)` : ''} |`,
