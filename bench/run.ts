@@ -155,7 +155,7 @@ async function main(): Promise<void> {
   url.pathname = `/${name}`;
   const databaseUrl = url.toString();
   const measurements: Measurement[] = [];
-  /** Servers whose answers differ from Quitanda's: their figures do not count. */
+  /** Servers whose answers differ from Quitanda's, named under the table. */
   const notes: string[] = [];
   let workloads: Workload[] = [];
   try {

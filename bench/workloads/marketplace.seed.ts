@@ -107,8 +107,8 @@ async function fillBare(pool: Pool, appKey: string): Promise<void> {
      SELECT app_key, id FROM marketplace.users WHERE app_key = $1`,
     `INSERT INTO bench_bare.files (app_key, id, generation, doc)
      SELECT app_key, id, generation, doc FROM marketplace.files WHERE app_key = $1`,
-    `INSERT INTO bench_bare.products (app_key, created_at, id, image_id, doc)
-     SELECT app_key, created_at, id, doc -> 'image' ->> '_id', doc
+    `INSERT INTO bench_bare.products (app_key, created_at, id, image_id, image_type, doc)
+     SELECT app_key, created_at, id, doc -> 'image' ->> '_id', doc -> 'image' ->> '_type', doc - 'image'
        FROM marketplace.records WHERE app_key = $1 AND collection = 'product'`,
     `INSERT INTO bench_bare.assortments (app_key, id_producer, created_at, id, doc)
      SELECT app_key, doc ->> 'id_producer', created_at, id, doc
