@@ -59,6 +59,11 @@ async function queries(pool: Pool): Promise<Explained[]> {
       params: [LARGE_APP_KEY, 'availableAssortment', since, 10_000, 0],
     },
     {
+      title: 'the product list: product?limit=50 (creation order)',
+      sql: `${SELECT} WHERE ${SCOPE} ${CREATION} LIMIT $3 OFFSET $4`,
+      params: [LARGE_APP_KEY, 'product', 50, 0],
+    },
+    {
       title: 'a sort with a limit: product?sort={"name": 1}&limit=50',
       sql: `${SELECT} WHERE ${SCOPE} ORDER BY ${NAME} ASC NULLS FIRST, t.created_at, t.id LIMIT $3 OFFSET $4`,
       params: [LARGE_APP_KEY, 'product', 50, 0],
