@@ -149,6 +149,8 @@ export function markdown(
   const cell = (ratio: number | undefined) =>
     ratio === undefined ? '' : `${ratio.toFixed(2)}x`;
   const rss = (s: Summary) => (s.peakRssMb === undefined ? '' : s.peakRssMb);
+  const missing: string[] = [];
+  let met = 0;
   for (const workload of workloads) {
     const rows = summaries.filter((s) => s.workload === workload.name);
     const label = workload.connections
@@ -158,6 +160,9 @@ export function markdown(
     const compared = comparisons(workload, rows, summaries, ours);
     if (ours) {
       const missed = misses(workload, ours, compared);
+      if (missed.length)
+        missing.push(`${workload.name} (${missed.join(', ')})`);
+      else met++;
       lines.push(
         `| ${label} | quitanda | ${ours.medianRps} | ${ours.runs.join(' / ')} | ${ours.p50Ms} | ${ours.p99Ms} | ${rss(ours)} | | ${wantedText(workload)} | ${missed.length ? `MISSES: ${missed.join(', ')}` : 'meets'} |`,
       );
@@ -177,5 +182,10 @@ export function markdown(
       );
     }
   }
+  lines.push(
+    '',
+    `Quitanda meets every target in ${met} of ${met + missing.length} workloads.` +
+      (missing.length ? ` Missed: ${missing.join('; ')}.` : ''),
+  );
   return lines.join('\n');
 }
