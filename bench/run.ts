@@ -1,12 +1,22 @@
 /**
- * `npm run bench [-- --only <text>] [--seconds 15] [--warmup 3] [--runs 3]`
+ * `npm run bench [-- --only <text>] [--seconds 15] [--warmup 3] [--runs 3]
+ *   [--connections 32] [--quick] [--small] [--no-parse] [--explain]`
  *
- * Measures each workload of the contracts the same way for Quitanda and for
- * its bare node:http + pg baseline: the server pinned to core 1, this process
- * (the load generator, autocannon) pinned to core 0, PostgreSQL unpinned; 32
- * connections; warm-up, then a measured run; runs interleaved between the
- * servers; the median reported. Needs a PostgreSQL server: BENCH_DATABASE_URL,
- * else DATABASE_URL, else the local one. Creates and drops its own database.
+ * Measures each workload of the contracts the same way for Quitanda, its
+ * minimal baselines and Parse Server: the server pinned to core 1, this
+ * process (the load generator, autocannon) pinned to core 0, PostgreSQL
+ * unpinned; 32 connections; warm-up, then a measured run; runs interleaved
+ * between the servers; the median and each server's peak RSS reported. The
+ * small-table workloads run first, then the large tables are seeded by SQL
+ * and measured. Needs a PostgreSQL server: BENCH_DATABASE_URL, else
+ * DATABASE_URL, else the local one. Creates and drops its own database.
+ *
+ * `--quick`: 1 s warm-up, 3 s measured, one run (a smoke test, not figures).
+ * `--small`: skips the large-table workloads and their seeding.
+ * `--no-parse`: no Parse Server (else installed once when PARSE_SERVER_DIR
+ * is unset, see `lib/parse-server-install.ts`).
+ * `--explain`: seeds the 1,000,000-record marketplace app and prints the
+ * plans of the queries the SDKs send most, without load.
  */
 import 'reflect-metadata';
 import { execFileSync } from 'node:child_process';
@@ -22,6 +32,8 @@ import { Client } from 'pg';
 
 import { load } from './lib/load';
 import { canPin, freePort, pinSelf, startServer } from './lib/processes';
+import { parseServerDir } from './lib/parse-server-install';
+import { probeAnswer } from './lib/probe';
 import { markdown, summarise } from './lib/report';
 import type { Measurement, Workload } from './lib/types';
 import {
@@ -33,18 +45,30 @@ import {
   ingestMixed,
   ingestStore,
 } from './workloads/error-tracking.workloads';
-import { eventsCreate, eventsGet } from './workloads/events.workloads';
+import {
+  eventsCreate,
+  eventsGet,
+  eventsGetLarge,
+} from './workloads/events.workloads';
+import { explainLargeQueries } from './workloads/marketplace.explain';
 import {
   marketplaceCreateAssortment,
+  marketplaceCreateAssortmentLarge,
   marketplaceListProducts,
+  marketplaceListProductsLarge,
   marketplaceLogin,
   marketplaceProducerAssortment,
+  marketplaceProducerAssortmentLarge,
 } from './workloads/marketplace.workloads';
 
 const ROOT = join(__dirname, '..');
 
-function allWorkloads(databaseUrl: string): Workload[] {
-  return [
+/**
+ * In this order: each workload seeds what it needs when it comes, so every
+ * small-table figure is taken before a large table is loaded beside it.
+ */
+function allWorkloads(databaseUrl: string, large: boolean): Workload[] {
+  const small = [
     eventsGet(databaseUrl),
     eventsCreate(databaseUrl),
     ingestEnvelope(databaseUrl),
@@ -59,6 +83,24 @@ function allWorkloads(databaseUrl: string): Workload[] {
     marketplaceCreateAssortment(databaseUrl),
     marketplaceLogin(databaseUrl),
   ];
+  if (!large) return small;
+  return [
+    ...small,
+    eventsGetLarge(databaseUrl),
+    marketplaceListProductsLarge(databaseUrl),
+    marketplaceProducerAssortmentLarge(databaseUrl),
+    marketplaceCreateAssortmentLarge(databaseUrl),
+  ];
+}
+
+/** Parse Server for the marketplace workloads, unless told otherwise. */
+function provideParseServer(wanted: boolean, selected: boolean): void {
+  if (!wanted) {
+    delete process.env['PARSE_SERVER_DIR'];
+    return;
+  }
+  if (selected && !process.env['PARSE_SERVER_DIR'])
+    process.env['PARSE_SERVER_DIR'] = parseServerDir(ROOT);
 }
 
 async function withAdmin<T>(
@@ -82,25 +124,27 @@ async function main(): Promise<void> {
       warmup: { type: 'string', default: '3' },
       runs: { type: 'string', default: '3' },
       connections: { type: 'string', default: '32' },
+      quick: { type: 'boolean', default: false },
+      small: { type: 'boolean', default: false },
+      'no-parse': { type: 'boolean', default: false },
+      explain: { type: 'boolean', default: false },
     },
   });
-  const seconds = Number(values.seconds);
-  const warmup = Number(values.warmup);
-  const runs = Number(values.runs);
+  const seconds = values.quick ? 3 : Number(values.seconds);
+  const warmup = values.quick ? 1 : Number(values.warmup);
+  const runs = values.quick ? 1 : Number(values.runs);
   const connections = Number(values.connections);
   const server =
     process.env['BENCH_DATABASE_URL'] ??
     process.env['DATABASE_URL'] ??
     'postgres://postgres@127.0.0.1:5432/postgres';
 
-  execFileSync(
-    process.execPath,
-    [require.resolve('nx/bin/nx.js'), 'run', 'gateway:build'],
-    {
-      cwd: ROOT,
-      stdio: 'ignore',
-    },
-  );
+  if (!values.explain)
+    execFileSync(
+      process.execPath,
+      [require.resolve('nx/bin/nx.js'), 'run', 'gateway:build'],
+      { cwd: ROOT, stdio: 'ignore' },
+    );
   const pinned = canPin();
   if (pinned) pinSelf();
   else console.warn('taskset unavailable or one core only: running unpinned.');
@@ -111,16 +155,31 @@ async function main(): Promise<void> {
   url.pathname = `/${name}`;
   const databaseUrl = url.toString();
   const measurements: Measurement[] = [];
+  /** Servers whose answers differ from Quitanda's, named under the table. */
+  const notes: string[] = [];
   let workloads: Workload[] = [];
   try {
     for (const target of migrationTargets())
       await runMigrations(target(databaseUrl));
-    workloads = allWorkloads(databaseUrl).filter(
-      (w) => !values.only || w.name.includes(values.only),
+    if (values.explain) {
+      const plans = await explainLargeQueries(databaseUrl);
+      console.log(`\n${plans}`);
+      save(`${plans}\n`, 'explain.md');
+      return;
+    }
+    const selected = (w: Workload) =>
+      !values.only || w.name.includes(values.only);
+    provideParseServer(
+      !values['no-parse'],
+      allWorkloads(databaseUrl, !values.small)
+        .filter(selected)
+        .some((w) => w.name.startsWith('marketplace')),
     );
+    workloads = allWorkloads(databaseUrl, !values.small).filter(selected);
     for (const workload of workloads) {
       console.log(`\n${workload.name}: ${workload.description}`);
       const prepared = await workload.prepare(databaseUrl);
+      const answers = new Map<string, string>();
       for (let run = 1; run <= runs; run++) {
         for (const target of workload.targets) {
           const port = await freePort();
@@ -137,17 +196,24 @@ async function main(): Promise<void> {
                   await target.prepare?.(running.url),
                 )
               : workload.requests(running.url, prepared);
+            if (run === 1 && workload.probe && !target.requests)
+              answers.set(
+                target.name,
+                await probeAnswer(running.url, workload.probe(prepared)),
+              );
             const conns = workload.connections ?? connections;
             await load(running.url, requests, warmup, conns);
             const result = await load(running.url, requests, seconds, conns);
+            const peakRssMb = running.peakRssMb();
             measurements.push({
               workload: workload.name,
               target: target.name,
               run,
               ...result,
+              peakRssMb,
             });
             console.log(
-              `  run ${run} ${target.name}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms` +
+              `  run ${run} ${target.name}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, peak RSS ${peakRssMb ?? '?'} MB` +
                 (result.errors || result.non2xx
                   ? `, ${result.errors} errors, ${result.non2xx} non-2xx`
                   : ''),
@@ -157,6 +223,19 @@ async function main(): Promise<void> {
           }
         }
       }
+      const expected = answers.get('quitanda');
+      const differing = [...answers.keys()].filter(
+        (server) => answers.get(server) !== expected,
+      );
+      for (const server of differing) {
+        const note = `${workload.name}: ${server} answers the probe differently from Quitanda`;
+        console.warn(`  ${note}`);
+        notes.push(note);
+      }
+      if (answers.size > 1 && differing.length === 0)
+        console.log(
+          `  ${answers.size} servers give the same answer to the probe`,
+        );
     }
   } finally {
     await withAdmin(server, (admin) =>
@@ -175,16 +254,24 @@ async function main(): Promise<void> {
     `Measured ${new Date().toISOString()} on ${cpu} (${cpus().length} cores), PostgreSQL ${pg}, Node ${process.version}; ` +
     `${pinned ? 'server on core 1, load generator on core 0' : 'unpinned'}; ${connections} connections; ` +
     `${warmup} s warm-up + ${seconds} s measured; ${runs} interleaved runs; median.`;
-  const report = markdown(summarise(measurements), workloads, setup);
+  const report = [
+    markdown(summarise(measurements), workloads, setup),
+    ...notes.map((note) => `\n**Not comparable**: ${note}.`),
+  ].join('\n');
   console.log(`\n${report}`);
+  save(`${report}\n`, 'md');
+  save(`${JSON.stringify(measurements, null, 2)}\n`, 'json');
+}
+
+const STAMP = new Date().toISOString().replace(/[:.]/g, '-');
+
+/** Writes `bench/results/<start time>.<suffix>`. */
+function save(text: string, suffix: string): void {
   const dir = join(ROOT, 'bench/results');
   mkdirSync(dir, { recursive: true });
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  writeFileSync(join(dir, `${stamp}.md`), `${report}\n`);
-  writeFileSync(
-    join(dir, `${stamp}.json`),
-    `${JSON.stringify(measurements, null, 2)}\n`,
-  );
+  const file = join(dir, `${STAMP}.${suffix}`);
+  writeFileSync(file, text);
+  console.log(`Written to ${file}`);
 }
 
 main().catch((error: unknown) => {

@@ -1,9 +1,9 @@
 // Parse Server on the benchmark's PostgreSQL: the "at least 3x Parse Server"
 // comparison of the marketplace contract. Parse Server is not a dependency of
-// Quitanda (it is large and needs install scripts): install it outside the
-// repository and point PARSE_SERVER_DIR at that folder, e.g.
-//   mkdir -p /tmp/parse && cd /tmp/parse && npm init -y && npm i parse-server@9.10.0
-// The runner skips this target when PARSE_SERVER_DIR is unset.
+// Quitanda (it is large and needs install scripts): `npm run bench` installs
+// parse-server@9.10.0 once outside git (bench/lib/parse-server-install.ts)
+// unless PARSE_SERVER_DIR points at an install already, and runs without it
+// when told `--no-parse`.
 'use strict';
 const { createRequire } = require('node:module');
 const { tmpdir } = require('node:os');

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /** Whether `taskset` can pin processes to separate cores here. */
@@ -44,7 +45,24 @@ export function freePort(): Promise<number> {
 
 export interface RunningServer {
   readonly url: string;
+  /** The process's peak resident set so far (Linux `VmHWM`), in MB, if known. */
+  peakRssMb(): number | undefined;
   stop(): Promise<void>;
+}
+
+/**
+ * `VmHWM` of a live process: the kernel's own high-water mark of its
+ * resident set, so no sampling can miss a short peak.
+ */
+function peakRssOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = /^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1];
+    return kb === undefined ? undefined : Math.round(Number(kb) / 1024);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Starts a server process (pinned to core 1 when possible) and waits until it answers. */
@@ -85,6 +103,8 @@ export async function startServer(
   }
   return {
     url,
+    // `taskset -c 1 file` execs `file`: the pid is the server's own.
+    peakRssMb: () => peakRssOf(child.pid),
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -34,14 +34,23 @@ export interface Workload {
   };
   readonly targets: readonly Target[];
   /**
-   * Compare Quitanda's throughput with its own figure in this other workload
-   * instead of with a baseline server (e.g. the same load on a bigger table).
+   * Also compare Quitanda's throughput with its own figure in this other
+   * workload (the same load on a small table): at least `minRatio` of it.
    */
-  readonly reference?: string;
+  readonly reference?: { readonly workload: string; readonly minRatio: number };
   /** Concurrent connections, when the workload is a latency test rather than a throughput one. */
   readonly connections?: number;
   /** Fills the database once, before any server starts; returns data for requests. */
   prepare(databaseUrl: string): Promise<unknown>;
+  /**
+   * One fixed read whose answer every server speaking the workload's API
+   * must give exactly as Quitanda does (JSON compared with keys sorted, the
+   * server's port masked): checked once, before the first measured run.
+   */
+  probe?(prepared: unknown): {
+    path: string;
+    headers: Record<string, string>;
+  };
   /** The autocannon request set for one measurement against `url`. */
   requests(url: string, prepared: unknown): Partial<AutocannonOptions>;
 }
@@ -55,4 +64,6 @@ export interface Measurement {
   readonly p99Ms: number;
   readonly errors: number;
   readonly non2xx: number;
+  /** The server process's peak resident set during the run (warm-up included). */
+  readonly peakRssMb?: number;
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 
 import { Pool } from 'pg';
 
@@ -8,28 +8,36 @@ import { baseline, quitanda } from '../lib/targets';
 import type { Target, Workload } from '../lib/types';
 import {
   ASSORTMENTS,
+  LARGE_ASSORTMENTS,
+  LARGE_PRODUCERS,
+  LARGE_PRODUCTS,
   LOGIN_PASSWORD,
   LOGIN_USERS,
   PRODUCERS,
   PRODUCTS,
-  benchAssortmentItems,
   benchLoginBody,
-  benchProduct,
 } from './marketplace.dataset';
 import {
+  APP_KEY,
+  APP_SECRET,
+  LARGE_APP_KEY,
+  MASTER_SECRET,
+  insertUsers,
+  seedLarge,
+  seedSmall,
+} from './marketplace.seed';
+import {
+  LARGE_CLASSES,
+  SMALL_CLASSES,
   parseCreateAssortment,
   parseListProducts,
   parseLogin,
   parseProducerAssortment,
 } from './parse-server.targets';
+import type { ParseClasses } from './parse-server.targets';
 
-const APP_KEY = 'kid_benchMarket00001';
-const APP_SECRET = 'bench-app-secret-0000000001';
-const MASTER_SECRET = 'bench-master-secret-00000001';
-const AUTH = `Basic ${Buffer.from(`${APP_KEY}:${APP_SECRET}`).toString('base64')}`;
-/** A hash no password matches: bench users never log in. */
-const NO_PASSWORD =
-  '$argon2id$v=19$m=19456,t=2,p=1$bm9wYXNzd29yZA$bm9wYXNzd29yZG5vcGFzc3dvcmQ';
+const AUTH_OF = (appKey: string) =>
+  `Basic ${Buffer.from(`${appKey}:${APP_SECRET}`).toString('base64')}`;
 
 const ENV = {
   MARKETPLACE_APP_KEY: APP_KEY,
@@ -38,124 +46,32 @@ const ENV = {
   MARKETPLACE_APP_NAME: 'Bench',
 };
 
-function digest(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
-}
-
-function objectId(): string {
-  return randomBytes(12).toString('hex');
-}
-
 function pick<T>(items: readonly T[]): T {
   return items[Math.floor(Math.random() * items.length)] as T;
 }
 
-/** Users of the bench app, all with the same password hash. */
-async function insertUsers(
-  pool: Pool,
-  users: ReadonlyArray<{ id: string; username: string; name?: string }>,
-  passwordHash: string,
-): Promise<void> {
-  const iso = new Date().toISOString();
-  const docs = users.map(({ id, username, name }) => ({
-    _id: id,
-    username,
-    ...(name === undefined ? {} : { name }),
-    verifieduser: false,
-    _acl: { creator: id },
-    _kmd: { ect: iso, lmt: iso },
-  }));
-  await pool.query(
-    `INSERT INTO marketplace.users (app_key, id, username, doc, password_hash, created_at, updated_at)
-     SELECT $1, u->>'_id', u->>'username', u, $3, $4, $4 FROM jsonb_array_elements($2::jsonb) AS u`,
-    [APP_KEY, JSON.stringify(docs), passwordHash, iso],
-  );
+/** One of the two data sets: its app, its seed and Parse's classes for it. */
+interface Scale {
+  readonly appKey: string;
+  readonly seed: (databaseUrl: string) => Promise<string[]>;
+  readonly parse: ParseClasses;
+  /** The same workload on the small data set, for the large one. */
+  readonly reference?: (smallName: string) => Workload['reference'];
 }
 
-const seeded = new Map<string, Promise<string[]>>();
+const SMALL: Scale = {
+  appKey: APP_KEY,
+  seed: seedSmall,
+  parse: SMALL_CLASSES,
+};
 
-/**
- * One app, 500 producers, 50 public product images and products, and
- * 10,000 available-assortment records (20 per producer), once per database.
- * Returns the producers' ids.
- */
-function seed(databaseUrl: string): Promise<string[]> {
-  const existing = seeded.get(databaseUrl);
-  if (existing) return existing;
-  const work = (async () => {
-    const pool = new Pool({ connectionString: databaseUrl, max: 2 });
-    const now = new Date();
-    const iso = now.toISOString();
-    await pool.query(
-      `INSERT INTO marketplace.apps (app_key, name, environment_name, app_secret_digest, master_secret_digest,
-              app_credential_access, signing_key, created_at)
-       VALUES ($1, 'Bench', 'Development', $2, $3, 'read-create', $4, $5)`,
-      [
-        APP_KEY,
-        digest(APP_SECRET),
-        digest(MASTER_SECRET),
-        randomBytes(32).toString('base64url'),
-        now,
-      ],
-    );
-    const producers = Array.from({ length: PRODUCERS }, objectId);
-    await insertUsers(
-      pool,
-      producers.map((id, n) => ({
-        id,
-        username: `producer${n}@example.com`,
-        name: `Producer ${n}`,
-      })),
-      NO_PASSWORD,
-    );
-    const files = Array.from({ length: PRODUCTS }, (_, n) => ({
-      _id: objectId(),
-      _filename: benchProduct(n).image,
-      mimeType: 'image/png',
-      size: 4,
-      _public: true,
-      _acl: { creator: APP_KEY, gr: true },
-      _kmd: { ect: iso, lmt: iso },
-    }));
-    await pool.query(
-      `INSERT INTO marketplace.files (app_key, id, doc, creator, size, stored_bytes, generation, created_at, updated_at)
-       SELECT $1, f->>'_id', f, $1, 4, 4, 1, $3, $3 FROM jsonb_array_elements($2::jsonb) AS f`,
-      [APP_KEY, JSON.stringify(files), now],
-    );
-    const products = files.map((file, n) => ({
-      _id: objectId(),
-      name: benchProduct(n).name,
-      measurement: benchProduct(n).measurement,
-      image: { _type: 'KinveyFile', _id: file._id },
-      _acl: { creator: APP_KEY },
-      _kmd: { ect: iso, lmt: iso },
-    }));
-    const assortments = Array.from({ length: ASSORTMENTS }, (_, n) => ({
-      _id: objectId(),
-      id_producer: producers[n % PRODUCERS],
-      canceled: 'false',
-      products: benchAssortmentItems(n),
-      _acl: { creator: APP_KEY },
-      _kmd: { ect: iso, lmt: iso },
-    }));
-    for (const [collection, docs] of [
-      ['product', products],
-      ['availableAssortment', assortments],
-    ] as const)
-      await pool.query(
-        `INSERT INTO marketplace.records (app_key, collection, id, doc, creator, unique_name, created_at, updated_at)
-         SELECT $1, $2, d->>'_id', d, $1, CASE WHEN $2 = 'product' THEN lower(btrim(d->>'name')) END, $4, $4
-           FROM jsonb_array_elements($3::jsonb) AS d`,
-        [APP_KEY, collection, JSON.stringify(docs), now],
-      );
-    // As autovacuum would: GIN's pending list merged, statistics fresh.
-    await pool.query('VACUUM ANALYZE marketplace.records');
-    await pool.end();
-    return producers;
-  })();
-  seeded.set(databaseUrl, work);
-  return work;
-}
+/** Contract: the 1,000,000-record figures within 20% of the 10,000 ones. */
+const LARGE: Scale = {
+  appKey: LARGE_APP_KEY,
+  seed: seedLarge,
+  parse: LARGE_CLASSES,
+  reference: (workload) => ({ workload, minRatio: 0.8 }),
+};
 
 function targets(databaseUrl: string, parse: Target[]): Target[] {
   return [
@@ -172,25 +88,29 @@ const TARGET = {
   maxP99Ms: 25,
 };
 
-export function marketplaceListProducts(databaseUrl: string): Workload {
+const LIST_PRODUCTS = 'marketplace: list 50 products with images';
+
+function listProducts(databaseUrl: string, scale: Scale): Workload {
+  const request = {
+    path: `/appdata/${scale.appKey}/product?limit=50`,
+    headers: { authorization: AUTH_OF(scale.appKey) },
+  };
   return {
-    name: 'marketplace: list 50 products with images',
-    description:
-      'GET /appdata/{appKey}/product?limit=50, images expanded with signed URLs',
+    name:
+      scale === LARGE ? `${LIST_PRODUCTS}, 1,000,000 records` : LIST_PRODUCTS,
+    description: `GET /appdata/{appKey}/product?limit=50, images expanded with signed URLs, ${(scale === LARGE ? LARGE_PRODUCTS : PRODUCTS).toLocaleString('en')} products`,
     target: TARGET,
-    targets: targets(databaseUrl, parseListProducts(databaseUrl)),
-    prepare: (url) => seed(url),
-    requests: () => ({
-      requests: [
-        {
-          method: 'GET',
-          path: `/appdata/${APP_KEY}/product?limit=50`,
-          headers: { authorization: AUTH },
-        },
-      ],
-    }),
+    reference: scale.reference?.(LIST_PRODUCTS),
+    targets: targets(databaseUrl, parseListProducts(databaseUrl, scale.parse)),
+    prepare: (url) => scale.seed(url),
+    probe: () => request,
+    requests: () => ({ requests: [{ method: 'GET', ...request }] }),
   };
 }
+
+export const marketplaceListProducts = (db: string) => listProducts(db, SMALL);
+export const marketplaceListProductsLarge = (db: string) =>
+  listProducts(db, LARGE);
 
 /**
  * A workload over the seeded app whose every request is built for a random
@@ -198,18 +118,27 @@ export function marketplaceListProducts(databaseUrl: string): Workload {
  */
 function perProducer(
   databaseUrl: string,
-  name: string,
+  scale: Scale,
+  names: { small: string; large: string },
   description: string,
   method: 'GET' | 'POST',
   build: (producer: string) => { path: string; body?: string },
   parse: Target[],
 ): Workload {
   return {
-    name,
+    name: scale === LARGE ? names.large : names.small,
     description,
     target: TARGET,
+    reference: scale.reference?.(names.small),
     targets: targets(databaseUrl, parse),
-    prepare: (url) => seed(url),
+    prepare: (url) => scale.seed(url),
+    // A read's answer for one producer, the same from every server.
+    ...(method === 'GET' && {
+      probe: (prepared: unknown) => ({
+        path: build((prepared as string[])[0] as string).path,
+        headers: { authorization: AUTH_OF(scale.appKey) },
+      }),
+    }),
     requests: (_url, prepared) => {
       const producers = prepared as string[];
       return {
@@ -217,7 +146,7 @@ function perProducer(
           {
             method,
             headers: {
-              authorization: AUTH,
+              authorization: AUTH_OF(scale.appKey),
               'content-type': 'application/json',
             },
             setupRequest: (request) => ({
@@ -231,20 +160,33 @@ function perProducer(
   };
 }
 
-export function marketplaceProducerAssortment(databaseUrl: string): Workload {
+function producerAssortment(databaseUrl: string, scale: Scale): Workload {
+  const [records, producers] =
+    scale === LARGE
+      ? [LARGE_ASSORTMENTS, LARGE_PRODUCERS]
+      : [ASSORTMENTS, PRODUCERS];
   return perProducer(
     databaseUrl,
-    "marketplace: one producer's assortment among 10,000",
-    `GET /appdata/{appKey}/availableAssortment?query={"id_producer":...}, ${ASSORTMENTS} records of ${PRODUCERS} producers`,
+    scale,
+    {
+      small: "marketplace: one producer's assortment among 10,000",
+      large: "marketplace: one producer's assortment among 1,000,000",
+    },
+    `GET /appdata/{appKey}/availableAssortment?query={"id_producer":...}, ${records.toLocaleString('en')} records of ${producers.toLocaleString('en')} producers`,
     'GET',
     (producer) => ({
-      path: `/appdata/${APP_KEY}/availableAssortment?query=${encodeURIComponent(
+      path: `/appdata/${scale.appKey}/availableAssortment?query=${encodeURIComponent(
         JSON.stringify({ id_producer: producer }),
       )}`,
     }),
-    parseProducerAssortment(databaseUrl),
+    parseProducerAssortment(databaseUrl, scale.parse),
   );
 }
+
+export const marketplaceProducerAssortment = (db: string) =>
+  producerAssortment(db, SMALL);
+export const marketplaceProducerAssortmentLarge = (db: string) =>
+  producerAssortment(db, LARGE);
 
 const ITEMS = [
   { name: 'Tomate', measurement: 'kg', quantity: '10', price: '3,50' },
@@ -252,23 +194,32 @@ const ITEMS = [
   { name: 'Cenoura', measurement: 'kg', quantity: '5', price: '2,75' },
 ];
 
-export function marketplaceCreateAssortment(databaseUrl: string): Workload {
+function createAssortment(databaseUrl: string, scale: Scale): Workload {
   return perProducer(
     databaseUrl,
-    'marketplace: create an assortment',
+    scale,
+    {
+      small: 'marketplace: create an assortment',
+      large: 'marketplace: create an assortment, 1,000,000 records',
+    },
     'POST /appdata/{appKey}/availableAssortment (app secret), three items',
     'POST',
     (producer) => ({
-      path: `/appdata/${APP_KEY}/availableAssortment`,
+      path: `/appdata/${scale.appKey}/availableAssortment`,
       body: JSON.stringify({
         id_producer: producer,
         canceled: 'false',
         products: ITEMS,
       }),
     }),
-    parseCreateAssortment(databaseUrl, ITEMS),
+    parseCreateAssortment(databaseUrl, scale.parse, ITEMS),
   );
 }
+
+export const marketplaceCreateAssortment = (db: string) =>
+  createAssortment(db, SMALL);
+export const marketplaceCreateAssortmentLarge = (db: string) =>
+  createAssortment(db, LARGE);
 
 /**
  * `POST /user/{appKey}/login`: bound by the password hash (argon2id at
@@ -283,12 +234,12 @@ export function marketplaceLogin(databaseUrl: string): Workload {
     connections: 8,
     targets: [quitanda(databaseUrl, ENV), ...parseLogin(databaseUrl)],
     async prepare(url) {
-      await seed(url);
+      await seedSmall(url);
       const pool = new Pool({ connectionString: url, max: 2 });
       await insertUsers(
         pool,
         Array.from({ length: LOGIN_USERS }, (_, n) => ({
-          id: objectId(),
+          id: randomBytes(12).toString('hex'),
           username: `buyer${n}@example.com`,
         })),
         await hashPassword(LOGIN_PASSWORD),
@@ -301,7 +252,10 @@ export function marketplaceLogin(databaseUrl: string): Workload {
         {
           method: 'POST',
           path: `/user/${APP_KEY}/login`,
-          headers: { authorization: AUTH, 'content-type': 'application/json' },
+          headers: {
+            authorization: AUTH_OF(APP_KEY),
+            'content-type': 'application/json',
+          },
           setupRequest: (request) => ({
             ...request,
             body: benchLoginBody(),
