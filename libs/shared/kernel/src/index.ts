@@ -25,3 +25,4 @@ export {
   verifyPassword,
   DUMMY_PASSWORD_HASH,
 } from './lib/passwords';
+export { BoundedMap } from './lib/bounded-map';

@@ -1,4 +1,5 @@
 import type { Provider } from '@nestjs/common';
+import { BoundedMap } from '@quitanda/kernel';
 
 import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
 import type { MarketplaceModuleOptions } from '../marketplace.options';
@@ -23,7 +24,7 @@ interface Entry {
  * than `ttlMs` (MARKETPLACE_SESSION_CACHE_SECONDS, 0 turns this off).
  */
 export class SessionCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new BoundedMap<string, Entry>(MAX_SESSIONS);
 
   constructor(private readonly ttlMs: number) {}
 
@@ -46,12 +47,6 @@ export class SessionCache {
     now: Date,
   ): void {
     if (this.ttlMs <= 0) return;
-    this.entries.delete(digest);
-    if (this.entries.size >= MAX_SESSIONS) {
-      // Maps iterate in insertion order: the first key is the oldest entry.
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
     this.entries.set(digest, {
       appKey,
       user,

@@ -6,7 +6,7 @@ import { Client } from 'pg';
 import type { AppRecord } from '../apps/app.types';
 import type { KinveyDoc } from '../data/kinvey-doc';
 import type { MarketplaceModuleOptions } from '../marketplace.options';
-import type { FilesRepository, StoredFile } from './files.repository';
+import type { FileText, FilesRepository, StoredFile } from './files.repository';
 import { FilesService } from './files.service';
 
 const APP: AppRecord = {
@@ -31,7 +31,17 @@ function file(id: string, isPublic: boolean): StoredFile {
   };
 }
 
-const FILES = [file('f1', true), file('f2', false), file('f "3', true)];
+let FILES = [file('f1', true), file('f2', false), file('f "3', true)];
+
+function asText(stored: StoredFile): FileText {
+  return {
+    id: stored.id,
+    docText: JSON.stringify(stored.doc),
+    generation: stored.generation,
+    version: `${stored.generation}.${stored.updatedAt.getTime()}`,
+    isPublic: stored.doc['_public'] === true,
+  };
+}
 const ref = (id: string, type = 'KinveyFile') => ({ _type: type, _id: id });
 
 function nested(depth: number, leaf: unknown): unknown {
@@ -64,6 +74,7 @@ const DOCS: KinveyDoc[] = [
 ];
 
 describe('FilesService.expandTexts: the JSON-text path of a listing', () => {
+  const clock = new FixedClock(new Date('2026-11-25T00:00:00Z'));
   let database: TestDatabase;
   let client: Client;
   let service: FilesService;
@@ -82,10 +93,12 @@ describe('FilesService.expandTexts: the JSON-text path of a listing', () => {
     const repository = {
       findMany: async (_app: string, ids: readonly string[]) =>
         FILES.filter((f) => ids.includes(f.id)),
+      findManyTexts: async (_app: string, ids: readonly string[]) =>
+        FILES.filter((f) => ids.includes(f.id)).map(asText),
     } as unknown as FilesRepository;
     service = new FilesService(
       repository,
-      new FixedClock(new Date('2026-11-25T00:00:00Z')),
+      clock,
       {} as MarketplaceModuleOptions,
     );
   });
@@ -113,5 +126,41 @@ describe('FilesService.expandTexts: the JSON-text path of a listing', () => {
     await expect(
       service.expandTexts(APP, plain, 'http://x', 3600),
     ).resolves.toBe(`[${plain[0]}]`);
+  });
+
+  it('shows a public file as it is now after a replacement, and private URLs as of now', async () => {
+    const listing = [texts[2] as string];
+    const before = JSON.parse(
+      await service.expandTexts(APP, listing, 'http://x', 3600),
+    ) as Array<{ products: Array<{ image: KinveyDoc }> }>;
+    const replaced = file('f1', true);
+    FILES = FILES.map((f) =>
+      f.id === 'f1'
+        ? {
+            ...replaced,
+            doc: { ...replaced.doc, _filename: 'new.png' },
+            generation: 3,
+            updatedAt: new Date(1),
+          }
+        : f,
+    );
+    clock.advance(60_000);
+    const after = JSON.parse(
+      await service.expandTexts(APP, listing, 'http://x', 3600),
+    ) as Array<{ products: Array<{ image: KinveyDoc }> }>;
+    const [publicBefore, publicAfter] = [before, after].map(
+      (list) => list[0]?.products[1]?.image,
+    );
+    expect(publicBefore?.['_filename']).toBe('f1.png');
+    expect(publicAfter?.['_filename']).toBe('new.png');
+    expect(publicAfter?.['_downloadURL']).not.toEqual(
+      publicBefore?.['_downloadURL'],
+    );
+    const [privateBefore, privateAfter] = [before, after].map(
+      (list) => list[0]?.products[0]?.image,
+    );
+    expect(privateAfter?.['_expiresAt']).not.toEqual(
+      privateBefore?.['_expiresAt'],
+    );
   });
 });

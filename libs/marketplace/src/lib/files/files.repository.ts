@@ -38,6 +38,15 @@ function toFile(row: FileRow): StoredFile {
   };
 }
 
+export interface FileText {
+  readonly id: string;
+  readonly docText: string;
+  readonly generation: number;
+  /** Changes whenever the file's metadata or bytes are replaced. */
+  readonly version: string;
+  readonly isPublic: boolean;
+}
+
 export type AppendResult =
   | { readonly kind: 'stored'; readonly file: StoredFile }
   | { readonly kind: 'gone' }
@@ -86,6 +95,36 @@ export class FilesRepository {
       [appKey, id],
     );
     return rows[0] ? toFile(rows[0]) : undefined;
+  }
+
+  /**
+   * Several files for a listing's expansion: each document as JSON text,
+   * with what identifies that version of it (a replacement bumps both).
+   */
+  async findManyTexts(
+    appKey: string,
+    ids: readonly string[],
+  ): Promise<FileText[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.sql.rows<{
+      id: string;
+      doc: string;
+      generation: number;
+      version: string;
+      public: boolean;
+    }>(
+      `SELECT id, doc::text AS doc, generation, doc -> '_public' = 'true'::jsonb AS public,
+              generation || '.' || (extract(epoch FROM updated_at) * 1000)::bigint AS version
+         FROM marketplace.files WHERE app_key = $1 AND id = ANY($2::text[])`,
+      [appKey, ids],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      docText: row.doc,
+      generation: row.generation,
+      version: row.version,
+      isPublic: row.public,
+    }));
   }
 
   /** Several files in one query (expanding the references of a response). */

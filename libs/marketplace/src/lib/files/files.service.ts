@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK } from '@quitanda/kernel';
+import { BoundedMap, CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import type { AppRecord } from '../apps/app.types';
@@ -62,8 +62,14 @@ const SERVER_FIELDS = [
 ];
 
 /** File metadata, signed URLs and the expansion of references in records. */
+/** About 6 MB of rendered public files at most. */
+const RENDERED_FILES = 10_000;
+
 @Injectable()
 export class FilesService {
+  /** Public files' expansions as JSON text, by version and base URL. */
+  private readonly rendered = new BoundedMap<string, string>(RENDERED_FILES);
+
   constructor(
     readonly repository: FilesRepository,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -73,7 +79,7 @@ export class FilesService {
 
   private url(
     app: AppRecord,
-    file: StoredFile,
+    file: Pick<StoredFile, 'id' | 'generation'>,
     purpose: 'upload' | 'download',
     base: string,
     expires: number,
@@ -93,7 +99,7 @@ export class FilesService {
   /** The file as clients see it, with a download URL (permanent if public). */
   present(
     app: AppRecord,
-    file: StoredFile,
+    file: Pick<StoredFile, 'id' | 'doc' | 'generation'>,
     base: string,
     ttlSeconds: number,
   ): KinveyDoc {
@@ -253,20 +259,34 @@ export class FilesService {
         fileIdsIn([item.doc]))
         ids.add(id);
     if (ids.size === 0) return `[${texts.join(',')}]`;
-    const present = await this.presenter(app, [...ids], base, ttl);
-    const rendered = new Map<string, string | undefined>();
+    const files = new Map(
+      (await this.repository.findManyTexts(app.appKey, [...ids])).map(
+        (file) => [file.id, file],
+      ),
+    );
+    const expansion = (ref: FileRef): KinveyDoc | undefined => {
+      const file = files.get(ref._id);
+      if (!file) return undefined;
+      const doc = JSON.parse(file.docText) as KinveyDoc;
+      const presented = this.present(app, { ...file, doc }, base, ttl);
+      return { ...presented, _type: ref._type };
+    };
     const render = (ref: FileRef): string | undefined => {
-      const key = `${ref._type}\n${ref._id}`;
-      if (!rendered.has(key)) {
-        const file = present(ref);
-        rendered.set(key, file && JSON.stringify(file));
-      }
-      return rendered.get(key);
+      const file = files.get(ref._id);
+      if (!file) return undefined;
+      // A public file's expansion never expires: the same for every listing
+      // of this version of it, so it is rendered once.
+      const key = `${app.appKey}\n${ref._id}\n${ref._type}\n${file.version}\n${base}`;
+      const cached = file.isPublic ? this.rendered.get(key) : undefined;
+      if (cached !== undefined) return cached;
+      const text = JSON.stringify(expansion(ref));
+      if (file.isPublic) this.rendered.set(key, text);
+      return text;
     };
     const parts = found.map((item) =>
       item.refs
         ? replaceRefsInText(item.text, item.refs, render)
-        : JSON.stringify(mapFileRefs(item.doc, (ref) => present(ref) ?? ref)),
+        : JSON.stringify(mapFileRefs(item.doc, (ref) => expansion(ref) ?? ref)),
     );
     return `[${parts.join(',')}]`;
   }
