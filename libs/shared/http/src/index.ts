@@ -1,7 +1,13 @@
-export { jsonBody } from './lib/json-body.middleware';
+export { jsonBody, safeUrl } from './lib/json-body.middleware';
 export type { JsonBodyOptions } from './lib/json-body.middleware';
 export { requestIdOf, REQUEST_ID_HEADER } from './lib/request-id';
 export { endWithBody } from './lib/end-with-body';
 export { isJsonContentType } from './lib/content-type';
 export { RequestValidationPipe, fieldErrorsOf } from './lib/validation.pipe';
 export { TrimmedLength } from './lib/trimmed-length.decorator';
+export {
+  assertSafeJson,
+  assertSafeUrl,
+  MAX_JSON_DEPTH,
+  unsafeRequestError,
+} from './lib/hostile-input';

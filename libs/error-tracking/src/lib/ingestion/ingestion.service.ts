@@ -166,7 +166,10 @@ export class IngestionService {
     publicKey: string,
     projectId: string,
   ): Promise<CollectorKey> {
-    const key = await this.keys.lookup(publicKey);
+    // A NUL is in no key, and PostgreSQL would refuse it as text.
+    const key = publicKey.includes('\u0000')
+      ? undefined
+      : await this.keys.lookup(publicKey);
     if (!key)
       throw ErrorTrackingError.forbidden('Unknown or deleted client key');
     if (!/^\d+$/.test(projectId) || key.projectId !== Number(projectId))

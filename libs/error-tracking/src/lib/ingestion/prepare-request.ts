@@ -1,8 +1,10 @@
 import { ErrorTrackingError } from '../error-tracking.errors';
+import { cutDeepValues, nestsDeeperThan } from './cut-deep-values';
 import { isJsonObject, parseEnvelope } from './envelope';
 import type { EnvelopeItem, JsonObject } from './envelope';
 import { groupingCandidates, userKeyOf } from './grouping';
 import type { PreparedEvent, PreparedRequest } from './ingest-request';
+import { PAYLOAD_DEPTH_MAX } from './limits';
 import { normalizeEvent, stripNul } from './normalize-event';
 import {
   parseClientReport,
@@ -24,9 +26,15 @@ export interface PrepareContext {
 
 const NUL_ESCAPE = Buffer.from('\\u0000');
 
-/** JSON.parse that also drops `\u0000` (PostgreSQL cannot store it). */
+/**
+ * JSON.parse that also cuts values nested deeper than `PAYLOAD_DEPTH_MAX`
+ * (before anything recursive sees them) and drops `\u0000` (PostgreSQL
+ * cannot store it).
+ */
 export function parseJson(bytes: Buffer): unknown {
-  const value: unknown = JSON.parse(bytes.toString('utf8'));
+  let value: unknown = JSON.parse(bytes.toString('utf8'));
+  if (nestsDeeperThan(bytes, PAYLOAD_DEPTH_MAX))
+    value = cutDeepValues(value, PAYLOAD_DEPTH_MAX);
   return bytes.includes(NUL_ESCAPE) ? stripNul(value) : value;
 }
 
