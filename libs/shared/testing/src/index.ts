@@ -17,3 +17,5 @@ export type { SentryFixture, ExpectedEvent } from './lib/sentry-fixtures';
 export { defined } from './lib/defined';
 export { captureStdout } from './lib/capture-stdout';
 export { freshDatabasePerTest } from './lib/fresh-database';
+export { seededRandom } from './lib/seeded-random';
+export { freePort } from './lib/free-port';
