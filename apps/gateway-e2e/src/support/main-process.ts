@@ -4,17 +4,24 @@ import { join } from 'node:path';
 
 const ROOT = join(__dirname, '../../../..');
 
+/** The build's entry point (`npm run build`), as the Dockerfile runs it. */
+export const BUILT_MAIN = 'dist/apps/gateway/src/main.js';
+
 /**
- * `apps/gateway/src/main.ts` in its own process, as `npm start` runs it but
- * compiled on the fly; only PATH is inherited, the rest is `env`.
+ * `apps/gateway/src/main.ts` in its own process, as `npm start` runs it,
+ * compiled on the fly (or `built`: the build's output, whose memory is what
+ * production sees); only PATH is inherited, the rest is `env`.
  */
 export function spawnMain(
   env: Record<string, string>,
   stdio: StdioOptions,
+  built = false,
 ): ChildProcess {
   return spawn(
     process.execPath,
-    ['-r', '@swc-node/register', 'apps/gateway/src/main.ts'],
+    built
+      ? [BUILT_MAIN]
+      : ['-r', '@swc-node/register', 'apps/gateway/src/main.ts'],
     {
       cwd: ROOT,
       env: {

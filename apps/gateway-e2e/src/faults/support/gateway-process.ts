@@ -2,6 +2,12 @@ import { freePort } from '@quitanda/testing';
 
 import { spawnMain } from '../../support/main-process';
 
+/**
+ * FAULTS_BUILT=1 (CI, after its build step): run the build's output, not
+ * the sources compiled on the fly (faster to boot, production's memory).
+ */
+const BUILT = process.env['FAULTS_BUILT'] === '1';
+
 export type LogLine = Record<string, unknown>;
 
 /** The gateway as `npm start` runs it: its own process, real signals. */
@@ -27,11 +33,11 @@ export async function startGatewayProcess(
 ): Promise<GatewayProcess> {
   const port = env['PORT'] ?? String(await freePort());
   const url = `http://127.0.0.1:${port}`;
-  const child = spawnMain({ LOG_LEVEL: 'warn', ...env, PORT: port }, [
-    'ignore',
-    'pipe',
-    'pipe',
-  ]);
+  const child = spawnMain(
+    { LOG_LEVEL: 'warn', ...env, PORT: port },
+    ['ignore', 'pipe', 'pipe'],
+    BUILT,
+  );
   const lines: LogLine[] = [];
   const raw: string[] = [];
   let exitCode: number | null | undefined;

@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,25 @@ import type { QueryResultRow } from 'pg';
 import { freePort } from '@quitanda/testing';
 
 const run = promisify(execFile);
+
+/**
+ * Where initdb and pg_ctl are: PG_BIN, else Debian's newest
+ * /usr/lib/postgresql/<version>/bin (not on PATH there), else PATH.
+ */
+function postgresBin(): string {
+  const configured = process.env['PG_BIN'];
+  if (configured) return configured;
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((name) => existsSync(join(root, name, 'bin', 'initdb')))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  return versions[0] ? join(root, versions[0], 'bin') : '';
+}
+
+const BIN = postgresBin();
+const tool = (name: string) => (BIN ? join(BIN, name) : name);
 
 /**
  * PostgreSQL refuses to run as root (CI runs as root): then the cluster's
@@ -83,7 +103,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const port = await freePort();
   if (AS_ROOT) await chown(root, ...(await ownerIds()));
   await run(
-    ...asOwner('initdb', [
+    ...asOwner(tool('initdb'), [
       '-D',
       dataDir,
       '-U',
@@ -103,12 +123,12 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     '-c max_connections=200',
   ].join(' ');
   const ctl = (...args: string[]) =>
-    run(...asOwner('pg_ctl', ['-D', dataDir, '-w', '-t', '30', ...args]));
+    run(...asOwner(tool('pg_ctl'), ['-D', dataDir, '-w', '-t', '30', ...args]));
   const start = async () => {
     // pg_ctl's child keeps the log file open; detach it from our pipes.
     await new Promise<void>((resolve, reject) => {
       const child = spawn(
-        ...asOwner('pg_ctl', [
+        ...asOwner(tool('pg_ctl'), [
           '-D',
           dataDir,
           '-w',
@@ -136,29 +156,27 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   let stalled = false;
   await start();
   const base = `postgres://postgres@127.0.0.1:${port}`;
+  const query = async <T extends QueryResultRow>(
+    name: string,
+    text: string,
+    values: unknown[] = [],
+  ): Promise<T[]> => {
+    const client = new Client({ connectionString: `${base}/${name}` });
+    await client.connect();
+    try {
+      return (await client.query<T>(text, values)).rows;
+    } finally {
+      await client.end();
+    }
+  };
   return {
     port,
     url: (name) => `${base}/${name}`,
     async createDatabase(name) {
-      await run('psql', [
-        `${base}/postgres`,
-        '-qc',
-        `CREATE DATABASE "${name}"`,
-      ]);
+      // Names come from the scenarios themselves, never from input.
+      await query('postgres', `CREATE DATABASE "${name}"`);
     },
-    async query<T extends QueryResultRow>(
-      name: string,
-      text: string,
-      values: unknown[] = [],
-    ) {
-      const client = new Client({ connectionString: `${base}/${name}` });
-      await client.connect();
-      try {
-        return (await client.query<T>(text, values)).rows;
-      } finally {
-        await client.end();
-      }
-    },
+    query,
     async stall() {
       stalled = true;
       await signal('SIGSTOP');

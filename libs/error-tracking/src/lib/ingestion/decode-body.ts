@@ -69,6 +69,20 @@ function deflateCodec(body: Buffer): Codec {
   return zlibWrapped ? ZLIB : RAW_DEFLATE;
 }
 
+let largeDecodes: Promise<unknown> = Promise.resolve();
+
+/**
+ * Large decodes run one at a time across the process: each may hold up to
+ * the envelope limit (100 MiB) before it is refused, so a few concurrent
+ * decompression bombs would otherwise add up to gigabytes. Ordinary SDK
+ * bodies decode synchronously above and never wait here.
+ */
+function oneLargeDecodeAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const run = largeDecodes.then(work, work);
+  largeDecodes = run.catch(() => undefined);
+  return run;
+}
+
 async function decodeOnce(
   body: Buffer,
   encoding: string,
@@ -86,7 +100,9 @@ async function decodeOnce(
       }
     }
     // maxOutputLength stops the decoder at the limit: bomb-safe.
-    return await codec.async(body, { maxOutputLength: maxBytes });
+    return await oneLargeDecodeAtATime(() =>
+      codec.async(body, { maxOutputLength: maxBytes }),
+    );
   } catch (error) {
     if (isTooLarge(error)) throw tooLarge(maxBytes);
     throw corrupt(encoding);

@@ -91,10 +91,13 @@ export class IngestionService {
       await this.authorize(resolvePublicKey(sources), request.projectId);
 
     const raw = await readBody(request.body, this.options.maxBodyBytes);
+    // A store body is one event: inflating past the event limit is waste.
     const body = await decodeBody(
       raw,
       header(request.headers['content-encoding']),
-      this.options.maxEnvelopeBytes,
+      request.endpoint === 'store'
+        ? this.options.maxEventBytes
+        : this.options.maxEnvelopeBytes,
     );
     const context = {
       receivedAt,

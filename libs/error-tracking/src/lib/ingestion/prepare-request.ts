@@ -1,11 +1,10 @@
 import { ErrorTrackingError } from '../error-tracking.errors';
-import { cutDeepValues, nestsDeeperThan } from './cut-deep-values';
 import { isJsonObject, parseEnvelope } from './envelope';
 import type { EnvelopeItem, JsonObject } from './envelope';
 import { groupingCandidates, userKeyOf } from './grouping';
 import type { PreparedEvent, PreparedRequest } from './ingest-request';
-import { PAYLOAD_DEPTH_MAX } from './limits';
-import { normalizeEvent, stripNul } from './normalize-event';
+import { normalizeEvent } from './normalize-event';
+import { parsePayloadJson } from './payload-json';
 import {
   parseClientReport,
   parseSession,
@@ -22,20 +21,6 @@ export interface PrepareContext {
   readonly receivedAt: Date;
   readonly clientIp?: string;
   readonly maxEventBytes: number;
-}
-
-const NUL_ESCAPE = Buffer.from('\\u0000');
-
-/**
- * JSON.parse that also cuts values nested deeper than `PAYLOAD_DEPTH_MAX`
- * (before anything recursive sees them) and drops `\u0000` (PostgreSQL
- * cannot store it).
- */
-export function parseJson(bytes: Buffer): unknown {
-  let value: unknown = JSON.parse(bytes.toString('utf8'));
-  if (nestsDeeperThan(bytes, PAYLOAD_DEPTH_MAX))
-    value = cutDeepValues(value, PAYLOAD_DEPTH_MAX);
-  return bytes.includes(NUL_ESCAPE) ? stripNul(value) : value;
 }
 
 const LONE_SURROGATE =
@@ -111,7 +96,7 @@ export function prepareStore(
     throw eventTooLarge(context.maxEventBytes);
   let raw: unknown;
   try {
-    raw = parseJson(body);
+    raw = parsePayloadJson(body);
   } catch {
     throw ErrorTrackingError.badRequest('The event is not valid JSON.');
   }
@@ -143,7 +128,7 @@ function discard(acc: Accumulator, item: EnvelopeItem, reason: string): void {
 
 function tryParse(item: EnvelopeItem): unknown {
   try {
-    return parseJson(item.payload);
+    return parsePayloadJson(item.payload);
   } catch {
     return undefined;
   }

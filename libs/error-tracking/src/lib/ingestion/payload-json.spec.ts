@@ -1,4 +1,4 @@
-import { cutDeepValues, nestsDeeperThan } from './cut-deep-values';
+import { cutDeepValues, nestsDeeperThan } from './payload-json';
 
 function nested(depth: number): unknown {
   let value: unknown = 'leaf';

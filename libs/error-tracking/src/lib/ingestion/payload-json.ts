@@ -56,3 +56,39 @@ export function cutDeepValues<T>(value: T, limit = PAYLOAD_DEPTH_MAX): T {
   }
   return value;
 }
+
+const NUL = String.fromCharCode(0);
+const NUL_ESCAPE = Buffer.from('\\u0000');
+
+/** Replaces `\u0000` in every string and key (PostgreSQL cannot store it). */
+export function stripNul(value: unknown): unknown {
+  if (typeof value === 'string')
+    return value.includes(NUL) ? value.split(NUL).join('') : value;
+  if (Array.isArray(value)) return value.map(stripNul);
+  if (value !== null && typeof value === 'object') {
+    const result: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value))
+      result[key.split(NUL).join('')] = stripNul(inner);
+    return result;
+  }
+  return value;
+}
+
+/**
+ * JSON.parse for anything a Sentry SDK sends (envelope and item headers,
+ * item payloads): values nested deeper than `PAYLOAD_DEPTH_MAX` are cut
+ * before anything recursive sees them, and `\u0000` is dropped (PostgreSQL
+ * cannot store it), as the contract says.
+ */
+export function parsePayloadJson(
+  bytes: Buffer,
+  start = 0,
+  end = bytes.length,
+): unknown {
+  const text =
+    start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end);
+  let value: unknown = JSON.parse(text.toString('utf8'));
+  if (nestsDeeperThan(text, PAYLOAD_DEPTH_MAX))
+    value = cutDeepValues(value, PAYLOAD_DEPTH_MAX);
+  return text.includes(NUL_ESCAPE) ? stripNul(value) : value;
+}
