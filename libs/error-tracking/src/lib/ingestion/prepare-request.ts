@@ -3,7 +3,8 @@ import { isJsonObject, parseEnvelope } from './envelope';
 import type { EnvelopeItem, JsonObject } from './envelope';
 import { groupingCandidates, userKeyOf } from './grouping';
 import type { PreparedEvent, PreparedRequest } from './ingest-request';
-import { normalizeEvent } from './normalize-event';
+import { TAG_MAX } from './limits';
+import { normalizeEvent, truncate } from './normalize-event';
 import { parsePayloadJson } from './payload-json';
 import {
   parseClientReport,
@@ -121,7 +122,8 @@ function discard(acc: Accumulator, item: EnvelopeItem, reason: string): void {
   acc.discards.push({
     source: 'server',
     reason,
-    category: item.type || 'unknown',
+    // The item type is the client's text; it lands in a primary key.
+    category: truncate(item.type || 'unknown', TAG_MAX),
     quantity: 1,
   });
 }

@@ -46,6 +46,14 @@ describe('assertSafeJson', () => {
     );
   });
 
+  it('refuses a lone surrogate in a string or key (jsonb and jsonpath refuse it)', () => {
+    expect(
+      failure(() => assertSafeJson({ mimeType: 'a\ud800' })).fieldErrors,
+    ).toEqual([{ field: 'mimeType', message: 'must be valid Unicode' }]);
+    expect(() => assertSafeJson({ '\udfff': 1 })).toThrow(TransportError);
+    expect(() => assertSafeJson({ ok: '😀 \ud83d\ude00' })).not.toThrow();
+  });
+
   it('lets ordinary values through', () => {
     expect(() =>
       assertSafeJson({ title: 'a\\u0000b', n: [1, null, true] }),

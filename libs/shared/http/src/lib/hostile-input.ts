@@ -10,12 +10,31 @@ export const MAX_JSON_DEPTH = 64;
 
 const NUL = '\u0000';
 
+/** `String.prototype.isWellFormed` (ES2024; Node 20 has it, our TS lib not yet). */
+const isWellFormed = (
+  String.prototype as unknown as { isWellFormed(this: string): boolean }
+).isWellFormed;
+
 function nulError(field: string): TransportError {
   return new TransportError(
     TransportErrorKind.InvalidRequest,
     'The request contains a NUL character (U+0000), which cannot be stored.',
     [{ field, message: 'must not contain a NUL character' }],
   );
+}
+
+function surrogateError(field: string): TransportError {
+  return new TransportError(
+    TransportErrorKind.InvalidRequest,
+    'The request contains a lone surrogate (\\uD800-\\uDFFF), which is not Unicode text.',
+    [{ field, message: 'must be valid Unicode' }],
+  );
+}
+
+/** NUL and lone surrogates: text PostgreSQL refuses (as text, jsonb or jsonpath). */
+function assertStorable(text: string, field: string): void {
+  if (text.includes(NUL)) throw nulError(field);
+  if (!isWellFormed.call(text)) throw surrogateError(field);
 }
 
 function depthError(): TransportError {
@@ -30,14 +49,14 @@ function joinPath(parent: string, key: string): string {
 }
 
 /**
- * Refuses what PostgreSQL cannot take as text (a NUL in any string or key)
- * and JSON nested deeper than `MAX_JSON_DEPTH`. Walks iteratively, so a
+ * Refuses what PostgreSQL cannot take as text (a NUL or a lone surrogate in
+ * any string or key) and JSON nested deeper than `MAX_JSON_DEPTH`. Walks iteratively, so a
  * hostile value cannot overflow the stack here either. `field` names the
  * value in the error (`(body)`, a query parameter).
  */
 export function assertSafeJson(value: unknown, field = '(body)'): void {
   if (typeof value === 'string') {
-    if (value.includes(NUL)) throw nulError(field);
+    assertStorable(value, field);
     return;
   }
   if (value === null || typeof value !== 'object') return;
@@ -46,9 +65,9 @@ export function assertSafeJson(value: unknown, field = '(body)'): void {
     const [container, depth, path] = next;
     if (depth > MAX_JSON_DEPTH) throw depthError();
     for (const [key, inner] of Object.entries(container)) {
-      if (key.includes(NUL)) throw nulError(joinPath(path, key));
+      assertStorable(key, joinPath(path, key));
       if (typeof inner === 'string') {
-        if (inner.includes(NUL)) throw nulError(joinPath(path, key) || field);
+        assertStorable(inner, joinPath(path, key) || field);
       } else if (inner !== null && typeof inner === 'object') {
         stack.push([inner as object, depth + 1, joinPath(path, key)]);
       }
