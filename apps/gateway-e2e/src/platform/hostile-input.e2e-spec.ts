@@ -114,6 +114,15 @@ describe('hostile input (e2e)', () => {
           .post(`/blob/${APP_KEY}`)
           .set('Authorization', userAuth)
           .send({ _filename: 'f\u0000.png', size: 1, mimeType: 'image/png' }),
+        // A lone surrogate: not Unicode text (jsonb and jsonpath refuse it).
+        await http
+          .post(`/blob/${APP_KEY}`)
+          .set('Authorization', userAuth)
+          .send({ _filename: 'f.png', size: 1, mimeType: 'image/\ud800' }),
+        await http
+          .post(`/user/${APP_KEY}/_lookup`)
+          .set('Authorization', MASTER_AUTH)
+          .send({ '\udbff': 'x' }),
         await http
           .put(`/appdata/${APP_KEY}/product/%00`)
           .set('Authorization', MASTER_AUTH)
@@ -180,6 +189,17 @@ describe('hostile input (e2e)', () => {
       expect(stored.rows[0].p).toContain('nulhere');
       expect(stored.rows[0].p).not.toContain('\\u0000');
     });
+  });
+
+  it('error tracking: an envelope item type made of NUL and 10,000 characters is skipped, not a 500', async () => {
+    const header = JSON.stringify({
+      'typ\u0000e': `x\u0000${'y'.repeat(10_000)}`,
+    });
+    const res = await sendRaw(gw.url, {
+      path: `/api/v4/error_tracking/collector/api/${project.id}/envelope?sentry_key=${project.publicKey}`,
+      body: Buffer.from(`{}\n${header}\n{}\n`),
+    });
+    expect(res.status).toBe(200);
   });
 
   describe('deep nesting', () => {

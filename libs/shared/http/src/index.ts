@@ -11,3 +11,4 @@ export {
   MAX_JSON_DEPTH,
   unsafeRequestError,
 } from './lib/hostile-input';
+export { DEADLINE_RESTART, restartDeadline } from './lib/request-deadline';

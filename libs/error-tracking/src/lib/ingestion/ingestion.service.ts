@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
 import { Inject, Injectable } from '@nestjs/common';
+import { restartDeadline } from '@quitanda/http';
 import { CLOCK, TransportError } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
@@ -99,6 +100,9 @@ export class IngestionService {
         ? this.options.maxEventBytes
         : this.options.maxEnvelopeBytes,
     );
+    // Inflating waits for CPU (large bodies one at a time), not for the
+    // database: the request's deadline counts from here.
+    restartDeadline(request.body);
     const context = {
       receivedAt,
       clientIp: request.clientIp,
