@@ -11,4 +11,9 @@ export {
   MAX_JSON_DEPTH,
   unsafeRequestError,
 } from './lib/hostile-input';
-export { DEADLINE_RESTART, restartDeadline } from './lib/request-deadline';
+export {
+  DEADLINE_PAUSE,
+  DEADLINE_RESTART,
+  pauseDeadline,
+  restartDeadline,
+} from './lib/request-deadline';

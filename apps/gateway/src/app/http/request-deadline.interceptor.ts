@@ -4,7 +4,7 @@ import type {
   ExecutionContext,
   NestInterceptor,
 } from '@nestjs/common';
-import { DEADLINE_RESTART } from '@quitanda/http';
+import { DEADLINE_PAUSE, DEADLINE_RESTART } from '@quitanda/http';
 import { TransportError, TransportErrorKind } from '@quitanda/kernel';
 import { Observable } from 'rxjs';
 import type { Request, Response } from 'express';
@@ -33,9 +33,9 @@ function missedDeadline(): TransportError {
  *
  * The client's own transfer is not the server's wait: the clock starts once
  * the request body has arrived (handlers that read it themselves: uploads,
- * the collector), again when a handler says its CPU-only work is done
- * (`restartDeadline`: the collector, after inflating), and a response
- * already being streamed is left alone.
+ * the collector), it stands still while a handler does CPU-only work
+ * (`pauseDeadline`/`restartDeadline`: the collector inflating a body), and
+ * a response already being streamed is left alone.
  */
 @Injectable()
 export class RequestDeadlineInterceptor implements NestInterceptor {
@@ -56,17 +56,20 @@ export class RequestDeadlineInterceptor implements NestInterceptor {
           if (!res.headersSent) subscriber.error(missedDeadline());
         }, this.deadlineMs);
       };
+      const pause = () => clearTimeout(timer);
       const restart = () => {
         clearTimeout(timer);
         arm();
       };
       if (req.complete) arm();
       else req.once('end', arm);
+      req.on(DEADLINE_PAUSE, pause);
       req.on(DEADLINE_RESTART, restart);
       const handled = next.handle().subscribe(subscriber);
       return () => {
         clearTimeout(timer);
         req.off('end', arm);
+        req.off(DEADLINE_PAUSE, pause);
         req.off(DEADLINE_RESTART, restart);
         handled.unsubscribe();
       };

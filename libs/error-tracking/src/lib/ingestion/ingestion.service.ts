@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
 import { Inject, Injectable } from '@nestjs/common';
-import { restartDeadline } from '@quitanda/http';
+import { pauseDeadline, restartDeadline } from '@quitanda/http';
 import { CLOCK, TransportError } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
@@ -92,17 +92,22 @@ export class IngestionService {
       await this.authorize(resolvePublicKey(sources), request.projectId);
 
     const raw = await readBody(request.body, this.options.maxBodyBytes);
-    // A store body is one event: inflating past the event limit is waste.
-    const body = await decodeBody(
-      raw,
-      header(request.headers['content-encoding']),
-      request.endpoint === 'store'
-        ? this.options.maxEventBytes
-        : this.options.maxEnvelopeBytes,
-    );
     // Inflating waits for CPU (large bodies one at a time), not for the
-    // database: the request's deadline counts from here.
-    restartDeadline(request.body);
+    // database: the request's deadline does not run meanwhile. A store body
+    // is one event: inflating past the event limit is waste.
+    pauseDeadline(request.body);
+    let body: Buffer;
+    try {
+      body = await decodeBody(
+        raw,
+        header(request.headers['content-encoding']),
+        request.endpoint === 'store'
+          ? this.options.maxEventBytes
+          : this.options.maxEnvelopeBytes,
+      );
+    } finally {
+      restartDeadline(request.body);
+    }
     const context = {
       receivedAt,
       clientIp: request.clientIp,
