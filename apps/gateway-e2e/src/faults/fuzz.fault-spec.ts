@@ -204,6 +204,39 @@ describe('seeded fuzz (fault)', () => {
       ) as Array<{ id: number }>
     ).map((e) => String(e.id));
     const me = await json(send(`${url}/api/v4/user`, { headers: root }));
+    // A second GitLab user with a personal access token, used on its own
+    // endpoints: both its password and its token are secrets to look for.
+    const gitlabPassword = 'fuzz gitlab password 0123';
+    secrets.add(gitlabPassword);
+    const gitlabUser = await json(
+      send(`${url}/api/v4/users`, {
+        method: 'POST',
+        headers: root,
+        json: {
+          username: 'fuzzer',
+          name: 'Fuzzer',
+          email: 'fuzzer@example.com',
+          password: gitlabPassword,
+        },
+      }),
+    );
+    const pat = String(
+      (
+        await json(
+          send(
+            `${url}/api/v4/users/${String(gitlabUser['id'])}/personal_access_tokens`,
+            {
+              method: 'POST',
+              headers: root,
+              json: { name: 'fuzz', scopes: ['api'] },
+            },
+          ),
+        )
+      )['token'],
+    );
+    if (!pat.startsWith('glpat-'))
+      throw new Error(`no personal access token: ${pat}`);
+    secrets.add(pat);
     const document = (await (
       await fetch(`${url}/openapi.json`)
     ).json()) as OpenApiDocument;
@@ -233,6 +266,8 @@ describe('seeded fuzz (fault)', () => {
         if (path.startsWith('/events'))
           return { authorization: `Bearer ${WRITE_TOKEN}` };
         if (path.includes('/collector/')) return {};
+        if (/^\/api\/v4\/(user|personal_access_tokens)/.test(path))
+          return { 'private-token': pat };
         return root;
       },
     };
