@@ -33,15 +33,8 @@ const INPUTS = 400 * SCALE;
 const CONCURRENCY = 4;
 /** FAULTS_REPLAY=<index>: send that one input only, and print it. */
 const REPLAY = process.env['FAULTS_REPLAY'];
-/**
- * Ceiling on the gateway's peak resident memory through the run. The
- * contract's is 300 MB; with decompression bombs in the mix (each inflates
- * to the 100 MiB envelope limit before it is refused) the measured peak is
- * about 300 MB at CI size and 335-373 MB at full size, so this guards the
- * fix (555-611 MB before large decodes were serialised) and the gap is open
- * work (docs/reliability.md, "Memory").
- */
-const RSS_LIMIT_MB = 400;
+/** The contract's ceiling on the gateway's resident memory, under any load. */
+const RSS_LIMIT_MB = 300;
 
 interface Outcome {
   readonly input: FuzzInput;
