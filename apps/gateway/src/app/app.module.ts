@@ -42,9 +42,15 @@ function servingOptions(
   databaseUrl: string,
 ): TypeOrmModuleOptions {
   const options = entry.dataSourceOptions(databaseUrl, config.dbPoolSize);
+  // The embedded PGlite runs in this process, one statement at a time for
+  // every connection (one shared session): it cannot stall apart from the
+  // process, and a statement timing out there is only queued behind others;
+  // dropping its connection mid-transaction is not worth the risk to that
+  // shared session. The per-request deadline still holds.
+  const bounded = config.databaseUrl ? boundedWaits(config.dbTimeoutMs) : {};
   return {
     ...options,
-    extra: { ...options.extra, ...boundedWaits(config.dbTimeoutMs) },
+    extra: { ...options.extra, ...bounded },
     retryAttempts: 3,
     retryDelay: 1_000,
   };
