@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +5,8 @@ import { join } from 'node:path';
 import { openTestDatabase } from '@quitanda/testing';
 import type { TestDatabase } from '@quitanda/testing';
 
-const ROOT = join(__dirname, '../../../..');
+import { spawnMain } from '../support/main-process';
+
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 interface Run {
@@ -22,25 +22,11 @@ function runMain(
   env: Record<string, string>,
   whileUp?: (url: string) => Promise<void>,
 ): Promise<Run> {
-  const child = spawn(
-    process.execPath,
-    ['-r', '@swc-node/register', 'apps/gateway/src/main.ts'],
-    {
-      cwd: ROOT,
-      env: {
-        PATH: process.env['PATH'] ?? '',
-        SWC_NODE_PROJECT: 'tsconfig.base.json',
-        HOST: '127.0.0.1',
-        PORT: '0',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
+  const child = spawnMain(env, ['ignore', 'pipe', 'inherit']);
   const lines: Array<Record<string, unknown>> = [];
   let buffered = '';
   let work: Promise<void> = Promise.resolve();
-  child.stdout.on('data', (chunk: Buffer) => {
+  child.stdout?.on('data', (chunk: Buffer) => {
     buffered += chunk.toString('utf8');
     const complete = buffered.split('\n');
     buffered = complete.pop() ?? '';

@@ -1,14 +1,17 @@
 import { Module } from '@nestjs/common';
 import type { DynamicModule, OnModuleInit } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { Inject } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import type { TypeOrmModuleOptions } from '@nestjs/typeorm';
+import { boundedWaits } from '@quitanda/database';
 import { RequestValidationPipe } from '@quitanda/http';
 import { METRICS_REGISTRY } from '@quitanda/kernel';
 import type { Registry } from 'prom-client';
 
 import type { GatewayConfig } from './config/gateway-config';
 import { CONTEXT_CATALOG, activeContexts } from './contexts/context-catalog';
+import type { ContextEntry } from './contexts/context-catalog';
 import {
   CONTEXT_DATA_SOURCES,
   contextDataSourcesProvider,
@@ -17,6 +20,7 @@ import type { NamedDataSource } from './contexts/context-data-sources';
 import { HealthController } from './health/health.controller';
 import { ReadinessService } from './health/readiness.service';
 import { HTTP_ERROR_FORMATS, HttpErrorFilter } from './http/http-error.filter';
+import { RequestDeadlineInterceptor } from './http/request-deadline.interceptor';
 import { MetricsController } from './metrics/metrics.controller';
 import { registerPoolMetrics } from './metrics/metrics';
 import { PlatformModule } from './platform.module';
@@ -25,6 +29,35 @@ export interface AppModuleOptions {
   readonly config: GatewayConfig;
   /** Where the database is: `config.databaseUrl` or the embedded server's URL. */
   readonly databaseUrl: string;
+}
+
+/**
+ * A context's DataSource as the gateway serves it: every wait for the
+ * database bounded by `DB_TIMEOUT_MS` (migrations and operator commands
+ * use the plain options, as a long migration is no stall).
+ */
+function servingOptions(
+  entry: ContextEntry,
+  config: GatewayConfig,
+  databaseUrl: string,
+): TypeOrmModuleOptions {
+  const options = entry.dataSourceOptions(
+    databaseUrl,
+    config.dbPoolSize,
+    config.databaseReadUrl,
+  );
+  // The embedded PGlite runs in this process, one statement at a time for
+  // every connection (one shared session): it cannot stall apart from the
+  // process, and a statement timing out there is only queued behind others;
+  // dropping its connection mid-transaction is not worth the risk to that
+  // shared session. The per-request deadline still holds.
+  const bounded = config.databaseUrl ? boundedWaits(config.dbTimeoutMs) : {};
+  return {
+    ...options,
+    extra: { ...options.extra, ...bounded },
+    retryAttempts: 3,
+    retryDelay: 1_000,
+  };
 }
 
 /**
@@ -46,15 +79,7 @@ export class AppModule implements OnModuleInit {
       imports: [
         PlatformModule.forRoot(config),
         ...contexts.flatMap((entry) => [
-          TypeOrmModule.forRoot({
-            ...entry.dataSourceOptions(
-              databaseUrl,
-              config.dbPoolSize,
-              config.databaseReadUrl,
-            ),
-            retryAttempts: 3,
-            retryDelay: 1_000,
-          }),
+          TypeOrmModule.forRoot(servingOptions(entry, config, databaseUrl)),
           entry.module(config),
         ]),
       ],
@@ -70,6 +95,7 @@ export class AppModule implements OnModuleInit {
         },
         { provide: APP_FILTER, useClass: HttpErrorFilter },
         { provide: APP_PIPE, useClass: RequestValidationPipe },
+        { provide: APP_INTERCEPTOR, useClass: RequestDeadlineInterceptor },
       ],
     };
   }

@@ -11,6 +11,8 @@ import {
 } from './bootstrap/initial-credentials';
 import type { GatewayConfig } from './config/gateway-config';
 import { configureApp } from './configure-app';
+import { ReadinessService } from './health/readiness.service';
+import { ConnectionDrain } from './http/connection-drain';
 import { GatewayExpressAdapter } from './http/gateway-express.adapter';
 import { createGatewayLogger } from './logging/gateway-logger';
 import { activeContexts } from './contexts/context-catalog';
@@ -23,7 +25,11 @@ export interface Gateway {
   readonly app: NestExpressApplication;
   /** Base URL the gateway listens on, e.g. `http://127.0.0.1:3000`. */
   readonly url: string;
-  /** Stop accepting, finish in-flight requests, close the database. */
+  /**
+   * Not ready at once, stop accepting, finish in-flight requests (closing
+   * keep-alive connections as they fall idle), then close the contexts
+   * (their buffers flushed) and the database.
+   */
   close(): Promise<void>;
 }
 
@@ -50,6 +56,7 @@ export async function startGateway(
       { bodyParser: false, bufferLogs: true, abortOnError: false },
     );
     configureApp(app, config, log);
+    const connections = new ConnectionDrain(app.getHttpServer());
     await app.init();
     const generated = await bootstrapContexts(app, activeContexts(config));
     if (Object.keys(generated).length > 0) {
@@ -82,6 +89,8 @@ export async function startGateway(
       url,
       async close() {
         try {
+          app.get(ReadinessService).markStopping();
+          await connections.drain();
           await app.close();
         } finally {
           await database.close();

@@ -14,3 +14,9 @@ export type { EmbeddedPostgres } from './lib/embedded-postgres';
 export { isUniqueViolation, isConnectionFailure } from './lib/pg-errors';
 export { Sql, poolOf, readPoolOf, hasReadReplica } from './lib/sql';
 export type { SqlExecutor, LocalSettings } from './lib/sql';
+export {
+  boundedWaits,
+  BoundedClient,
+  DEFAULT_DB_TIMEOUT_MS,
+  QUERY_TIMEOUT_MESSAGE,
+} from './lib/bounded-waits';

@@ -1,4 +1,4 @@
-export { jsonBody } from './lib/json-body.middleware';
+export { jsonBody, safeUrl } from './lib/json-body.middleware';
 export type { JsonBodyOptions } from './lib/json-body.middleware';
 export { requestIdOf, REQUEST_ID_HEADER } from './lib/request-id';
 export { endWithBody } from './lib/end-with-body';
@@ -13,3 +13,15 @@ export {
   RETRY_AFTER_HEADER,
 } from './lib/openapi-responses';
 export type { ErrorResponseDoc } from './lib/openapi-responses';
+export {
+  assertSafeJson,
+  assertSafeUrl,
+  MAX_JSON_DEPTH,
+  unsafeRequestError,
+} from './lib/hostile-input';
+export {
+  DEADLINE_PAUSE,
+  DEADLINE_RESTART,
+  pauseDeadline,
+  restartDeadline,
+} from './lib/request-deadline';

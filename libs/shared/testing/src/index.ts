@@ -15,6 +15,8 @@ export {
 } from './lib/sentry-fixtures';
 export type { SentryFixture, ExpectedEvent } from './lib/sentry-fixtures';
 export { defined } from './lib/defined';
-export { withClient, freePort } from './lib/with-client';
+export { withClient } from './lib/with-client';
 export { captureStdout } from './lib/capture-stdout';
 export { freshDatabasePerTest } from './lib/fresh-database';
+export { seededRandom } from './lib/seeded-random';
+export { freePort } from './lib/free-port';

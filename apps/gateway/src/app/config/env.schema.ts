@@ -222,6 +222,10 @@ export class EnvironmentVariables {
   DB_POOL_SIZE = 10;
 
   @Transform(toInt)
+  @IntRange(100, 600_000)
+  DB_TIMEOUT_MS = 5_000;
+
+  @Transform(toInt)
   @IntRange(0, 300_000)
   SHUTDOWN_TIMEOUT_MS = 15_000;
 }

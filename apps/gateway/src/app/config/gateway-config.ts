@@ -18,6 +18,8 @@ export interface GatewayConfig {
   readonly migrations: 'auto' | 'off';
   readonly logLevel: (typeof LOG_LEVELS)[number];
   readonly dbPoolSize: number;
+  /** Bound on every wait for the database, and each request's deadline. */
+  readonly dbTimeoutMs: number;
   readonly shutdownTimeoutMs: number;
   readonly initialRootToken?: string;
   readonly marketplaceApp?: {
@@ -67,6 +69,7 @@ export function loadConfig(
     migrations: vars.MIGRATIONS,
     logLevel: vars.LOG_LEVEL,
     dbPoolSize: vars.DB_POOL_SIZE,
+    dbTimeoutMs: vars.DB_TIMEOUT_MS,
     shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS,
     initialRootToken: vars.INITIAL_ROOT_TOKEN,
     marketplaceApp:

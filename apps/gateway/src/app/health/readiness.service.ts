@@ -61,13 +61,21 @@ async function replicaState(
 export class ReadinessService {
   /** Migrations never un-apply at runtime, so a context once found migrated stays so. */
   private readonly migrated = new Set<string>();
+  private stopping = false;
 
   constructor(
     @Inject(CONTEXT_DATA_SOURCES)
     private readonly dataSources: readonly NamedDataSource[],
   ) {}
 
+  /** From a stop signal on, not ready: load balancers take this replica out at once. */
+  markStopping(): void {
+    this.stopping = true;
+  }
+
   async check(): Promise<ReadinessReport> {
+    if (this.stopping)
+      return { status: 'unavailable', contexts: {}, failed: ['shutting down'] };
     const contexts: Record<string, ContextReadiness> = {};
     const failed: string[] = [];
     await Promise.all(

@@ -1,4 +1,4 @@
-import { jsonBody } from '@quitanda/http';
+import { jsonBody, unsafeRequestError } from '@quitanda/http';
 import { TransportError, TransportErrorKind } from '@quitanda/kernel';
 import { urlencoded } from 'body-parser';
 import type { NextFunction, Request, Response } from 'express';
@@ -23,16 +23,18 @@ export function apiBody(): Middleware {
       ?.trim()
       .toLowerCase();
     if (type === 'application/x-www-form-urlencoded') {
-      form(req, res, (error?: unknown) =>
-        next(
-          error
-            ? new TransportError(
-                TransportErrorKind.MalformedBody,
-                'The form body could not be read.',
-              )
-            : undefined,
-        ),
-      );
+      form(req, res, (error?: unknown) => {
+        if (error) {
+          next(
+            new TransportError(
+              TransportErrorKind.MalformedBody,
+              'The form body could not be read.',
+            ),
+          );
+          return;
+        }
+        next(unsafeRequestError(req));
+      });
       return;
     }
     json(req, res, next);

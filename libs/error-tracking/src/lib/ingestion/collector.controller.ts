@@ -168,6 +168,8 @@ export class CollectorController {
       body: req,
       clientIp: req.ip,
     });
+    // Past the gateway's deadline a 503 went out already: no late success.
+    if (res.headersSent) return;
     // Written directly: Express's res.json() costs more than this whole reply.
     const body = JSON.stringify(result);
     res.statusCode = 200;

@@ -37,6 +37,25 @@ describe('decodeBody', () => {
     expect(decoded.toString()).toContain('"message":"zstd encoded"');
   });
 
+  it('inflates a large body off the event loop, whole, once it is known to fit', async () => {
+    // Over the synchronous 8 MiB output: counted first, then inflated.
+    const large = Buffer.alloc(12 << 20, '{"a":1}\n');
+    const compressed = gzipSync(large);
+    const decoded = await decodeBody(compressed, 'gzip', 100 << 20);
+    expect(decoded.equals(large)).toBe(true);
+    // A bomb past a large limit: 413, and truncated or corrupt input: 400.
+    await expect(
+      decodeBody(gzipSync(Buffer.alloc(24 << 20)), 'gzip', 16 << 20),
+    ).rejects.toMatchObject({ kind: TransportErrorKind.PayloadTooLarge });
+    await expect(
+      decodeBody(
+        compressed.subarray(0, compressed.length - 9),
+        'gzip',
+        100 << 20,
+      ),
+    ).rejects.toMatchObject({ kind: TransportErrorKind.MalformedBody });
+  });
+
   it('stops at the limit (bombs) with 413, and refuses unknown encodings with 415', async () => {
     const bomb = gzipSync(Buffer.alloc(64 << 20));
     await expect(decodeBody(bomb, 'gzip', 1 << 20)).rejects.toMatchObject({

@@ -1,6 +1,12 @@
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   brotliDecompress,
   brotliDecompressSync,
+  createBrotliDecompress,
+  createGunzip,
+  createInflate,
+  createInflateRaw,
   gunzip,
   gunzipSync,
   inflate,
@@ -9,6 +15,7 @@ import {
   inflateSync,
 } from 'node:zlib';
 import type { InputType, ZlibOptions } from 'node:zlib';
+import type { Transform } from 'node:stream';
 import { promisify } from 'node:util';
 
 import { TransportError, TransportErrorKind } from '@quitanda/kernel';
@@ -23,17 +30,28 @@ type Async = (buffer: InputType, options: ZlibOptions) => Promise<Buffer>;
 interface Codec {
   sync: Sync;
   async: Async;
+  stream: () => Transform;
 }
 
-const GZIP: Codec = { sync: gunzipSync, async: promisify(gunzip) };
-const ZLIB: Codec = { sync: inflateSync, async: promisify(inflate) };
+const GZIP: Codec = {
+  sync: gunzipSync,
+  async: promisify(gunzip),
+  stream: createGunzip,
+};
+const ZLIB: Codec = {
+  sync: inflateSync,
+  async: promisify(inflate),
+  stream: createInflate,
+};
 const RAW_DEFLATE: Codec = {
   sync: inflateRawSync,
   async: promisify(inflateRaw),
+  stream: createInflateRaw,
 };
 const BROTLI: Codec = {
   sync: brotliDecompressSync as Sync,
   async: promisify(brotliDecompress) as Async,
+  stream: createBrotliDecompress,
 };
 
 /** Bodies up to this size decode on the event loop; larger ones off it. */
@@ -69,6 +87,44 @@ function deflateCodec(body: Buffer): Codec {
   return zlibWrapped ? ZLIB : RAW_DEFLATE;
 }
 
+/**
+ * The inflated size of `body`, counted as it streams past and not kept;
+ * a RangeError as soon as it passes `maxBytes`. A decompression bomb so
+ * costs CPU but no memory: only a body known to fit is inflated for real.
+ */
+async function inflatedSize(
+  body: Buffer,
+  codec: Codec,
+  maxBytes: number,
+): Promise<number> {
+  let size = 0;
+  await pipeline(
+    Readable.from([body]),
+    codec.stream(),
+    new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        size += chunk.length;
+        done(size > maxBytes ? new RangeError('past the limit') : undefined);
+      },
+    }),
+  );
+  return size;
+}
+
+let largeDecodes: Promise<unknown> = Promise.resolve();
+
+/**
+ * Large decodes run one at a time across the process: a legitimate one may
+ * hold up to the envelope limit (100 MiB), so a few at once would otherwise
+ * add up to gigabytes. Ordinary SDK bodies decode synchronously above and
+ * never wait here.
+ */
+function oneLargeDecodeAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const run = largeDecodes.then(work, work);
+  largeDecodes = run.catch(() => undefined);
+  return run;
+}
+
 async function decodeOnce(
   body: Buffer,
   encoding: string,
@@ -86,7 +142,10 @@ async function decodeOnce(
       }
     }
     // maxOutputLength stops the decoder at the limit: bomb-safe.
-    return await codec.async(body, { maxOutputLength: maxBytes });
+    return await oneLargeDecodeAtATime(async () => {
+      const size = await inflatedSize(body, codec, maxBytes);
+      return codec.async(body, { maxOutputLength: Math.max(size, 1) });
+    });
   } catch (error) {
     if (isTooLarge(error)) throw tooLarge(maxBytes);
     throw corrupt(encoding);

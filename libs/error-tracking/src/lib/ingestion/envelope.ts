@@ -1,3 +1,5 @@
+import { parsePayloadJson } from './payload-json';
+
 /**
  * Sentry envelopes: a header line, then items, each a header line and a
  * payload of exactly `length` bytes (or up to the next newline without
@@ -40,7 +42,7 @@ function parseHeaderLine(
 ): JsonObject {
   let value: unknown;
   try {
-    value = JSON.parse(body.toString('utf8', start, end));
+    value = parsePayloadJson(body, start, end);
   } catch {
     throw new EnvelopeFramingError(`${what} is not valid JSON`);
   }

@@ -1,7 +1,7 @@
 import type { TestingModule } from '@nestjs/testing';
 import type { Sql } from '@quitanda/database';
 import { FixedClock } from '@quitanda/kernel';
-import { defined, openTestDatabase } from '@quitanda/testing';
+import { defined, openTestDatabase, seededRandom } from '@quitanda/testing';
 import type { TestDatabase } from '@quitanda/testing';
 
 import {
@@ -15,18 +15,6 @@ import type { JsonObject } from './envelope';
 import type { IngestRequest } from './ingest-request';
 import { IngestionQueue } from './ingestion-queue';
 import { prepareEvent } from './prepare-request';
-
-/** mulberry32: a small seeded PRNG, so a failure replays exactly. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SEED = 20261122;
 // Three days before the clock: every timestamp is kept (none in the future).
@@ -76,7 +64,7 @@ describe('ingestion flush (group commit against the database)', () => {
 
   it(`keeps every error's aggregates equal to a recount of its events (seed ${SEED})`, async () => {
     const project = await seedProject(sql);
-    const next = random(SEED);
+    const next = seededRandom(SEED);
     const pick = <T>(items: readonly T[]): T =>
       items[Math.floor(next() * items.length)] as T;
     const sent: JsonObject[] = [];

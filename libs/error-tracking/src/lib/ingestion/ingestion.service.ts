@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
 import { Inject, Injectable } from '@nestjs/common';
+import { pauseDeadline, restartDeadline } from '@quitanda/http';
 import { CLOCK, TransportError } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
@@ -91,11 +92,22 @@ export class IngestionService {
       await this.authorize(resolvePublicKey(sources), request.projectId);
 
     const raw = await readBody(request.body, this.options.maxBodyBytes);
-    const body = await decodeBody(
-      raw,
-      header(request.headers['content-encoding']),
-      this.options.maxEnvelopeBytes,
-    );
+    // Inflating waits for CPU (large bodies one at a time), not for the
+    // database: the request's deadline does not run meanwhile. A store body
+    // is one event: inflating past the event limit is waste.
+    pauseDeadline(request.body);
+    let body: Buffer;
+    try {
+      body = await decodeBody(
+        raw,
+        header(request.headers['content-encoding']),
+        request.endpoint === 'store'
+          ? this.options.maxEventBytes
+          : this.options.maxEnvelopeBytes,
+      );
+    } finally {
+      restartDeadline(request.body);
+    }
     const context = {
       receivedAt,
       clientIp: request.clientIp,
@@ -166,7 +178,10 @@ export class IngestionService {
     publicKey: string,
     projectId: string,
   ): Promise<CollectorKey> {
-    const key = await this.keys.lookup(publicKey);
+    // A NUL is in no key, and PostgreSQL would refuse it as text.
+    const key = publicKey.includes('\u0000')
+      ? undefined
+      : await this.keys.lookup(publicKey);
     if (!key)
       throw ErrorTrackingError.forbidden('Unknown or deleted client key');
     if (!/^\d+$/.test(projectId) || key.projectId !== Number(projectId))

@@ -111,22 +111,6 @@ function text(value: unknown): string | undefined {
   return undefined;
 }
 
-const NUL = String.fromCharCode(0);
-
-/** Replaces `\u0000` in every string and key (PostgreSQL cannot store it). */
-export function stripNul(value: unknown): unknown {
-  if (typeof value === 'string')
-    return value.includes(NUL) ? value.split(NUL).join('') : value;
-  if (Array.isArray(value)) return value.map(stripNul);
-  if (isJsonObject(value)) {
-    const result: JsonObject = {};
-    for (const [key, inner] of Object.entries(value))
-      result[key.split(NUL).join('')] = stripNul(inner);
-    return result;
-  }
-  return value;
-}
-
 export function normalizeEventId(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   const hex = value.replace(/-/g, '').toLowerCase();

@@ -3,7 +3,9 @@ import { isJsonObject, parseEnvelope } from './envelope';
 import type { EnvelopeItem, JsonObject } from './envelope';
 import { groupingCandidates, userKeyOf } from './grouping';
 import type { PreparedEvent, PreparedRequest } from './ingest-request';
-import { normalizeEvent, stripNul } from './normalize-event';
+import { TAG_MAX } from './limits';
+import { normalizeEvent, truncate } from './normalize-event';
+import { parsePayloadJson } from './payload-json';
 import {
   parseClientReport,
   parseSession,
@@ -20,14 +22,6 @@ export interface PrepareContext {
   readonly receivedAt: Date;
   readonly clientIp?: string;
   readonly maxEventBytes: number;
-}
-
-const NUL_ESCAPE = Buffer.from('\\u0000');
-
-/** JSON.parse that also drops `\u0000` (PostgreSQL cannot store it). */
-export function parseJson(bytes: Buffer): unknown {
-  const value: unknown = JSON.parse(bytes.toString('utf8'));
-  return bytes.includes(NUL_ESCAPE) ? stripNul(value) : value;
 }
 
 const LONE_SURROGATE =
@@ -103,7 +97,7 @@ export function prepareStore(
     throw eventTooLarge(context.maxEventBytes);
   let raw: unknown;
   try {
-    raw = parseJson(body);
+    raw = parsePayloadJson(body);
   } catch {
     throw ErrorTrackingError.badRequest('The event is not valid JSON.');
   }
@@ -128,14 +122,15 @@ function discard(acc: Accumulator, item: EnvelopeItem, reason: string): void {
   acc.discards.push({
     source: 'server',
     reason,
-    category: item.type || 'unknown',
+    // The item type is the client's text; it lands in a primary key.
+    category: truncate(item.type || 'unknown', TAG_MAX),
     quantity: 1,
   });
 }
 
 function tryParse(item: EnvelopeItem): unknown {
   try {
-    return parseJson(item.payload);
+    return parsePayloadJson(item.payload);
   } catch {
     return undefined;
   }

@@ -1,3 +1,4 @@
+import { unsafeRequestError } from '@quitanda/http';
 import { TransportError, TransportErrorKind } from '@quitanda/kernel';
 import { urlencoded } from 'body-parser';
 import type { NextFunction, Request, Response } from 'express';
@@ -22,7 +23,7 @@ export function webForm(): (
   return (req, res, next) => {
     parse(req, res, (error?: unknown) => {
       if (!error) {
-        next();
+        next(unsafeRequestError(req));
         return;
       }
       const tooLarge =

@@ -14,6 +14,11 @@ describe('parseAuthorization', () => {
     ).toMatchObject({ name: 'a', secret: 'b' });
   });
 
+  it('refuses a NUL in a Basic name or secret (no one is called that)', () => {
+    expect(parseAuthorization(basic('kid_abc:se\u0000cret'))).toBeUndefined();
+    expect(parseAuthorization(basic('ki\u0000d:secret'))).toBeUndefined();
+  });
+
   it('reads Kinvey tokens case-insensitively', () => {
     expect(parseAuthorization('kinvey abc.def')).toEqual({
       scheme: 'kinvey',

@@ -21,7 +21,8 @@ export function parseAuthorization(
   if (scheme === 'basic') {
     const decoded = Buffer.from(rest, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    if (colon <= 0) return undefined;
+    // A NUL can be no one's name or secret (and PostgreSQL refuses it).
+    if (colon <= 0 || decoded.includes('\u0000')) return undefined;
     return {
       scheme: 'basic',
       name: decoded.slice(0, colon),

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { jsonBody } from '@quitanda/http';
-import { requestIdOf } from '@quitanda/http';
+import { jsonBody, requestIdOf, safeUrl } from '@quitanda/http';
 import type { NextFunction, Request, Response } from 'express';
 
 import { SERVER_API_VERSION } from '../marketplace.constants';
@@ -33,6 +32,7 @@ export function kinveyHttp(maxBodyBytes: number): Middleware {
     limitBytes: maxBodyBytes,
     requireJsonContentType: false,
   });
+  const url = safeUrl();
   return (req, res, next) => {
     for (const [name, value] of Object.entries(KINVEY_CORS_HEADERS))
       res.setHeader(name, value);
@@ -52,7 +52,7 @@ export function kinveyHttp(maxBodyBytes: number): Middleware {
     if (req.method === 'GET' || req.method === 'HEAD')
       res.setHeader('X-Kinvey-Request-Start', new Date().toISOString());
     if (UPLOAD_PATH.test(req.path)) {
-      next();
+      url(req, res, next);
       return;
     }
     json(req, res, next);

@@ -1,3 +1,5 @@
+import { assertSafeJson } from '@quitanda/http';
+
 import { invalidQuery } from './query-errors';
 
 /** `query`/`sort` query-string parameters: absent or empty means none. */
@@ -6,10 +8,17 @@ export function parseJsonParam(
   name: 'query' | 'sort',
 ): unknown {
   if (raw === undefined || raw === '') return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(raw) as unknown;
+    value = JSON.parse(raw) as unknown;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw invalidQuery(`The ${name} parameter is not valid JSON: ${reason}`);
   }
+  try {
+    assertSafeJson(value, name);
+  } catch (error) {
+    throw invalidQuery(`The ${name} parameter: ${(error as Error).message}`);
+  }
+  return value;
 }

@@ -17,6 +17,8 @@ describe('pg error classification', () => {
     expect(
       isConnectionFailure(new Error('timeout exceeded when trying to connect')),
     ).toBe(true);
+    // A stalled database: `query_timeout` passed (see bounded-waits).
+    expect(isConnectionFailure(new Error('Query read timeout'))).toBe(true);
     expect(isConnectionFailure({ code: '42P01' })).toBe(false);
     expect(isConnectionFailure(new Error('syntax error'))).toBe(false);
   });

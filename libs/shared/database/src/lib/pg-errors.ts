@@ -47,7 +47,7 @@ export function isConnectionFailure(error: unknown): boolean {
     return true;
   }
   const message = error instanceof Error ? error.message : '';
-  return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED/i.test(
+  return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|Query read timeout/i.test(
     message,
   );
 }

@@ -3,6 +3,7 @@ import { json } from 'body-parser';
 import type { NextFunction, Request, Response } from 'express';
 
 import { isJsonContentType } from './content-type';
+import { unsafeRequestError } from './hostile-input';
 
 export interface JsonBodyOptions {
   /** Largest accepted body, in bytes. */
@@ -27,9 +28,21 @@ function hasBody(req: Request): boolean {
 }
 
 /**
+ * Refuses a URL whose path or query carries a NUL (`%00`): it would reach
+ * SQL as text, which PostgreSQL refuses. For routes that read no JSON body
+ * (`jsonBody` does the same).
+ */
+export function safeUrl(): Middleware {
+  return (req, _res, next) => next(unsafeRequestError(req));
+}
+
+/**
  * JSON body parsing for one context's routes, with its size limit, turning
  * body-parser's failures into `TransportError`s that the gateway renders in
- * that context's own error format.
+ * that context's own error format. The one place where what a request
+ * carries as text is checked before it can reach SQL: a NUL (`%00` in the
+ * URL, `\u0000` in the body) gets the context's 400, and so does a body
+ * nested deeper than `MAX_JSON_DEPTH`.
  */
 export function jsonBody(options: JsonBodyOptions): Middleware {
   const parse = json({
@@ -37,7 +50,14 @@ export function jsonBody(options: JsonBodyOptions): Middleware {
     strict: false,
     type: () => true,
   });
-  return (req, res, next) => {
+  const url = safeUrl();
+  return (req, res, next) =>
+    url(req, res, (error?: unknown) => {
+      if (error) next(error);
+      else parseBody(req, res, next);
+    });
+
+  function parseBody(req: Request, res: Response, next: NextFunction): void {
     if (!METHODS_WITH_BODY.has(req.method) || !hasBody(req)) {
       next();
       return;
@@ -54,10 +74,14 @@ export function jsonBody(options: JsonBodyOptions): Middleware {
       );
       return;
     }
-    parse(req, res, (error?: unknown) =>
-      next(error ? translate(error) : undefined),
-    );
-  };
+    parse(req, res, (error?: unknown) => {
+      if (error) {
+        next(translate(error));
+        return;
+      }
+      next(unsafeRequestError(req));
+    });
+  }
 }
 
 function translate(error: unknown): TransportError {

@@ -1,5 +1,3 @@
-import { createServer } from 'node:net';
-
 import { Client } from 'pg';
 
 /** One `pg` connection for `work`, closed afterwards whatever happens. */
@@ -14,20 +12,4 @@ export async function withClient<T>(
   } finally {
     await client.end();
   }
-}
-
-/** A TCP port free on 127.0.0.1 right now, for a server a test starts. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
 }

@@ -1,0 +1,81 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { freePort, seededRandom } from '@quitanda/testing';
+
+import { startGatewayProcess } from './support/gateway-process';
+import type { GatewayProcess } from './support/gateway-process';
+import { MixedLoad } from './support/mixed-load';
+import { startPrivatePostgres } from './support/private-postgres';
+import type { PrivatePostgres } from './support/private-postgres';
+import { GATEWAY_ENV, SCALE, SEED, trackedProject } from './support/scenario';
+
+const WORKERS = 8;
+/** kill -9 this many times (2 in CI; FAULTS_SCALE=10: 20). */
+const KILLS = 2 * SCALE;
+
+/**
+ * kill -9 at any moment under mixed load of every context: after a restart
+ * every write that got a success response is there exactly once, none is
+ * there twice, and error aggregates agree with their events.
+ */
+describe('crash under mixed load (fault)', () => {
+  let pg: PrivatePostgres;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    pg = await startPrivatePostgres();
+    await pg.createDatabase('crash');
+    dataDir = await mkdtemp(join(tmpdir(), 'quitanda-faults-'));
+  });
+
+  afterAll(async () => {
+    await pg?.destroy();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it(`keeps every acknowledged write exactly once across ${KILLS} kills`, async () => {
+    const port = String(await freePort());
+    const env = {
+      ...GATEWAY_ENV,
+      DATABASE_URL: pg.url('crash'),
+      DATA_DIR: dataDir,
+      PORT: port,
+    };
+    let gw: GatewayProcess = await startGatewayProcess(env);
+    const project = await trackedProject(gw.url);
+    const load = new MixedLoad(project, SEED);
+    let done = false;
+    const running = load.run(
+      WORKERS,
+      () => gw.url,
+      () => done,
+    );
+    const next = seededRandom(SEED + 1);
+    for (let kill = 0; kill < KILLS; kill++) {
+      // Let load build up for a while (random, so kills land anywhere).
+      const before = load.requests;
+      await new Promise((resolve) => setTimeout(resolve, 300 + next() * 700));
+      expect(load.requests).toBeGreaterThan(before);
+      gw.kill('SIGKILL');
+      expect(await gw.exited).toBeNull();
+      gw = await startGatewayProcess(env);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    done = true;
+    await running;
+    gw.kill('SIGTERM');
+    expect(await gw.exited).toBe(0);
+
+    const verdict = await load.verify(pg, 'crash');
+    console.log(
+      `crash: ${KILLS} kill -9 under load, ${load.requests} writes tried, ` +
+        `${verdict.acknowledged} acknowledged, lost ${verdict.lost.length}, duplicated ${verdict.duplicated.length}`,
+    );
+    expect(verdict.acknowledged).toBeGreaterThan(0);
+    expect(verdict.lost).toEqual([]);
+    expect(verdict.duplicated).toEqual([]);
+    expect(verdict.inconsistentErrors).toEqual([]);
+  });
+});

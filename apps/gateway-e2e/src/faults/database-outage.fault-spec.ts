@@ -1,0 +1,186 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { startGatewayProcess } from './support/gateway-process';
+import type { GatewayProcess } from './support/gateway-process';
+import { startPrivatePostgres } from './support/private-postgres';
+import type { PrivatePostgres } from './support/private-postgres';
+import {
+  APP_KEY,
+  collectorUrl,
+  GATEWAY_ENV,
+  MASTER_AUTH,
+  ROOT_TOKEN,
+  send,
+  trackedProject,
+  waitFor,
+  WRITE_TOKEN,
+} from './support/scenario';
+
+/** Short in the test, so that the bound is visible; the default is 5 s. */
+const DB_TIMEOUT_MS = 1_500;
+/** What "bounded" means here: the timeout plus scheduling slack. */
+const BOUND_MS = DB_TIMEOUT_MS + 1_500;
+
+/**
+ * Database stopped, or stalled (its processes SIGSTOPped: connections are
+ * accepted, nothing is answered): every call answers within a bound, in its
+ * context's own error format, and the gateway recovers without a restart.
+ */
+describe('database outage (fault)', () => {
+  let pg: PrivatePostgres;
+  let gw: GatewayProcess;
+  let dataDir: string;
+  let project: { id: number; publicKey: string };
+  const acknowledged: string[] = [];
+  const figures: string[] = [];
+
+  beforeAll(async () => {
+    pg = await startPrivatePostgres();
+    await pg.createDatabase('outage');
+    dataDir = await mkdtemp(join(tmpdir(), 'quitanda-faults-'));
+    gw = await startGatewayProcess({
+      ...GATEWAY_ENV,
+      DATABASE_URL: pg.url('outage'),
+      DATA_DIR: dataDir,
+      DB_TIMEOUT_MS: String(DB_TIMEOUT_MS),
+    });
+    project = await trackedProject(gw.url);
+  });
+
+  afterAll(async () => {
+    console.log(
+      `database outage, DB_TIMEOUT_MS=${DB_TIMEOUT_MS}:\n${figures.join('\n')}`,
+    );
+    gw?.kill('SIGKILL');
+    await gw?.exited;
+    await pg?.destroy();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  /** One call of each context, plus readiness, all at once. */
+  async function everyContext(label: string) {
+    const [ready, collector, events, marketplace, gitlab] = await Promise.all([
+      send(`${gw.url}/health/ready`),
+      send(collectorUrl(gw.url, project), {
+        method: 'POST',
+        json: { message: `during ${label}` },
+      }),
+      send(`${gw.url}/events`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${WRITE_TOKEN}` },
+        json: { title: `during ${label}` },
+      }),
+      send(`${gw.url}/appdata/${APP_KEY}/product`, {
+        headers: { authorization: MASTER_AUTH },
+      }),
+      send(`${gw.url}/api/v4/projects/${project.id}/issues`, {
+        headers: { 'private-token': ROOT_TOKEN },
+      }),
+    ]);
+    if (collector.status === 200)
+      acknowledged.push((JSON.parse(collector.text) as { id: string }).id);
+    return { ready, collector, events, marketplace, gitlab };
+  }
+
+  function expectBoundedUnavailable(
+    label: string,
+    answers: Awaited<ReturnType<typeof everyContext>>,
+  ): void {
+    figures.push(
+      `${label}: ${Object.entries(answers)
+        .map(([name, a]) => `${name} ${a.status} in ${Math.round(a.ms)} ms`)
+        .join(', ')}`,
+    );
+    const summary = Object.fromEntries(
+      Object.entries(answers).map(([name, a]) => [
+        name,
+        { status: a.status, bounded: a.ms < BOUND_MS },
+      ]),
+    );
+    expect(summary).toEqual({
+      ready: { status: 503, bounded: true },
+      collector: { status: 503, bounded: true },
+      events: { status: 503, bounded: true },
+      // Kinvey's own answer to a server-side failure: retry later.
+      marketplace: { status: 500, bounded: true },
+      gitlab: { status: 503, bounded: true },
+    });
+    const { collector, events, marketplace, gitlab } = answers;
+    expect(collector.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(JSON.parse(collector.text)).toEqual({ detail: expect.any(String) });
+    expect(events.headers.get('content-type')).toMatch(/problem\+json/);
+    expect(JSON.parse(marketplace.text)).toEqual({
+      error: 'KinveyInternalErrorRetry',
+      description: expect.any(String),
+      debug: expect.any(String),
+    });
+    expect(JSON.parse(gitlab.text)).toHaveProperty('message');
+  }
+
+  /** Every context serves again (the collector after its 1 s cool-down). */
+  async function expectRecovered(): Promise<void> {
+    const ms = await waitFor(
+      async () => {
+        const after = await everyContext('recovery');
+        return (
+          after.ready.status === 200 &&
+          after.collector.status === 200 &&
+          after.events.status === 201 &&
+          after.marketplace.status === 200 &&
+          after.gitlab.status === 200
+        );
+      },
+      20_000,
+      'every context to serve after the database returned',
+    );
+    figures.push(
+      `every context served again ${Math.round(ms)} ms after the database returned`,
+    );
+  }
+
+  it('serves before any fault', async () => {
+    const before = await everyContext('warm-up');
+    expect(before.ready.status).toBe(200);
+    expect(before.collector.status).toBe(200);
+    expect(before.events.status).toBe(201);
+  });
+
+  it('stalled (SIGSTOP): every call answers 503 within the bound, then recovers', async () => {
+    await pg.stall();
+    try {
+      expectBoundedUnavailable('stalled', await everyContext('stall'));
+      // Still stalled: later calls (over connections now dropped) too.
+      expectBoundedUnavailable(
+        'stalled, again',
+        await everyContext('stall, again'),
+      );
+    } finally {
+      await pg.resume();
+    }
+    await expectRecovered();
+  });
+
+  it('stopped: every call answers 503 within the bound, then recovers', async () => {
+    await pg.stop();
+    try {
+      expectBoundedUnavailable('stopped', await everyContext('stop'));
+    } finally {
+      await pg.start();
+    }
+    await expectRecovered();
+  });
+
+  it('never acknowledged an event it did not commit', async () => {
+    expect(acknowledged.length).toBeGreaterThanOrEqual(2);
+    const stored = await pg.query<{ event_id: string }>(
+      'outage',
+      'SELECT event_id FROM error_tracking.events WHERE event_id = ANY($1)',
+      [acknowledged],
+    );
+    expect(
+      new Set(stored.map((row) => row.event_id.replace(/-/g, ''))),
+    ).toEqual(new Set(acknowledged));
+  });
+});
