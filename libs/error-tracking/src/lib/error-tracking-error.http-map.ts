@@ -17,4 +17,5 @@ export const ERROR_TRACKING_ERROR_HTTP_STATUS: Record<
   [ErrorTrackingErrorCode.BadRequest]: HttpStatus.BAD_REQUEST,
   [ErrorTrackingErrorCode.ValidationFailed]: HttpStatus.BAD_REQUEST,
   [ErrorTrackingErrorCode.RateLimited]: HttpStatus.TOO_MANY_REQUESTS,
+  [ErrorTrackingErrorCode.Unprocessable]: HttpStatus.UNPROCESSABLE_ENTITY,
 };

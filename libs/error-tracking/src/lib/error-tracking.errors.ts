@@ -11,6 +11,7 @@ export enum ErrorTrackingErrorCode {
   BadRequest = 'bad_request',
   ValidationFailed = 'validation_failed',
   RateLimited = 'rate_limited',
+  Unprocessable = 'unprocessable',
 }
 
 /**
@@ -85,6 +86,14 @@ export class ErrorTrackingError extends DomainError<ErrorTrackingErrorCode> {
         .map(([field, messages]) => `${field} ${messages.join(', ')}`)
         .join('; '),
       { fields },
+    );
+  }
+
+  /** GitLab's 422 (a hook test that the receiver did not accept). */
+  static unprocessable(message: string): ErrorTrackingError {
+    return new ErrorTrackingError(
+      ErrorTrackingErrorCode.Unprocessable,
+      message,
     );
   }
 

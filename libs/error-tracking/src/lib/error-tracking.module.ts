@@ -7,6 +7,16 @@ import type {
 } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 
+import { AlertComposer } from './alerts/alert-content';
+import { AlertLinks } from './alerts/alert-links';
+import { AlertMailer } from './alerts/alert-mailer';
+import { AlertRulesController } from './alerts/alert-rules.controller';
+import { AlertSignal } from './alerts/alert-signal';
+import { AlertsRepository } from './alerts/alerts.repository';
+import { AlertsService } from './alerts/alerts.service';
+import { AlertsWorker } from './alerts/alerts-worker';
+import { HooksController } from './alerts/hooks.controller';
+import { WebhookDispatcher } from './alerts/webhook-dispatcher';
 import { AccountsRepository } from './accounts/accounts.repository';
 import { AccountsService } from './accounts/accounts.service';
 import { RootBootstrapService } from './accounts/root-bootstrap.service';
@@ -54,6 +64,7 @@ import { WebSessionController } from './web/web-session.controller';
 
 /** Providers of the collector (also used by specs without HTTP). */
 export const INGESTION_PROVIDERS = [
+  AlertSignal,
   ClientKeyCache,
   IngestionMetrics,
   IngestionRepository,
@@ -79,12 +90,24 @@ export const DOMAIN_PROVIDERS = [
   RetentionRepository,
 ];
 
+/** Alert settings, hooks and delivery (the worker is added by the module). */
+export const ALERT_PROVIDERS = [
+  AlertsRepository,
+  AlertLinks,
+  AlertComposer,
+  AlertMailer,
+  WebhookDispatcher,
+  AlertsService,
+];
+
 const API_CONTROLLERS = [
   UsersController,
   ProjectsController,
   SettingsController,
   ErrorsController,
   IssuesController,
+  HooksController,
+  AlertRulesController,
 ];
 
 /** The web UI's pages (HTML; sessions, CSRF and security headers). */
@@ -116,6 +139,8 @@ export class ErrorTrackingModule implements NestModule {
         { provide: ERROR_TRACKING_OPTIONS, useValue: options },
         ...INGESTION_PROVIDERS,
         ...DOMAIN_PROVIDERS,
+        ...ALERT_PROVIDERS,
+        AlertsWorker,
         RetentionService,
         TokenAuthGuard,
         WebSessionsRepository,

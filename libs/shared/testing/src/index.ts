@@ -17,3 +17,7 @@ export type { SentryFixture, ExpectedEvent } from './lib/sentry-fixtures';
 export { defined } from './lib/defined';
 export { captureStdout } from './lib/capture-stdout';
 export { freshDatabasePerTest } from './lib/fresh-database';
+export { WebhookReceiver } from './lib/webhook-receiver';
+export type { ReceivedRequest } from './lib/webhook-receiver';
+export { SmtpSink } from './lib/smtp-sink';
+export type { ReceivedMail } from './lib/smtp-sink';

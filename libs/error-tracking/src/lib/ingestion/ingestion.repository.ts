@@ -28,6 +28,8 @@ export interface FlushResult {
   /** Events counted in each key's rate-limit window, after this flush. */
   readonly windows: ReadonlyMap<number, number>;
   readonly reopenedIssues: number;
+  /** Alerts recorded in the outbox (new, regression, frequent). */
+  readonly alerts: number;
 }
 
 export interface FlushOptions {
@@ -41,6 +43,7 @@ interface FlushRow {
   windows: Array<[number, number]>;
   stored: number;
   reopened: number;
+  alerts: number;
 }
 
 const RETRYABLE = new Set(['40P01', '40001']);
@@ -57,6 +60,8 @@ const MINUTE_MS = 60_000;
  *   replicas, decided here), duplicate event ids;
  * - each error upserted once with the batch's aggregates, its events, users,
  *   hourly counts, facets, the issues its regression reopens;
+ * - the alerts it triggers (outbox `alerts`): a new error, a regression, a
+ *   `frequent` threshold crossed (counted only for projects that set one);
  * - release health and discarded counts of the admitted requests.
  *
  * Rows are written in key order so concurrent flushes of several replicas
@@ -198,6 +203,7 @@ export class IngestionRepository {
       duplicates: admitted - result.stored,
       windows: new Map(result.windows),
       reopenedIssues: result.reopened,
+      alerts: result.alerts,
     };
   }
 }
@@ -334,7 +340,7 @@ up AS (
     regression_flush = CASE WHEN e.status = 'resolved' THEN $26::uuid
                             ELSE e.regression_flush END,
     updated_at = $25
-  RETURNING id, project_id, fingerprint, issue_iid,
+  RETURNING id, project_id, fingerprint, issue_iid, status, (xmax = 0) AS inserted,
             coalesce(regression_flush = $26::uuid, false) AS regressed
 ),
 stored AS (
@@ -374,6 +380,51 @@ reopened AS (
      AND i.project_id = up.project_id AND i.iid = up.issue_iid
      AND i.state = 'closed'
   RETURNING i.id
+),
+frequent_rules AS (
+  SELECT id AS project_id, alert_frequent_threshold AS threshold,
+         alert_frequent_window_minutes * 60 AS window_seconds
+    FROM error_tracking.projects
+   WHERE id IN (SELECT project_id FROM up) AND alert_frequent_threshold IS NOT NULL
+),
+counters AS (
+  INSERT INTO error_tracking.alert_counters AS c (error_id, window_start, events)
+  SELECT up.id,
+         to_timestamp(floor(extract(epoch FROM $25::timestamptz) / r.window_seconds)
+                      * r.window_seconds),
+         g.events
+    FROM up
+    JOIN frequent_rules r ON r.project_id = up.project_id
+    JOIN g ON g.project_id = up.project_id AND g.fingerprint = up.fingerprint
+   ORDER BY 1, 2
+  ON CONFLICT (error_id, window_start) DO UPDATE SET events = c.events + excluded.events
+  RETURNING error_id, window_start, events
+),
+triggered AS (
+  SELECT id AS error_id, 'new' AS trigger, $25::timestamptz AS window_start
+    FROM up WHERE inserted
+  UNION ALL
+  SELECT id, 'regression', $25::timestamptz FROM up WHERE regressed
+  UNION ALL
+  -- Only the flush that crosses the threshold: one alert per window.
+  SELECT c.error_id, 'frequent', c.window_start
+    FROM counters c
+    JOIN up ON up.id = c.error_id
+    JOIN frequent_rules r ON r.project_id = up.project_id
+    JOIN g ON g.project_id = up.project_id AND g.fingerprint = up.fingerprint
+   WHERE c.events >= r.threshold AND c.events - g.events < r.threshold
+     AND up.status <> 'ignored'
+),
+alerts AS (
+  INSERT INTO error_tracking.alerts
+         (project_id, error_id, trigger, window_start, event_id, created_at)
+  SELECT up.project_id, t.error_id, t.trigger, t.window_start, g.last_event_id, $25
+    FROM triggered t
+    JOIN up ON up.id = t.error_id
+    JOIN g ON g.project_id = up.project_id AND g.fingerprint = up.fingerprint
+   ORDER BY 2, 3, 4
+  ON CONFLICT (error_id, trigger, window_start) DO NOTHING
+  RETURNING id
 ),
 sessions AS (
   INSERT INTO error_tracking.release_sessions AS rs
@@ -427,4 +478,5 @@ SELECT
   (SELECT coalesce(json_agg(json_build_array(key_id, events)), '[]'::json)
      FROM windows) AS windows,
   (SELECT count(*) FROM fresh)::int AS stored,
-  (SELECT count(*) FROM reopened)::int AS reopened`;
+  (SELECT count(*) FROM reopened)::int AS reopened,
+  (SELECT count(*) FROM alerts)::int AS alerts`;
