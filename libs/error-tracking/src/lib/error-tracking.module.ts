@@ -54,6 +54,7 @@ import { SettingsController } from './settings/settings.controller';
 import { SettingsService } from './settings/settings.service';
 import { WebSessionsRepository } from './web/sessions/web-sessions.repository';
 import { WebSessionsService } from './web/sessions/web-sessions.service';
+import { WebAlertsController } from './web/web-alerts.controller';
 import { WebAssetsController } from './web/web-assets.controller';
 import { WebContextMiddleware } from './web/web-context';
 import { WebErrorsController } from './web/web-errors.controller';
@@ -114,6 +115,7 @@ const API_CONTROLLERS = [
 const WEB_CONTROLLERS = [
   WebSessionController,
   WebProjectsController,
+  WebAlertsController,
   WebErrorsController,
   WebIssuesController,
 ];
