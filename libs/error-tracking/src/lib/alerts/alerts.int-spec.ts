@@ -29,6 +29,7 @@ import type { WebhookBody } from './alert-content';
 import type { AlertsOptions } from './alert.types';
 import { AlertsService } from './alerts.service';
 import { AlertsWorker } from './alerts-worker';
+import { RetentionRepository } from '../retention/retention.repository';
 
 const MINUTE = 60_000;
 const TOKEN = 'receiver-secret-token';
@@ -38,6 +39,7 @@ describe('alerts (outbox, worker, webhooks, e-mail) against the database', () =>
   let receiver: WebhookReceiver;
   let smtp: SmtpSink;
   const modules: TestingModule[] = [];
+  const module = (index: number) => defined(modules[index]);
   const clock = new FixedClock('2026-11-22T10:00:00.000Z');
   let sql: Sql;
   let queue: IngestionQueue;
@@ -416,5 +418,45 @@ describe('alerts (outbox, worker, webhooks, e-mail) against the database', () =>
       ['test', 200],
       ['test', null],
     ]);
+  });
+
+  it('lets retention forget settled deliveries, the delivery log and old alerts, never a pending one', async () => {
+    const project = await seedProject(sql);
+    const access = await accessTo(project.projectId);
+    const hook = await alerts.createHook(access, { url: receiver.url });
+    receiver.respondWith(500);
+    await ingest(project, event('old news'));
+    await ingest(project, event('still failing'));
+    await worker.runOnce();
+    receiver.respondWith(500);
+    clock.advance(61_000);
+    await worker.runOnce();
+    const count = async (table: string) => {
+      const [row] = await sql.rows<{ n: number }>(
+        `SELECT count(*)::int AS n FROM error_tracking.${table} WHERE ${
+          table === 'webhook_attempts' ? 'hook_id' : 'project_id'
+        } = $1`,
+        [table === 'webhook_attempts' ? hook.id : project.projectId],
+      );
+      return defined(row).n;
+    };
+    const states = await sql.rows<{ status: string }>(
+      `SELECT status FROM error_tracking.alert_deliveries WHERE hook_id = $1 ORDER BY id`,
+      [hook.id],
+    );
+    expect(states.map((s) => s.status).sort()).toEqual([
+      'delivered',
+      'pending',
+    ]);
+
+    const later = new Date(clock.now().getTime() + 86_400_000);
+    await module(0).get(RetentionRepository).run(later, later, 0);
+    expect(await count('webhook_attempts')).toBe(0);
+    const left = await sql.rows<{ status: string }>(
+      `SELECT status FROM error_tracking.alert_deliveries WHERE hook_id = $1`,
+      [hook.id],
+    );
+    expect(left.map((s) => s.status)).toEqual(['pending']);
+    expect(await count('alerts')).toBe(1);
   });
 });

@@ -101,6 +101,7 @@ export class RetentionRepository {
         `DELETE FROM error_tracking.rate_limit_windows WHERE window_start < $1::timestamptz - interval '1 hour'`,
         [now],
       );
+      await this.expireAlerts(tx, now, cutoff);
       await tx.rows(
         `INSERT INTO error_tracking.maintenance_runs (job, last_run_at) VALUES ($1, $2)
          ON CONFLICT (job) DO UPDATE SET last_run_at = excluded.last_run_at`,
@@ -235,6 +236,39 @@ export class RetentionRepository {
        UPDATE error_tracking.errors e SET user_count = greatest(0, e.user_count - p.n)
          FROM per_error p
         WHERE e.project_id = p.project_id AND e.fingerprint = p.fingerprint`,
+      [cutoff],
+    );
+  }
+
+  /**
+   * Alerts follow the events: settled deliveries, the delivery log and
+   * fanned-out alerts older than the cutoff go; `frequent` counters once
+   * their window (at most a week) is long over. Pending deliveries stay.
+   */
+  private async expireAlerts(
+    tx: SqlExecutor,
+    now: Date,
+    cutoff: Date,
+  ): Promise<void> {
+    await tx.rows(
+      `DELETE FROM error_tracking.alert_counters
+        WHERE window_start < $1::timestamptz - interval '8 days'`,
+      [now],
+    );
+    await tx.rows(
+      `DELETE FROM error_tracking.alert_deliveries
+        WHERE status <> 'pending' AND updated_at < $1`,
+      [cutoff],
+    );
+    await tx.rows(
+      `DELETE FROM error_tracking.webhook_attempts WHERE created_at < $1`,
+      [cutoff],
+    );
+    await tx.rows(
+      `DELETE FROM error_tracking.alerts a
+        WHERE a.fanned_out_at IS NOT NULL AND a.created_at < $1
+          AND NOT EXISTS (SELECT 1 FROM error_tracking.alert_deliveries d
+                           WHERE d.alert_id = a.id)`,
       [cutoff],
     );
   }
