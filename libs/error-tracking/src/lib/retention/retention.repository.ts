@@ -101,7 +101,7 @@ export class RetentionRepository {
         `DELETE FROM error_tracking.rate_limit_windows WHERE window_start < $1::timestamptz - interval '1 hour'`,
         [now],
       );
-      await this.expireAlerts(tx, now, cutoff);
+      await this.expireAlerts(tx, cutoff);
       await tx.rows(
         `INSERT INTO error_tracking.maintenance_runs (job, last_run_at) VALUES ($1, $2)
          ON CONFLICT (job) DO UPDATE SET last_run_at = excluded.last_run_at`,
@@ -242,19 +242,9 @@ export class RetentionRepository {
 
   /**
    * Alerts follow the events: settled deliveries, the delivery log and
-   * fanned-out alerts older than the cutoff go; `frequent` counters once
-   * their window (at most a week) is long over. Pending deliveries stay.
+   * fanned-out alerts older than the cutoff go. Pending deliveries stay.
    */
-  private async expireAlerts(
-    tx: SqlExecutor,
-    now: Date,
-    cutoff: Date,
-  ): Promise<void> {
-    await tx.rows(
-      `DELETE FROM error_tracking.alert_counters
-        WHERE window_start < $1::timestamptz - interval '8 days'`,
-      [now],
-    );
+  private async expireAlerts(tx: SqlExecutor, cutoff: Date): Promise<void> {
     await tx.rows(
       `DELETE FROM error_tracking.alert_deliveries
         WHERE status <> 'pending' AND updated_at < $1`,

@@ -1,4 +1,3 @@
-import { AlertCounterEntity } from './alert-counter.entity';
 import { AlertDeliveryEntity } from './alert-delivery.entity';
 import { AlertEmailOptOutEntity } from './alert-email-opt-out.entity';
 import { AlertEntity } from './alert.entity';
@@ -46,7 +45,6 @@ export const ERROR_TRACKING_ENTITIES = [
   WebSessionEntity,
   SignInThrottleEntity,
   AlertEntity,
-  AlertCounterEntity,
   AlertDeliveryEntity,
   WebhookEntity,
   WebhookAttemptEntity,

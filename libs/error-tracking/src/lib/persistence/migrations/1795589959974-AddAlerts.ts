@@ -1,12 +1,9 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class AddAlerts1795588736291 implements MigrationInterface {
-  name = 'AddAlerts1795588736291';
+export class AddAlerts1795589959974 implements MigrationInterface {
+  name = 'AddAlerts1795589959974';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(
-      `CREATE TABLE "error_tracking"."alert_counters" ("error_id" bigint NOT NULL, "window_start" TIMESTAMP(3) WITH TIME ZONE NOT NULL, "events" integer NOT NULL, CONSTRAINT "alert_counters_pkey" PRIMARY KEY ("error_id", "window_start"))`,
-    );
     await queryRunner.query(
       `CREATE TABLE "error_tracking"."alert_deliveries" ("id" BIGSERIAL NOT NULL, "alert_id" bigint, "project_id" integer NOT NULL, "channel" text NOT NULL, "hook_id" integer, "user_id" integer, "event_uuid" uuid NOT NULL, "trigger" text NOT NULL, "status" text NOT NULL DEFAULT 'pending', "attempts" integer NOT NULL DEFAULT '0', "next_attempt_at" TIMESTAMP(3) WITH TIME ZONE NOT NULL, "last_error" text, "created_at" TIMESTAMP(3) WITH TIME ZONE NOT NULL, "updated_at" TIMESTAMP(3) WITH TIME ZONE NOT NULL, CONSTRAINT "alert_deliveries_pkey" PRIMARY KEY ("id"))`,
     );
@@ -44,6 +41,12 @@ export class AddAlerts1795588736291 implements MigrationInterface {
       `CREATE INDEX "webhooks_project_id_idx" ON "error_tracking"."webhooks" ("project_id") `,
     );
     await queryRunner.query(
+      `ALTER TABLE "error_tracking"."errors" ADD "alert_window_start" TIMESTAMP(3) WITH TIME ZONE`,
+    );
+    await queryRunner.query(
+      `ALTER TABLE "error_tracking"."errors" ADD "alert_window_events" integer NOT NULL DEFAULT '0'`,
+    );
+    await queryRunner.query(
       `ALTER TABLE "error_tracking"."projects" ADD "alert_frequent_threshold" integer`,
     );
     await queryRunner.query(
@@ -57,6 +60,12 @@ export class AddAlerts1795588736291 implements MigrationInterface {
     );
     await queryRunner.query(
       `ALTER TABLE "error_tracking"."projects" DROP COLUMN "alert_frequent_threshold"`,
+    );
+    await queryRunner.query(
+      `ALTER TABLE "error_tracking"."errors" DROP COLUMN "alert_window_events"`,
+    );
+    await queryRunner.query(
+      `ALTER TABLE "error_tracking"."errors" DROP COLUMN "alert_window_start"`,
     );
     await queryRunner.query(
       `DROP INDEX "error_tracking"."webhooks_project_id_idx"`,
@@ -84,6 +93,5 @@ export class AddAlerts1795588736291 implements MigrationInterface {
       `DROP INDEX "error_tracking"."alert_deliveries_alert_id_idx"`,
     );
     await queryRunner.query(`DROP TABLE "error_tracking"."alert_deliveries"`);
-    await queryRunner.query(`DROP TABLE "error_tracking"."alert_counters"`);
   }
 }
