@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type {
+  BeforeApplicationShutdown,
   OnApplicationBootstrap,
-  OnApplicationShutdown,
 } from '@nestjs/common';
 import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
@@ -40,7 +40,7 @@ export interface WorkerRun {
  */
 @Injectable()
 export class AlertsWorker
-  implements OnApplicationBootstrap, OnApplicationShutdown
+  implements OnApplicationBootstrap, BeforeApplicationShutdown
 {
   private readonly logger = new Logger('ErrorTrackingAlerts');
   private readonly options: AlertsOptions;
@@ -73,7 +73,8 @@ export class AlertsWorker
     this.kick();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Stops taking work and lets the run in progress finish (the pool is still open). */
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     this.unsubscribe?.();
     clearInterval(this.poll);

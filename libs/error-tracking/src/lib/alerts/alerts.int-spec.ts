@@ -239,6 +239,7 @@ describe('alerts (outbox, worker, webhooks, e-mail) against the database', () =>
     const before = receiver.requests.length;
     receiver.respondWith(500);
 
+    const sentAt = clock.now().toISOString();
     await ingest(project, event('checkout failed'));
     await worker.runOnce();
     expect(receiver.requests.length).toBe(before + 1);
@@ -277,6 +278,9 @@ describe('alerts (outbox, worker, webhooks, e-mail) against the database', () =>
       },
       event: { release: 'web@1.2.3', user: { id: 'u1' } },
     });
+    expect(body.event.event_id).toMatch(/^[0-9a-f]{32}$/);
+    expect(body.event.timestamp).toBe(sentAt);
+    expect(body.event.title).toBe('TypeError: checkout failed');
     expect(body.error.frequency).toHaveLength(24);
     expect(body.url).toMatch(
       new RegExp(
