@@ -136,18 +136,45 @@ function collectorTargets(databaseUrl: string): Target[] {
 
 type Mode = 'plain' | 'gzip' | 'mixed' | 'store';
 
+/** Alerts on: a `frequent` rule (counted on every flush) and a webhook. */
+async function enableAlerts(
+  url: string,
+  project: { projectId: number },
+): Promise<void> {
+  const api = async (method: string, path: string, body: unknown) => {
+    const res = await fetch(
+      `${url}/api/v4/projects/${project.projectId}${path}`,
+      {
+        method,
+        headers: {
+          'PRIVATE-TOKEN': ROOT_TOKEN,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify(body),
+      },
+    );
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status}`);
+  };
+  await api('PUT', '/error_tracking/alerts', {
+    frequent_threshold: 1_000_000,
+    frequent_window_minutes: 60,
+  });
+  await api('POST', '/hooks', { url: 'https://hooks.example.com/quitanda' });
+}
+
 function ingest(
   databaseUrl: string,
   mode: Mode,
   name: string,
   description: string,
+  alerts = false,
 ): Workload {
   return {
     name,
     description,
     target: { minRatio: 0.55, maxP99Ms: 50 },
     targets: collectorTargets(databaseUrl),
-    prepare: () => setUpProject(databaseUrl),
+    prepare: () => setUpProject(databaseUrl, alerts ? enableAlerts : undefined),
     requests(_url, prepared) {
       const project = prepared as TrackedProject;
       const envelopes = new PayloadFactory(
@@ -208,6 +235,14 @@ export const ingestEnvelope = (db: string) =>
     'plain',
     'ingest: envelope',
     'node 11 exception envelope (4.8 KB), fresh ids, 100 distinct errors',
+  );
+export const ingestEnvelopeAlerts = (db: string) =>
+  ingest(
+    db,
+    'plain',
+    'ingest: envelope, alerts on',
+    'the same, with a frequent rule and a webhook on the project (new errors alert)',
+    true,
   );
 export const ingestGzip = (db: string) =>
   ingest(

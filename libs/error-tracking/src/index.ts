@@ -4,6 +4,8 @@ export {
   bootstrapErrorTracking,
 } from './lib/error-tracking.module';
 export type { ErrorTrackingModuleOptions } from './lib/error-tracking.options';
+export type { AlertsOptions } from './lib/alerts/alert.types';
+export { DEFAULT_RETRY_DELAYS_SECONDS } from './lib/alerts/alert.types';
 export {
   ERROR_TRACKING_DATA_SOURCE,
   ERROR_TRACKING_SCHEMA,

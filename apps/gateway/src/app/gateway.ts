@@ -84,6 +84,10 @@ export async function startGateway(
       },
       'Quitanda is listening',
     );
+    // Boot lines go out now (supervisors and tests wait for this one), not
+    // once 4 KiB more have been logged; request lines stay batched. A flush
+    // during a write in flight only waits for it, hence the second one.
+    log.flush(() => log.flush());
     return {
       app,
       url,

@@ -18,4 +18,5 @@ export const ERROR_TRACKING_ERROR_HTTP_STATUS: Record<
   [ErrorTrackingErrorCode.ValidationFailed]: HttpStatus.BAD_REQUEST,
   [ErrorTrackingErrorCode.RateLimited]: HttpStatus.TOO_MANY_REQUESTS,
   [ErrorTrackingErrorCode.KeysetUnavailable]: HttpStatus.METHOD_NOT_ALLOWED,
+  [ErrorTrackingErrorCode.Unprocessable]: HttpStatus.UNPROCESSABLE_ENTITY,
 };

@@ -12,6 +12,7 @@ export enum ErrorTrackingErrorCode {
   ValidationFailed = 'validation_failed',
   RateLimited = 'rate_limited',
   KeysetUnavailable = 'keyset_unavailable',
+  Unprocessable = 'unprocessable',
 }
 
 /**
@@ -94,6 +95,14 @@ export class ErrorTrackingError extends DomainError<ErrorTrackingErrorCode> {
     return new ErrorTrackingError(
       ErrorTrackingErrorCode.KeysetUnavailable,
       'Keyset pagination is not yet available for this type of request',
+    );
+  }
+
+  /** GitLab's 422 (a hook test that the receiver did not accept). */
+  static unprocessable(message: string): ErrorTrackingError {
+    return new ErrorTrackingError(
+      ErrorTrackingErrorCode.Unprocessable,
+      message,
     );
   }
 

@@ -7,6 +7,16 @@ import type {
 } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 
+import { AlertComposer } from './alerts/alert-content';
+import { AlertLinks } from './alerts/alert-links';
+import { AlertMailer } from './alerts/alert-mailer';
+import { AlertRulesController } from './alerts/alert-rules.controller';
+import { AlertSignal } from './alerts/alert-signal';
+import { AlertsRepository } from './alerts/alerts.repository';
+import { AlertsService } from './alerts/alerts.service';
+import { AlertsWorker } from './alerts/alerts-worker';
+import { HooksController } from './alerts/hooks.controller';
+import { WebhookDispatcher } from './alerts/webhook-dispatcher';
 import { AccountsRepository } from './accounts/accounts.repository';
 import { AccountsService } from './accounts/accounts.service';
 import { RootBootstrapService } from './accounts/root-bootstrap.service';
@@ -45,6 +55,7 @@ import { SettingsController } from './settings/settings.controller';
 import { SettingsService } from './settings/settings.service';
 import { WebSessionsRepository } from './web/sessions/web-sessions.repository';
 import { WebSessionsService } from './web/sessions/web-sessions.service';
+import { WebAlertsController } from './web/web-alerts.controller';
 import { WebAssetsController } from './web/web-assets.controller';
 import { WebContextMiddleware } from './web/web-context';
 import { WebErrorsController } from './web/web-errors.controller';
@@ -55,6 +66,7 @@ import { WebSessionController } from './web/web-session.controller';
 
 /** Providers of the collector (also used by specs without HTTP). */
 export const INGESTION_PROVIDERS = [
+  AlertSignal,
   ClientKeyCache,
   IngestionMetrics,
   IngestionRepository,
@@ -80,18 +92,31 @@ export const DOMAIN_PROVIDERS = [
   RetentionRepository,
 ];
 
+/** Alert settings, hooks and delivery (the worker is added by the module). */
+export const ALERT_PROVIDERS = [
+  AlertsRepository,
+  AlertLinks,
+  AlertComposer,
+  AlertMailer,
+  WebhookDispatcher,
+  AlertsService,
+];
+
 const API_CONTROLLERS = [
   GitLabUsersController,
   ProjectsController,
   SettingsController,
   ErrorsController,
   IssuesController,
+  HooksController,
+  AlertRulesController,
 ];
 
 /** The web UI's pages (HTML; sessions, CSRF and security headers). */
 const WEB_CONTROLLERS = [
   WebSessionController,
   WebProjectsController,
+  WebAlertsController,
   WebErrorsController,
   WebIssuesController,
 ];
@@ -117,6 +142,8 @@ export class ErrorTrackingModule implements NestModule {
         { provide: ERROR_TRACKING_OPTIONS, useValue: options },
         ...INGESTION_PROVIDERS,
         ...DOMAIN_PROVIDERS,
+        ...ALERT_PROVIDERS,
+        AlertsWorker,
         RetentionService,
         TokenAuthGuard,
         WebSessionsRepository,

@@ -1,3 +1,5 @@
+import type { AlertsOptions } from './alerts/alert.types';
+
 /** What the gateway passes to `ErrorTrackingModule.forRoot` (validated env). */
 export interface ErrorTrackingModuleOptions {
   /** Absolute base for URLs handed out (DSNs, web URLs); else the request's. */
@@ -24,4 +26,6 @@ export interface ErrorTrackingModuleOptions {
   readonly signInMaxFailures: number;
   /** How long such a username is refused. */
   readonly signInLockSeconds: number;
+  /** Alerts: SMTP, retries, local targets, token key (defaults: off/safe). */
+  readonly alerts?: Partial<AlertsOptions>;
 }

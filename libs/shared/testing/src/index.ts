@@ -20,3 +20,7 @@ export { captureStdout } from './lib/capture-stdout';
 export { freshDatabasePerTest } from './lib/fresh-database';
 export { seededRandom } from './lib/seeded-random';
 export { freePort } from './lib/free-port';
+export { WebhookReceiver } from './lib/webhook-receiver';
+export type { ReceivedRequest } from './lib/webhook-receiver';
+export { SmtpSink } from './lib/smtp-sink';
+export type { ReceivedMail } from './lib/smtp-sink';

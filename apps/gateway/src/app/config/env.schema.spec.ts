@@ -48,6 +48,55 @@ describe('environment validation', () => {
     expect(config.publicBaseUrl).toBe('https://q.example.com/base');
   });
 
+  it('parses the alert settings, hiding secrets in its messages', () => {
+    expect(loadConfig({}).alerts).toEqual({
+      smtpUrl: undefined,
+      from: undefined,
+      allowLocalTargets: false,
+      retryDelaysSeconds: [60, 300, 1_800, 7_200, 21_600],
+      pollSeconds: 10,
+      encryptionKey: undefined,
+    });
+    expect(
+      loadConfig({
+        SMTP_URL: 'smtps://alerts:pw@mail.example.com:465',
+        ALERTS_FROM: 'Quitanda <alerts@example.com>',
+        ALERTS_ALLOW_LOCAL_TARGETS: 'true',
+        ALERTS_RETRY_DELAYS_SECONDS: '1, 2,3',
+        ALERTS_POLL_SECONDS: '1',
+        ALERTS_ENCRYPTION_KEY: 'k'.repeat(32),
+      }).alerts,
+    ).toEqual({
+      smtpUrl: 'smtps://alerts:pw@mail.example.com:465',
+      from: 'Quitanda <alerts@example.com>',
+      allowLocalTargets: true,
+      retryDelaysSeconds: [1, 2, 3],
+      pollSeconds: 1,
+      encryptionKey: 'k'.repeat(32),
+    });
+    const problems = problemsOf({
+      SMTP_URL: 'http://user:hunter2@mail',
+      ALERTS_RETRY_DELAYS_SECONDS: '60,soon',
+      ALERTS_POLL_SECONDS: '-1',
+      ALERTS_ENCRYPTION_KEY: 'short-secret',
+    }).join('\n');
+    expect(problems).toMatch(
+      /^SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL; got \(value hidden\)/m,
+    );
+    expect(problems).toMatch(
+      /^ALERTS_RETRY_DELAYS_SECONDS must be a comma-separated list of seconds/m,
+    );
+    expect(problems).toMatch(/^ALERTS_POLL_SECONDS must be an integer/m);
+    expect(problems).toMatch(
+      /^ALERTS_ENCRYPTION_KEY must be at least 32 characters; got \(value hidden\)/m,
+    );
+    expect(problems).toMatch(
+      /^SMTP_URL and ALERTS_FROM must be set together$/m,
+    );
+    expect(problems).not.toContain('hunter2');
+    expect(problems).not.toContain('short-secret');
+  });
+
   it('parses and bounds the error-tracking knobs', () => {
     expect(loadConfig({}).errorTracking).toEqual({
       retentionDays: 90,

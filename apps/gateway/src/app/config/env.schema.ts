@@ -1,5 +1,7 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import {
+  ArrayMaxSize,
+  ArrayMinSize,
   IsBoolean,
   IsIn,
   IsInt,
@@ -73,6 +75,8 @@ export const SECRET_VARIABLES = new Set([
   'EVENTS_WRITE_TOKEN',
   'MARKETPLACE_APP_SECRET',
   'MARKETPLACE_MASTER_SECRET',
+  'SMTP_URL',
+  'ALERTS_ENCRYPTION_KEY',
 ]);
 
 /**
@@ -193,6 +197,47 @@ export class EnvironmentVariables {
   @IntRange(1, 86_400)
   ERROR_TRACKING_SIGN_IN_LOCK_SECONDS = 900;
 
+  @IsOptional()
+  @Matches(/^smtps?:\/\/\S+$/, {
+    message: 'must be an smtp:// or smtps:// URL',
+  })
+  SMTP_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(3)
+  @MaxLength(320)
+  @Matches(/^[^\r\n]*@[^\r\n]*$/, { message: 'must be an e-mail address' })
+  ALERTS_FROM?: string;
+
+  @Transform(toBool)
+  @IsBoolean({ message: 'must be true or false' })
+  ALERTS_ALLOW_LOCAL_TARGETS = false;
+
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string'
+      ? value.split(',').map((item) => toInt({ value: item.trim() }))
+      : value,
+  )
+  @IsInt({ each: true, message: 'must be a comma-separated list of seconds' })
+  @Min(1, { each: true, message: 'must be a comma-separated list of seconds' })
+  @Max(86_400, {
+    each: true,
+    message: 'must be a comma-separated list of seconds',
+  })
+  @ArrayMinSize(1, { message: 'must be a comma-separated list of seconds' })
+  @ArrayMaxSize(10, { message: 'must list at most 10 delays' })
+  ALERTS_RETRY_DELAYS_SECONDS: number[] = [60, 300, 1_800, 7_200, 21_600];
+
+  @Transform(toInt)
+  @IntRange(0, 3_600)
+  ALERTS_POLL_SECONDS = 10;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'must be at least 32 characters' })
+  ALERTS_ENCRYPTION_KEY?: string;
+
   @Transform(toInt)
   @IntRange(1, 3650)
   MARKETPLACE_TOKEN_LIFETIME_DAYS = 30;
@@ -275,6 +320,9 @@ export function validateEnvironment(
     'MARKETPLACE_MASTER_SECRET',
     'MARKETPLACE_APP_NAME',
     'EVENTS_WRITE_TOKEN',
+    'SMTP_URL',
+    'ALERTS_FROM',
+    'ALERTS_ENCRYPTION_KEY',
   ];
   const present: Record<string, string> = {};
   for (const name of [...known, ...optional]) {
@@ -298,6 +346,12 @@ export function validateEnvironment(
     problems.push(
       'DATABASE_READ_URL needs DATABASE_URL (a replica of that server; the embedded database has none)',
     );
+  }
+  if (
+    (present['SMTP_URL'] === undefined) !==
+    (present['ALERTS_FROM'] === undefined)
+  ) {
+    problems.push('SMTP_URL and ALERTS_FROM must be set together');
   }
   if (Array.isArray(variables.CONTEXTS) && variables.CONTEXTS.length === 0) {
     problems.push('CONTEXTS must name at least one context');

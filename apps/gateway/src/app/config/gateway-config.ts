@@ -37,6 +37,15 @@ export interface GatewayConfig {
     readonly sessionCacheSeconds: number;
   };
   readonly events: { readonly writeToken?: string };
+  /** Error-tracking alerts (webhooks and e-mail). */
+  readonly alerts: {
+    readonly smtpUrl?: string;
+    readonly from?: string;
+    readonly allowLocalTargets: boolean;
+    readonly retryDelaysSeconds: readonly number[];
+    readonly pollSeconds: number;
+    readonly encryptionKey?: string;
+  };
   readonly errorTracking: {
     readonly retentionDays: number;
     readonly retentionIntervalMinutes: number;
@@ -92,6 +101,14 @@ export function loadConfig(
       sessionCacheSeconds: vars.MARKETPLACE_SESSION_CACHE_SECONDS,
     },
     events: { writeToken: vars.EVENTS_WRITE_TOKEN },
+    alerts: {
+      smtpUrl: vars.SMTP_URL,
+      from: vars.ALERTS_FROM,
+      allowLocalTargets: vars.ALERTS_ALLOW_LOCAL_TARGETS,
+      retryDelaysSeconds: vars.ALERTS_RETRY_DELAYS_SECONDS,
+      pollSeconds: vars.ALERTS_POLL_SECONDS,
+      encryptionKey: vars.ALERTS_ENCRYPTION_KEY,
+    },
     errorTracking: {
       retentionDays: vars.ERROR_TRACKING_RETENTION_DAYS,
       retentionIntervalMinutes: vars.ERROR_TRACKING_RETENTION_INTERVAL_MINUTES,

@@ -70,6 +70,7 @@ function errorTrackingOptions(
     trustProxy: config.trustProxy,
     initialRootToken: config.initialRootToken,
     ...config.errorTracking,
+    alerts: config.alerts,
   };
 }
 

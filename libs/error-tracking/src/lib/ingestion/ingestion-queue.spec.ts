@@ -1,6 +1,7 @@
 import { FixedClock, TransportErrorKind } from '@quitanda/kernel';
 import { Registry } from 'prom-client';
 
+import { AlertSignal } from '../alerts/alert-signal';
 import { TEST_OPTIONS } from '../../testing/error-tracking-test-module';
 import type { IngestRequest } from './ingest-request';
 import { IngestionQueue, UNAVAILABLE_COOLDOWN_MS } from './ingestion-queue';
@@ -32,6 +33,7 @@ function ok(batch: readonly IngestRequest[]): FlushResult {
     duplicates: 0,
     windows: new Map(),
     reopenedIssues: 0,
+    alerts: 0,
   };
 }
 
@@ -54,6 +56,7 @@ describe('IngestionQueue (group commit)', () => {
       new IngestionMetrics(new Registry()),
       clock,
       TEST_OPTIONS,
+      new AlertSignal(),
     );
   });
 

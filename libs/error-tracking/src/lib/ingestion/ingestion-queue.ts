@@ -7,6 +7,7 @@ import { isConnectionFailure } from '@quitanda/database';
 import { CLOCK, TransportError, TransportErrorKind } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
+import { AlertSignal } from '../alerts/alert-signal';
 import { ERROR_TRACKING_OPTIONS } from '../error-tracking.constants';
 import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
 import type { IngestRequest, IngestVerdict } from './ingest-request';
@@ -59,6 +60,7 @@ export class IngestionQueue
     private readonly metrics: IngestionMetrics,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ERROR_TRACKING_OPTIONS) options: ErrorTrackingModuleOptions,
+    private readonly alertSignal: AlertSignal,
   ) {
     this.rateLimiter = new RateLimiter(options.rateLimitPerMinute);
   }
@@ -135,6 +137,7 @@ export class IngestionQueue
         Number(process.hrtime.bigint() - started) / 1e9,
       );
       this.metrics.flushSize.observe(batch.length);
+      if (result.alerts > 0) this.alertSignal.raise();
       this.metrics.events.inc({ outcome: 'stored' }, result.stored);
       if (result.duplicates > 0)
         this.metrics.events.inc({ outcome: 'duplicate' }, result.duplicates);

@@ -28,6 +28,8 @@ export interface FlushResult {
   /** Events counted in each key's rate-limit window, after this flush. */
   readonly windows: ReadonlyMap<number, number>;
   readonly reopenedIssues: number;
+  /** Alerts recorded in the outbox (new, regression, frequent). */
+  readonly alerts: number;
 }
 
 export interface FlushOptions {
@@ -41,6 +43,7 @@ interface FlushRow {
   windows: Array<[number, number]>;
   stored: number;
   reopened: number;
+  alerts: number;
 }
 
 const RETRYABLE = new Set(['40P01', '40001']);
@@ -57,6 +60,9 @@ const MINUTE_MS = 60_000;
  *   replicas, decided here), duplicate event ids;
  * - each error upserted once with the batch's aggregates, its events, users,
  *   hourly counts, facets, the issues its regression reopens;
+ * - the alerts it triggers (outbox `alerts`): a new error, a regression, a
+ *   `frequent` threshold crossed (counted on the error row, only for
+ *   projects that set one);
  * - release health and discarded counts of the admitted requests.
  *
  * Rows are written in key order so concurrent flushes of several replicas
@@ -198,6 +204,7 @@ export class IngestionRepository {
       duplicates: admitted - result.stored,
       windows: new Map(result.windows),
       reopenedIssues: result.reopened,
+      alerts: result.alerts,
     };
   }
 }
@@ -302,15 +309,28 @@ g AS (
     LEFT JOIN new_users nu
       ON nu.project_id = a.project_id AND nu.fingerprint = a.fingerprint
 ),
+frequent_rules AS (
+  -- Projects of this flush with a "frequent" rule (none by default).
+  SELECT id AS project_id, alert_frequent_threshold AS threshold,
+         to_timestamp(floor(extract(epoch FROM $25::timestamptz)
+                            / (alert_frequent_window_minutes * 60))
+                      * alert_frequent_window_minutes * 60) AS window_start
+    FROM error_tracking.projects
+   WHERE id IN (SELECT DISTINCT project_id FROM g)
+     AND alert_frequent_threshold IS NOT NULL
+),
 up AS (
   INSERT INTO error_tracking.errors AS e
          (project_id, fingerprint, grouping_version, title, type, message, culprit,
           platform, level, logger, status, count, user_count, first_seen, last_seen,
-          first_release, last_release, last_event_id, created_at, updated_at)
-  SELECT project_id, fingerprint, grouping_version, title, type, message, culprit,
+          first_release, last_release, last_event_id, created_at, updated_at,
+          alert_window_start, alert_window_events)
+  SELECT g.project_id, fingerprint, grouping_version, title, type, message, culprit,
          platform, level, logger, 'unresolved', events, new_users, first_seen, last_seen,
-         first_release, last_release, last_event_id, $25, $25
-    FROM g ORDER BY project_id, fingerprint
+         first_release, last_release, last_event_id, $25, $25,
+         r.window_start, CASE WHEN r.window_start IS NULL THEN 0 ELSE events END
+    FROM g LEFT JOIN frequent_rules r ON r.project_id = g.project_id
+   ORDER BY g.project_id, fingerprint
   ON CONFLICT (project_id, fingerprint) DO UPDATE SET
     count = e.count + excluded.count,
     user_count = e.user_count + excluded.user_count,
@@ -333,8 +353,15 @@ up AS (
     regressed_at = CASE WHEN e.status = 'resolved' THEN $25 ELSE e.regressed_at END,
     regression_flush = CASE WHEN e.status = 'resolved' THEN $26::uuid
                             ELSE e.regression_flush END,
+    alert_window_start = excluded.alert_window_start,
+    alert_window_events = CASE
+      WHEN excluded.alert_window_start IS NULL THEN 0
+      WHEN e.alert_window_start = excluded.alert_window_start
+        THEN e.alert_window_events + excluded.alert_window_events
+      ELSE excluded.alert_window_events END,
     updated_at = $25
-  RETURNING id, project_id, fingerprint, issue_iid,
+  RETURNING id, project_id, fingerprint, issue_iid, status, (xmax = 0) AS inserted,
+            alert_window_start, alert_window_events,
             coalesce(regression_flush = $26::uuid, false) AS regressed
 ),
 stored AS (
@@ -374,6 +401,32 @@ reopened AS (
      AND i.project_id = up.project_id AND i.iid = up.issue_iid
      AND i.state = 'closed'
   RETURNING i.id
+),
+triggered AS (
+  SELECT id AS error_id, 'new' AS trigger, $25::timestamptz AS window_start
+    FROM up WHERE inserted
+  UNION ALL
+  SELECT id, 'regression', $25::timestamptz FROM up WHERE regressed
+  UNION ALL
+  -- Only the flush that crosses the threshold: one alert per window.
+  SELECT up.id, 'frequent', up.alert_window_start
+    FROM up
+    JOIN frequent_rules r ON r.project_id = up.project_id
+    JOIN g ON g.project_id = up.project_id AND g.fingerprint = up.fingerprint
+   WHERE up.alert_window_events >= r.threshold
+     AND up.alert_window_events - g.events < r.threshold
+     AND up.status <> 'ignored'
+),
+alerts AS (
+  INSERT INTO error_tracking.alerts
+         (project_id, error_id, trigger, window_start, event_id, created_at)
+  SELECT up.project_id, t.error_id, t.trigger, t.window_start, g.last_event_id, $25
+    FROM triggered t
+    JOIN up ON up.id = t.error_id
+    JOIN g ON g.project_id = up.project_id AND g.fingerprint = up.fingerprint
+   ORDER BY 2, 3, 4
+  ON CONFLICT (error_id, trigger, window_start) DO NOTHING
+  RETURNING id
 ),
 sessions AS (
   INSERT INTO error_tracking.release_sessions AS rs
@@ -427,4 +480,5 @@ SELECT
   (SELECT coalesce(json_agg(json_build_array(key_id, events)), '[]'::json)
      FROM windows) AS windows,
   (SELECT count(*) FROM fresh)::int AS stored,
-  (SELECT count(*) FROM reopened)::int AS reopened`;
+  (SELECT count(*) FROM reopened)::int AS reopened,
+  (SELECT count(*) FROM alerts)::int AS alerts`;

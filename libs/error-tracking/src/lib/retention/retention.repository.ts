@@ -85,6 +85,17 @@ export class RetentionRepository {
         `window_start < $1::timestamptz - interval '1 hour'`,
         now,
       ],
+      // Alerts follow the events: settled deliveries, the delivery log and
+      // fanned-out alerts older than the cutoff go; pending deliveries stay.
+      ['alert_deliveries', `status <> 'pending' AND updated_at < $1`, cutoff],
+      ['webhook_attempts', 'created_at < $1', cutoff],
+      [
+        'alerts',
+        `fanned_out_at IS NOT NULL AND created_at < $1
+         AND NOT EXISTS (SELECT 1 FROM error_tracking.alert_deliveries d
+                          WHERE d.alert_id = alerts.id)`,
+        cutoff,
+      ],
     ] as const)
       await this.deleteInBatches(table, condition, value);
     const droppedPartitions = await this.dropEmptyPartitions(cutoff);

@@ -79,7 +79,8 @@ function sidebar(
       ${link('issues', `${base}/issues`, 'Issues')}
     </ul>
     ${
-      accessLevel >= AccessLevel.Maintainer
+      // Developers reach Monitor settings for their alert e-mail choice.
+      accessLevel >= AccessLevel.Developer
         ? html`<p class="sidebar-heading">Settings</p>
             <ul>
               ${link('settings', `${base}/settings/monitor`, 'Monitor')}

@@ -10,6 +10,13 @@ const NOTICES = {
   'settings-saved': 'Error tracking settings saved.',
   'key-created': 'A new client key was created.',
   'key-deleted': 'The client key was deleted; it no longer accepts events.',
+  'hook-created': 'Webhook added. It receives the next alerts.',
+  'hook-deleted': 'Webhook deleted.',
+  'hook-test-delivered': 'Test alert delivered: the receiver answered 2xx.',
+  'hook-test-failed':
+    'Test alert not accepted by the receiver; see its recent deliveries below.',
+  'alert-rules-saved': 'Alert rules saved.',
+  'alert-email-saved': 'Your e-mail preference was saved.',
   resolved: 'The error was marked as resolved.',
   ignored: 'The error is now ignored.',
   unresolved: 'The error was reopened.',

@@ -25,17 +25,22 @@ import {
 import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
 import { baseUrlOf, dsnOf } from '../http/base-url';
 import { parseId } from '../http/path-params';
+import { AlertsService } from '../alerts/alerts.service';
 import { ProjectAccessService } from '../projects/project-access.service';
 import type { ProjectAccess } from '../projects/project.types';
 import { ProjectsService } from '../projects/projects.service';
 import { SettingsService } from '../settings/settings.service';
 import { withNotice } from './notices';
 import type { NoticeKey } from './notices';
+import type { AlertsView } from './pages/monitor-alerts.view';
 import { monitorSettingsPage } from './pages/monitor-settings.page';
 import { projectsPage } from './pages/projects.page';
 import { formField, webCaller, webProjectAccess } from './web-caller';
 import { Web } from './web-context';
 import type { WebContext } from './web-context';
+
+/** Deliveries of each hook shown on the settings page. */
+const RECENT_DELIVERIES = 10;
 
 /** Projects list, project creation, Settings > Monitor. */
 @ApiExcludeController()
@@ -45,6 +50,7 @@ export class WebProjectsController {
     private readonly projects: ProjectsService,
     private readonly access: ProjectAccessService,
     private readonly settings: SettingsService,
+    private readonly alerts: AlertsService,
     @Inject(ERROR_TRACKING_OPTIONS)
     private readonly options: ErrorTrackingModuleOptions,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -135,16 +141,21 @@ export class WebProjectsController {
     @Query('notice') notice: unknown,
     @Req() req: Request,
   ): Promise<string> {
+    // Developers see only their own alert e-mail choice; the rest is maintainers'.
     const access = await webProjectAccess(
       this.access,
       ctx,
       id,
-      AccessLevel.Maintainer,
+      AccessLevel.Developer,
     );
+    const maintainer = access.accessLevel >= AccessLevel.Maintainer;
     const base = baseUrlOf(req, this.options);
-    const { keys } = await this.settings.listKeys(access, 100, 0);
+    const { keys } = maintainer
+      ? await this.settings.listKeys(access, 100, 0)
+      : { keys: [] };
     const active = keys.filter((key) => key.active);
     return monitorSettingsPage(ctx, {
+      alerts: await this.alertsView(ctx, access, maintainer),
       project: access.project,
       accessLevel: access.accessLevel,
       keys: active.map((key) => ({
@@ -193,6 +204,31 @@ export class WebProjectsController {
     return this.settingsAction(ctx, id, res, 'key-deleted', (access) =>
       this.settings.deleteKey(access, parseId(keyId, 'Client key')),
     );
+  }
+
+  private async alertsView(
+    ctx: WebContext,
+    access: ProjectAccess,
+    maintainer: boolean,
+  ): Promise<AlertsView> {
+    const userId = webCaller(ctx).user.id;
+    const hooks = maintainer ? await this.alerts.listHooks(access) : undefined;
+    return {
+      hooks: hooks
+        ? await Promise.all(
+            hooks.map(async (hook) => ({
+              hook,
+              attempts: (
+                await this.alerts.attempts(access, hook.id, RECENT_DELIVERIES)
+              ).attempts,
+            })),
+          )
+        : undefined,
+      rules: maintainer ? await this.alerts.rules(access) : undefined,
+      emailEnabled: this.alerts.emailEnabled,
+      optedOut: await this.alerts.isOptedOut(access, userId),
+      now: this.clock.now(),
+    };
   }
 
   /** A maintainer's change on the settings page, then back to it. */

@@ -88,6 +88,17 @@ export class ErrorEntity {
   @Column({ type: 'uuid', nullable: true })
   regressionFlush!: string | null;
 
+  /**
+   * Start of the current `frequent` window (null when the project has no
+   * `frequent` rule) and the events counted in it: kept on the row the
+   * flush updates anyway, so counting costs no extra row.
+   */
+  @Column({ type: 'timestamptz', precision: 3, nullable: true })
+  alertWindowStart!: Date | null;
+
+  @Column({ type: 'integer', default: 0 })
+  alertWindowEvents!: number;
+
   /** iid of the issue created from this error, in the same project. */
   @Column({ type: 'integer', nullable: true })
   issueIid!: number | null;

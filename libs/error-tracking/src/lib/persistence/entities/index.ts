@@ -1,3 +1,6 @@
+import { AlertDeliveryEntity } from './alert-delivery.entity';
+import { AlertEmailOptOutEntity } from './alert-email-opt-out.entity';
+import { AlertEntity } from './alert.entity';
 import { ClientKeyEntity } from './client-key.entity';
 import { DiscardedEventEntity } from './discarded-event.entity';
 import { ErrorFacetEntity } from './error-facet.entity';
@@ -17,6 +20,8 @@ import { ReleaseSessionEntity } from './release-session.entity';
 import { SignInThrottleEntity } from './sign-in-throttle.entity';
 import { UserEntity } from './user.entity';
 import { WebSessionEntity } from './web-session.entity';
+import { WebhookAttemptEntity } from './webhook-attempt.entity';
+import { WebhookEntity } from './webhook.entity';
 
 /** Every entity of the error_tracking schema. */
 export const ERROR_TRACKING_ENTITIES = [
@@ -39,4 +44,9 @@ export const ERROR_TRACKING_ENTITIES = [
   MaintenanceRunEntity,
   WebSessionEntity,
   SignInThrottleEntity,
+  AlertEntity,
+  AlertDeliveryEntity,
+  WebhookEntity,
+  WebhookAttemptEntity,
+  AlertEmailOptOutEntity,
 ];

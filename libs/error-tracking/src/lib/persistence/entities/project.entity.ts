@@ -32,4 +32,11 @@ export class ProjectEntity {
   /** Last issue iid handed out in this project. */
   @Column({ type: 'integer', default: 0 })
   lastIssueIid!: number;
+
+  /** `frequent` alerts: events within the window that fire one; null = off. */
+  @Column({ type: 'integer', nullable: true })
+  alertFrequentThreshold!: number | null;
+
+  @Column({ type: 'integer', default: 60 })
+  alertFrequentWindowMinutes!: number;
 }

@@ -1,0 +1,234 @@
+import {
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Inject,
+  Param,
+  Post,
+  Put,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+
+import type { Caller } from '../accounts/account.types';
+import { CurrentCaller, TokenAuthGuard } from '../accounts/token-auth.guard';
+import {
+  AccessLevel,
+  ERROR_TRACKING_OPTIONS,
+} from '../error-tracking.constants';
+import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
+import { baseUrlOf } from '../http/base-url';
+import { ApiGitLabPage, GitLabRestApi } from '../http/openapi';
+import { ErrorTrackingError } from '../error-tracking.errors';
+import { pageRequest, setPageHeaders } from '../http/pagination';
+import { Params } from '../http/params';
+import { parseId } from '../http/path-params';
+import { ProjectAccessService } from '../projects/project-access.service';
+import type { HookInput } from './alerts.service';
+import { AlertsService } from './alerts.service';
+import {
+  HookEventResponseDto,
+  HookResponseDto,
+  toHookEventResponse,
+  toHookResponse,
+} from './dto/hook.response.dto';
+import { HookBodyDto } from './dto/request-bodies.dto';
+
+function hookInput(params: Params, create: boolean): HookInput {
+  return {
+    url: create
+      ? params.string('url', true, 2_048)
+      : params.string('url', false, 2_048),
+    token: params.string('token', false, 255),
+    errorTrackingEvents: params.boolean('error_tracking_events'),
+    enableSslVerification: params.boolean('enable_ssl_verification'),
+  };
+}
+
+/** GitLab's project hooks, for error-tracking alerts (maintainer). */
+@ApiTags('error tracking: alerts')
+@GitLabRestApi()
+@ApiParam({
+  name: 'id',
+  description: 'Numeric project id or URL-encoded path.',
+})
+@UseGuards(TokenAuthGuard)
+@Controller('api/v4/projects/:id/hooks')
+export class HooksController {
+  constructor(
+    private readonly alerts: AlertsService,
+    private readonly access: ProjectAccessService,
+    @Inject(ERROR_TRACKING_OPTIONS)
+    private readonly options: ErrorTrackingModuleOptions,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Project webhooks (maintainer)' })
+  @ApiOkResponse({ type: HookResponseDto, isArray: true })
+  async list(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+  ): Promise<HookResponseDto[]> {
+    const access = await this.access.require(
+      caller,
+      id,
+      AccessLevel.Maintainer,
+    );
+    return (await this.alerts.listHooks(access)).map(toHookResponse);
+  }
+
+  @Post()
+  @ApiOperation({
+    summary: 'Add a webhook (maintainer); the token is write-only',
+  })
+  @ApiBody({ type: HookBodyDto })
+  @ApiCreatedResponse({ type: HookResponseDto })
+  async create(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Req() req: Request,
+  ): Promise<HookResponseDto> {
+    const params = Params.of(req.query, req.body);
+    const input = hookInput(params, true);
+    const access = await this.access.require(
+      caller,
+      id,
+      AccessLevel.Maintainer,
+    );
+    params.check();
+    return toHookResponse(await this.alerts.createHook(access, input));
+  }
+
+  @Get(':hook_id')
+  @ApiOperation({ summary: 'One webhook (maintainer)' })
+  @ApiOkResponse({ type: HookResponseDto })
+  async get(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Param('hook_id') hookId: string,
+  ): Promise<HookResponseDto> {
+    const access = await this.access.require(
+      caller,
+      id,
+      AccessLevel.Maintainer,
+    );
+    return toHookResponse(
+      await this.alerts.findHook(access, parseId(hookId, 'Hook')),
+    );
+  }
+
+  @Put(':hook_id')
+  @ApiOperation({
+    summary: 'Change a webhook (maintainer); an empty token removes it',
+  })
+  @ApiBody({ type: HookBodyDto })
+  @ApiOkResponse({ type: HookResponseDto })
+  async update(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Param('hook_id') hookId: string,
+    @Req() req: Request,
+  ): Promise<HookResponseDto> {
+    const params = Params.of(req.query, req.body);
+    const input = hookInput(params, false);
+    const access = await this.access.require(
+      caller,
+      id,
+      AccessLevel.Maintainer,
+    );
+    params.check();
+    return toHookResponse(
+      await this.alerts.updateHook(access, parseId(hookId, 'Hook'), input),
+    );
+  }
+
+  @Delete(':hook_id')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  @ApiOperation({
+    summary: 'Delete a webhook and its pending deliveries (maintainer)',
+  })
+  async remove(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Param('hook_id') hookId: string,
+  ): Promise<void> {
+    const access = await this.access.require(
+      caller,
+      id,
+      AccessLevel.Maintainer,
+    );
+    await this.alerts.deleteHook(access, parseId(hookId, 'Hook'));
+  }
+
+  @Get(':hook_id/events')
+  @ApiOperation({
+    summary: 'Recent deliveries of a webhook, newest first (maintainer)',
+  })
+  @ApiGitLabPage(HookEventResponseDto)
+  async events(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Param('hook_id') hookId: string,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<HookEventResponseDto[]> {
+    const access = await this.access.require(
+      caller,
+      id,
+      AccessLevel.Maintainer,
+    );
+    const query = req.query as Record<string, unknown>;
+    const page = pageRequest(query);
+    const { attempts, total } = await this.alerts.attempts(
+      access,
+      parseId(hookId, 'Hook'),
+      page.perPage,
+      page.offset,
+    );
+    setPageHeaders(res, req, baseUrlOf(req, this.options), page, total);
+    return attempts.map(toHookEventResponse);
+  }
+
+  @Post(':hook_id/test/:trigger')
+  @ApiOperation({
+    summary: 'Send a sample alert now (maintainer); trigger `error_tracking`',
+  })
+  @ApiCreatedResponse({
+    description:
+      '`{"message": "201 Created"}`; 422 when the receiver did not accept it.',
+  })
+  async test(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Param('hook_id') hookId: string,
+    @Param('trigger') trigger: string,
+  ): Promise<{ message: string }> {
+    const access = await this.access.require(
+      caller,
+      id,
+      AccessLevel.Maintainer,
+    );
+    if (trigger !== 'error_tracking')
+      throw ErrorTrackingError.invalidParameter(
+        'trigger does not have a valid value',
+      );
+    const outcome = await this.alerts.test(access, parseId(hookId, 'Hook'));
+    if (!outcome.delivered)
+      throw ErrorTrackingError.unprocessable(
+        `Hook execution failed: ${outcome.error ?? 'no 2xx response'}`,
+      );
+    return { message: '201 Created' };
+  }
+}
