@@ -18,6 +18,7 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
+  ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -30,7 +31,7 @@ import {
 } from '../error-tracking.constants';
 import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
 import { baseUrlOf } from '../http/base-url';
-import { ApiGitLabPage, GitLabRestApi } from '../http/openapi';
+import { ApiGitLabPage, GitLabErrorDto, GitLabRestApi } from '../http/openapi';
 import { ErrorTrackingError } from '../error-tracking.errors';
 import { pageRequest, setPageHeaders } from '../http/pagination';
 import { Params } from '../http/params';
@@ -206,8 +207,16 @@ export class HooksController {
     summary: 'Send a sample alert now (maintainer); trigger `error_tracking`',
   })
   @ApiCreatedResponse({
-    description:
-      '`{"message": "201 Created"}`; 422 when the receiver did not accept it.',
+    description: 'The receiver accepted the sample alert.',
+    schema: {
+      type: 'object',
+      properties: { message: { type: 'string', example: '201 Created' } },
+    },
+  })
+  @ApiResponse({
+    status: 422,
+    description: 'The receiver did not accept it.',
+    type: GitLabErrorDto,
   })
   async test(
     @CurrentCaller() caller: Caller,
