@@ -2,6 +2,7 @@ import 'reflect-metadata';
 
 import { CommandFactory } from 'nest-commander';
 
+import { loadDotEnv } from './app/config/env-file';
 import { ConfigurationError } from './app/config/env.schema';
 import { loadConfig } from './app/config/gateway-config';
 import { openGatewayDatabase } from './app/database/gateway-database';
@@ -15,6 +16,7 @@ import { CliModule } from './cli/cli.module';
 async function main(): Promise<void> {
   let config;
   try {
+    loadDotEnv();
     config = loadConfig(process.env);
   } catch (error) {
     if (error instanceof ConfigurationError) {

@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+export const ROOT = join(__dirname, '../../../..');
+
+export interface ProcessRun {
+  readonly lines: Array<Record<string, unknown>>;
+  /** Standard output exactly as written (to look for what must not be there). */
+  readonly stdout: string;
+  readonly code: number | null;
+}
+
+/**
+ * `main.ts` as `npm start` runs it, compiled on the fly, in `cwd` (the
+ * repository by default) with only `env` and PATH; `whileUp` gets the URL
+ * from the "listening" line and the process stops on SIGTERM after it.
+ */
+export function runMain(
+  env: Record<string, string>,
+  whileUp?: (url: string) => Promise<void>,
+  cwd = ROOT,
+): Promise<ProcessRun> {
+  const child = spawn(
+    process.execPath,
+    [
+      '-r',
+      require.resolve('@swc-node/register'),
+      join(ROOT, 'apps/gateway/src/main.ts'),
+    ],
+    {
+      cwd,
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        SWC_NODE_PROJECT: join(ROOT, 'tsconfig.base.json'),
+        HOST: '127.0.0.1',
+        PORT: '0',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const lines: Array<Record<string, unknown>> = [];
+  let stdout = '';
+  let buffered = '';
+  let work: Promise<void> = Promise.resolve();
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+    buffered += chunk.toString('utf8');
+    const complete = buffered.split('\n');
+    buffered = complete.pop() ?? '';
+    for (const text of complete) {
+      const line = JSON.parse(text) as Record<string, unknown>;
+      lines.push(line);
+      if (whileUp && line['msg'] === 'Quitanda is listening')
+        work = whileUp(String(line['url'])).finally(() =>
+          child.kill('SIGTERM'),
+        );
+    }
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      work.then(() => resolve({ lines, stdout, code }), reject);
+    });
+  });
+}
