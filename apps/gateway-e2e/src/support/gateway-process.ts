@@ -64,3 +64,44 @@ export function runMain(
     });
   });
 }
+
+export interface CliRun {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly code: number | null;
+}
+
+/** `npm run cli -- <args>` from sources, `input` on its standard input. */
+export function runCli(
+  args: readonly string[],
+  env: Record<string, string>,
+  input = '',
+): Promise<CliRun> {
+  const child = spawn(
+    process.execPath,
+    [
+      '-r',
+      require.resolve('@swc-node/register'),
+      join(ROOT, 'apps/gateway/src/cli.ts'),
+      ...args,
+    ],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        SWC_NODE_PROJECT: join(ROOT, 'tsconfig.base.json'),
+        ...env,
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin.end(input);
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ stdout, stderr, code }));
+  });
+}

@@ -20,6 +20,7 @@ import { HTTP_ERROR_FORMATS, HttpErrorFilter } from './http/http-error.filter';
 import { MetricsController } from './metrics/metrics.controller';
 import { registerPoolMetrics } from './metrics/metrics';
 import { PlatformModule } from './platform.module';
+import { VersionController } from './version/version.controller';
 
 export interface AppModuleOptions {
   readonly config: GatewayConfig;
@@ -54,7 +55,7 @@ export class AppModule implements OnModuleInit {
           entry.module(config),
         ]),
       ],
-      controllers: [HealthController, MetricsController],
+      controllers: [HealthController, MetricsController, VersionController],
       providers: [
         ReadinessService,
         contextDataSourcesProvider(contexts),

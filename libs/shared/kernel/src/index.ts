@@ -25,3 +25,5 @@ export {
   verifyPassword,
   DUMMY_PASSWORD_HASH,
 } from './lib/passwords';
+export { readSecret } from './lib/read-secret';
+export type { SecretInput } from './lib/read-secret';
