@@ -8,7 +8,9 @@ import type { BuildInfo } from './build-info';
 @Controller('version')
 export class VersionController {
   @Get()
-  @ApiOperation({ summary: 'The running version and the commit it was built from' })
+  @ApiOperation({
+    summary: 'The running version and the commit it was built from',
+  })
   @ApiOkResponse({
     schema: {
       type: 'object',
