@@ -66,11 +66,9 @@ if (!upToDate()) {
 }
 const cli = spawnSync(
   process.execPath,
-  [
-    '--enable-source-maps',
-    join(root, 'dist/apps/gateway/src/cli.js'),
-    ...process.argv.slice(2),
-  ],
+  // No --enable-source-maps: it reads every module's map at load, and the
+  // CLI prints messages, not stacks.
+  [join(root, 'dist/apps/gateway/src/cli.js'), ...process.argv.slice(2)],
   { cwd: process.cwd(), stdio: 'inherit' },
 );
 process.exit(cli.status ?? 1);
