@@ -323,7 +323,8 @@ async function composeEnvironment(runtime, adminUrl) {
     fail('compose: postgres has no health check');
   if (
     !(postgres.volumes ?? []).some((v) =>
-      v.endsWith(':/var/lib/postgresql/data'),
+      // postgres:18 and later keep PGDATA under /var/lib/postgresql/<major>.
+      /:\/var\/lib\/postgresql(\/data)?$/.test(v),
     )
   )
     fail('compose: postgres keeps its data in no volume');

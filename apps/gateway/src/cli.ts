@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   }
   const database = await openGatewayDatabase(config, { attach: true });
   try {
-    await CommandFactory.run(CliModule.forRoot(config, database.url), {
+    await CommandFactory.run(CliModule.forRoot(config, database), {
       logger: ['error', 'warn'],
       version: versionLine,
       errorHandler: (error) => {

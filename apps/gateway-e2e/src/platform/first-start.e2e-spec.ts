@@ -81,7 +81,7 @@ describe('first start, as a new user runs it (e2e)', () => {
       credentials.marketplace.master_secret,
     ])
       expect(run.stdout).not.toContain(secret);
-  });
+  }, 120_000);
 
   describe('.env in the working directory', () => {
     let database: TestDatabase;

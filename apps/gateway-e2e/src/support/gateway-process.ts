@@ -105,3 +105,44 @@ export function runCli(
     child.once('close', (code) => resolve({ stdout, stderr, code }));
   });
 }
+
+/** The embedded database of `dataDir`, served by a process of its own. */
+export async function serveEmbedded(
+  dataDir: string,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '-r',
+      require.resolve('@swc-node/register'),
+      join(__dirname, 'serve-embedded.ts'),
+      dataDir,
+    ],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        SWC_NODE_PROJECT: join(ROOT, 'tsconfig.base.json'),
+      },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const url = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      if (text.includes('\n')) resolve(text.trim());
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`embedded database exited with ${code}`)),
+    );
+  });
+  return {
+    url,
+    async close() {
+      child.stdin.end();
+      await exited;
+    },
+  };
+}

@@ -14,3 +14,4 @@ export type { EmbeddedPostgres } from './lib/embedded-postgres';
 export { isUniqueViolation, isConnectionFailure } from './lib/pg-errors';
 export { Sql, poolOf } from './lib/sql';
 export type { SqlExecutor } from './lib/sql';
+export { withClient } from './lib/with-client';

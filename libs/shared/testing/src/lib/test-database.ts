@@ -4,8 +4,11 @@ import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { runMigrations, startEmbeddedPostgres } from '@quitanda/database';
-import { Client } from 'pg';
+import {
+  runMigrations,
+  startEmbeddedPostgres,
+  withClient,
+} from '@quitanda/database';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 
 /**
@@ -52,19 +55,6 @@ function uniqueName(prefix: string, key: string): string {
   return `qtest_${prefix}_${slug}_${randomBytes(5).toString('hex')}`;
 }
 
-async function withAdmin<T>(
-  url: string,
-  work: (client: Client) => Promise<T>,
-): Promise<T> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 /** Jest global setup: migrate once, remember where the result is. */
 export async function prepareTemplateDatabase(
   key: string,
@@ -73,7 +63,7 @@ export async function prepareTemplateDatabase(
   const server = serverUrl();
   if (server) {
     const template = uniqueName('tpl', key);
-    await withAdmin(server, (admin) =>
+    await withClient(server, (admin) =>
       admin.query(`CREATE DATABASE "${template}"`),
     );
     const url = withDatabase(server, template);
@@ -103,7 +93,7 @@ export async function dropTemplateDatabase(): Promise<void> {
   if (process.env[MODE_ENV] === 'postgres') {
     const server = serverUrl();
     if (server) {
-      await withAdmin(server, (admin) =>
+      await withClient(server, (admin) =>
         admin.query(`DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`),
       );
     }
@@ -126,13 +116,13 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     const server = serverUrl();
     if (!server) throw new Error('DATABASE_URL vanished during the test run');
     const name = uniqueName('db', 'file');
-    await withAdmin(server, (admin) =>
+    await withClient(server, (admin) =>
       admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`),
     );
     return {
       url: withDatabase(server, name),
       close: () =>
-        withAdmin(server, async (admin) => {
+        withClient(server, async (admin) => {
           await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
         }),
     };
