@@ -14,7 +14,9 @@ import { AuthService } from './auth/auth.service';
 import { KinveyAuthGuard } from './auth/kinvey-auth.guard';
 import {
   CreateAppCommand,
+  ImportCommand,
   ListAppsCommand,
+  SetPasswordCommand,
 } from './cli/marketplace-cli.commands';
 import { DataController } from './data/data.controller';
 import { Finder } from './data/finder';
@@ -38,6 +40,7 @@ import { UserQueryService } from './users/user-query.service';
 import { UsersController } from './users/users.controller';
 import { UsersRepository } from './users/users.repository';
 import { UsersService } from './users/users.service';
+import { KinveyImportService } from './import/kinvey-import.service';
 
 /** Apps, users, records, files, matching (no HTTP). */
 export const MARKETPLACE_PROVIDERS = [
@@ -116,8 +119,15 @@ export class MarketplaceCliModule {
         { provide: MARKETPLACE_OPTIONS, useValue: options },
         AppsRepository,
         AppsService,
+        UsersRepository,
+        FilesRepository,
+        FilesService,
+        RecordsRepository,
+        KinveyImportService,
         CreateAppCommand,
         ListAppsCommand,
+        ImportCommand,
+        SetPasswordCommand,
       ],
     };
   }

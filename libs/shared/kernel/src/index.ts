@@ -25,5 +25,5 @@ export {
   verifyPassword,
   DUMMY_PASSWORD_HASH,
 } from './lib/passwords';
-export { readSecret } from './lib/read-secret';
+export { readSecret, refuseSecretArguments } from './lib/read-secret';
 export type { SecretInput } from './lib/read-secret';

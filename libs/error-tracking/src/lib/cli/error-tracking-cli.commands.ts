@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandRunner, Option } from 'nest-commander';
-import { CLOCK, readSecret } from '@quitanda/kernel';
+import { CLOCK, readSecret, refuseSecretArguments } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import { AccountsService } from '../accounts/accounts.service';
@@ -14,14 +14,6 @@ interface UserOptions {
   admin?: boolean;
 }
 
-/** Passwords come from a prompt or standard input, never the command line. */
-function refuseArguments(args: string[]): void {
-  if (args.length > 0)
-    throw new Error(
-      `Unexpected argument "${args[0]}": passwords are read from a prompt or standard input, never from the command line`,
-    );
-}
-
 @Command({
   name: 'users:create',
   description: 'Create an error-tracking user (web UI password optional)',
@@ -32,7 +24,7 @@ export class CreateUserCommand extends CommandRunner {
   }
 
   async run(args: string[], options: UserOptions): Promise<void> {
-    refuseArguments(args);
+    refuseSecretArguments(args);
     if (!options.username || !options.email)
       throw new Error('--username and --email are required');
     const user = await this.accounts.createUser({
@@ -99,7 +91,7 @@ export class SetUserPasswordCommand extends CommandRunner {
   }
 
   async run(args: string[], options: { username?: string }): Promise<void> {
-    refuseArguments(args);
+    refuseSecretArguments(args);
     if (!options.username) throw new Error('--username is required');
     const user = await this.accounts.setPassword(
       options.username,

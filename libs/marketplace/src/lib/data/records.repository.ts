@@ -110,6 +110,19 @@ export class RecordsRepository {
     }
   }
 
+  /** Which of `ids` exist in the collection (an import skips those). */
+  async existingIds(
+    appKey: string,
+    collection: string,
+    ids: readonly string[],
+  ): Promise<Set<string>> {
+    const rows = await this.sql.rows<{ id: string }>(
+      'SELECT id FROM marketplace.records WHERE app_key = $1 AND collection = $2 AND id = ANY($3::text[])',
+      [appKey, collection, ids],
+    );
+    return new Set(rows.map((row) => row.id));
+  }
+
   async find(key: RecordKey): Promise<KinveyDoc | undefined> {
     const rows = await this.sql.rows<{ doc: KinveyDoc }>(
       'SELECT doc FROM marketplace.records WHERE app_key = $1 AND collection = $2 AND id = $3',

@@ -81,3 +81,14 @@ function typed(
     input.on('data', onData);
   });
 }
+
+/**
+ * Refuses positional arguments of a command that reads a password, so a
+ * password typed after the options is never taken (nor left in `ps`).
+ */
+export function refuseSecretArguments(args: readonly string[]): void {
+  if (args.length > 0)
+    throw new Error(
+      `Unexpected argument "${args[0]}": passwords are read from a prompt or standard input, never from the command line`,
+    );
+}
