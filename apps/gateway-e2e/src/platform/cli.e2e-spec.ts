@@ -1,14 +1,18 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import request from 'supertest';
 
 import { signedInAgent } from '../error-tracking/web-support';
+import { basic } from '../marketplace/marketplace-support';
 import { ROOT, runCli } from '../support/gateway-process';
 import { startTestGateway } from '../support/test-gateway';
 import type { TestGateway } from '../support/test-gateway';
+
+// Each test runs the CLI from sources a few times (compiled on the fly).
+jest.setTimeout(90_000);
 
 describe('the operator CLI and the version (e2e)', () => {
   let gw: TestGateway;
@@ -91,6 +95,69 @@ describe('the operator CLI and the version (e2e)', () => {
       'ops',
       'a new password',
     );
+  });
+
+  it('marketplace:import shows progress, reports rejections and is idempotent', async () => {
+    const created = await runCli(
+      ['marketplace:apps:create', '--name', 'Moving in'],
+      env,
+    );
+    const { appKey, masterSecret } = JSON.parse(created.stdout) as {
+      appKey: string;
+      masterSecret: string;
+    };
+    const dir = await mkdtemp(join(tmpdir(), 'kinvey-export-'));
+    try {
+      await writeFile(
+        join(dir, 'product.json'),
+        JSON.stringify([
+          {
+            _id: '5f1e0c0ffee0000000000001',
+            name: 'Caju',
+            measurement: 'kg',
+            _acl: { creator: 'kid_old' },
+            _kmd: {
+              ect: '2020-02-02T10:00:00.000Z',
+              lmt: '2021-03-03T10:00:00.000Z',
+            },
+          },
+          {
+            _id: '5f1e0c0ffee0000000000002',
+            name: 'Manga',
+            measurement: 'box',
+          },
+        ]),
+      );
+      const first = await runCli(
+        ['marketplace:import', '--app', appKey, dir],
+        env,
+      );
+      expect(first.code).toBe(2);
+      expect(first.stdout).toBe(
+        'product.json\t1 imported\t0 already there\t1 rejected\n',
+      );
+      expect(first.stderr).toBe(
+        'rejected product.json[1] _id 5f1e0c0ffee0000000000002: The request body has invalid values. (measurement must be un or kg)\n' +
+          'product.json: 1 imported, 0 already there, 1 rejected\n',
+      );
+      const second = await runCli(
+        ['marketplace:import', '--app', appKey, dir],
+        env,
+      );
+      expect(second.stdout).toBe(
+        'product.json\t0 imported\t1 already there\t1 rejected\n',
+      );
+      const record = await request(gw.url)
+        .get(`/appdata/${appKey}/product/5f1e0c0ffee0000000000001`)
+        .set('Authorization', basic(appKey, masterSecret));
+      expect(record.status).toBe(200);
+      expect(record.body._kmd).toEqual({
+        ect: '2020-02-02T10:00:00.000Z',
+        lmt: '2021-03-03T10:00:00.000Z',
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('serves GET /version and the quitanda_build_info metric', async () => {
