@@ -25,6 +25,8 @@ import { jsonArrayBatches } from './json-array-batches';
 
 /** Records per batch: one round of validation and inserts. */
 export const IMPORT_BATCH = 1000;
+/** Entities in flight at once. */
+const IMPORT_CONCURRENCY = 32;
 const FILE_CHUNK = 1024 * 1024;
 /**
  * Stored for users a Kinvey export brings without a password: no Argon2 hash,
@@ -172,13 +174,20 @@ export class KinveyImportService {
             : [],
         ),
       );
-      const outcomes = await Promise.all(
-        batch.map((entity) =>
-          one(entity, present).then(
-            (outcome) => ({ outcome }),
-            (error: unknown) => ({ reason: reasonOf(error) }),
-          ),
-        ),
+      const outcomes: Array<{ outcome: Outcome } | { reason: string }> = [];
+      let next = 0;
+      // A few entities at a time: enough to keep the connections busy, few
+      // enough that none waits for a connection longer than its timeout.
+      await Promise.all(
+        Array.from({ length: IMPORT_CONCURRENCY }, async () => {
+          while (next < batch.length) {
+            const at = next++;
+            outcomes[at] = await one(batch[at], present).then(
+              (outcome) => ({ outcome }),
+              (error: unknown) => ({ reason: reasonOf(error) }),
+            );
+          }
+        }),
       );
       outcomes.forEach((result, offset) => {
         if ('outcome' in result) counts[result.outcome] += 1;
