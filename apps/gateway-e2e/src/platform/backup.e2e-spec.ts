@@ -232,3 +232,42 @@ withServer('backup and restore, embedded <-> server (e2e)', () => {
     }
   }, 120_000);
 });
+
+describe('backup and restore between embedded databases (e2e)', () => {
+  let work: string;
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'quitanda-backup-embedded-'));
+  });
+
+  afterAll(() => rm(work, { recursive: true, force: true }));
+
+  it('copies one embedded database into another, row for row', async () => {
+    const from = { DATA_DIR: join(work, 'from') };
+    const to = { DATA_DIR: join(work, 'to') };
+    expect(await runCli(['migrate'], from)).toMatchObject({ code: 0 });
+    const created = await runCli(
+      ['marketplace:apps:create', '--name', 'Feira'],
+      from,
+    );
+    expect(created.code).toBe(0);
+    const file = join(work, 'embedded.sql');
+    expect(await runCli(['backup', file], from)).toMatchObject({
+      code: 0,
+      stderr: '',
+    });
+    expect(await runCli(['restore', file], to)).toMatchObject({
+      code: 0,
+      stderr: '',
+    });
+    const source = await embeddedSnapshot(from.DATA_DIR);
+    expect(JSON.stringify(source)).toContain(
+      (JSON.parse(created.stdout) as { appKey: string }).appKey,
+    );
+    expect(await embeddedSnapshot(to.DATA_DIR)).toEqual(source);
+    // A second restore would replace what is there: only when asked.
+    const again = await runCli(['restore', file], to);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('only with --replace');
+  }, 180_000);
+});
