@@ -8,7 +8,8 @@ COPY tsconfig.base.json .swcrc ./
 COPY tools/build ./tools/build
 COPY apps/gateway ./apps/gateway
 COPY libs ./libs
-RUN node tools/build/build-gateway.js && npm prune --omit=dev --no-audit --no-fund
+ARG GIT_COMMIT=unknown
+RUN GIT_COMMIT=$GIT_COMMIT node tools/build/build-gateway.js && npm prune --omit=dev --no-audit --no-fund
 
 # Runtime stage: compiled JavaScript and production dependencies, non-root.
 FROM node:20-bookworm-slim

@@ -13,6 +13,7 @@ const {
 } = require('node:fs');
 const { dirname, join, relative } = require('node:path');
 const { transformFileSync } = require('@swc/core');
+const { buildInfo } = require('./build-info');
 
 const root = join(__dirname, '../..');
 const outDir = join(root, 'dist');
@@ -80,4 +81,9 @@ for (const source of sources) {
     count += 1;
   }
 }
+// Read at run time by apps/gateway/src/app/version/build-info.ts.
+writeFileSync(
+  join(outDir, 'build-info.json'),
+  `${JSON.stringify(buildInfo(root))}\n`,
+);
 console.log(`Built ${count} files into ${relative(root, outDir)}/`);

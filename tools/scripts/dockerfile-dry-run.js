@@ -26,6 +26,7 @@ const { Client } = require('pg');
 const ROOT = path.join(__dirname, '../..');
 const INSTRUCTIONS = new Set([
   'FROM',
+  'ARG',
   'WORKDIR',
   'COPY',
   'RUN',
@@ -150,6 +151,10 @@ function buildStages(stages, scratch) {
       if (op === 'WORKDIR') {
         state.cwd = path.posix.resolve(state.cwd, args);
         fs.mkdirSync(inImage('.', state.cwd), { recursive: true });
+      } else if (op === 'ARG') {
+        // A build argument: its default, as `docker build` without --build-arg.
+        const [name, ...value] = args.trim().split('=');
+        state.env[name] = value.join('=');
       } else if (op === 'ENV') {
         Object.assign(state.env, parseEnv(args));
       } else if (op === 'COPY') {
@@ -318,7 +323,8 @@ async function composeEnvironment(runtime, adminUrl) {
     fail('compose: postgres has no health check');
   if (
     !(postgres.volumes ?? []).some((v) =>
-      v.endsWith(':/var/lib/postgresql/data'),
+      // postgres:18 and later keep PGDATA under /var/lib/postgresql/<major>.
+      /:\/var\/lib\/postgresql(\/data)?$/.test(v),
     )
   )
     fail('compose: postgres keeps its data in no volume');

@@ -1,11 +1,11 @@
-import 'reflect-metadata';
+import { buildInfo } from './app/version/build-info';
 
-import { CommandFactory } from 'nest-commander';
-
-import { ConfigurationError } from './app/config/env.schema';
-import { loadConfig } from './app/config/gateway-config';
-import { openGatewayDatabase } from './app/database/gateway-database';
-import { CliModule } from './cli/cli.module';
+/** An error commander has already written to stderr: only its exit code is left. */
+class Reported extends Error {
+  constructor(readonly exitCode: number) {
+    super(`exit ${exitCode}`);
+  }
+}
 
 /**
  * `npm run cli -- <command>`: what an operator does without HTTP. Uses
@@ -13,8 +13,27 @@ import { CliModule } from './cli/cli.module';
  * if there is one).
  */
 async function main(): Promise<void> {
+  const { version, commit } = buildInfo();
+  const versionLine = `quitanda ${version} (commit ${commit})`;
+  const first = process.argv[2];
+  // Answered before any database is opened (or, embedded, created).
+  if (first === '--version' || first === '-V') {
+    process.stdout.write(`${versionLine}\n`);
+    return;
+  }
+  // Loaded only now: Nest, TypeORM and every context take a second or more
+  // to load, which `--version` does without.
+  await import('reflect-metadata');
+  const { CommandFactory } = await import('nest-commander');
+  const { loadDotEnv } = await import('./app/config/env-file');
+  const { ConfigurationError } = await import('./app/config/env.schema');
+  const { loadConfig } = await import('./app/config/gateway-config');
+  const { openGatewayDatabase } =
+    await import('./app/database/gateway-database');
+  const { CliModule } = await import('./cli/cli.module');
   let config;
   try {
+    loadDotEnv();
     config = loadConfig(process.env);
   } catch (error) {
     if (error instanceof ConfigurationError) {
@@ -25,16 +44,22 @@ async function main(): Promise<void> {
   }
   const database = await openGatewayDatabase(config, { attach: true });
   try {
-    await CommandFactory.run(CliModule.forRoot(config, database.url), {
+    await CommandFactory.run(CliModule.forRoot(config, database), {
       logger: ['error', 'warn'],
+      version: versionLine,
       errorHandler: (error) => {
-        // Commander's own exits (--help, --version) carry exitCode 0.
-        const code = (error as { exitCode?: number }).exitCode ?? 1;
-        if (code !== 0) process.stderr.write(`${error.message}\n`);
-        process.exitCode = code;
+        // Commander has already printed its own errors (unknown option,
+        // missing argument) to stderr; --help exits with 0. Thrown, so that
+        // the database below is closed before the process ends.
+        throw new Reported((error as { exitCode?: number }).exitCode ?? 1);
       },
       serviceErrorHandler: (error) => {
-        process.stderr.write(`${error.message}\n`);
+        // PostgreSQL's undefined_table: a database nothing has migrated yet.
+        const hint =
+          (error as { code?: string }).code === '42P01'
+            ? ' (this database is not migrated yet: run `npm run migrate` or start the gateway once)'
+            : '';
+        process.stderr.write(`${error.message}${hint}\n`);
         process.exitCode = 1;
       },
     });
@@ -44,6 +69,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof Reported) {
+    process.exitCode = error.exitCode;
+    return;
+  }
   process.stderr.write(
     `${error instanceof Error ? error.message : String(error)}\n`,
   );

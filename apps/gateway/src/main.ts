@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 
+import { loadDotEnv } from './app/config/env-file';
 import { ConfigurationError } from './app/config/env.schema';
 import { loadConfig } from './app/config/gateway-config';
 import type { GatewayConfig } from './app/config/gateway-config';
@@ -18,9 +19,10 @@ function exitAfterLogs(code: number): void {
   log.flush(() => process.exit(code));
 }
 
-function configOrExit(): GatewayConfig {
+function configOrExit(): GatewayConfig & { envFile?: string } {
   try {
-    return loadConfig(process.env);
+    const envFile = loadDotEnv();
+    return { ...loadConfig(process.env), envFile };
   } catch (error) {
     if (error instanceof ConfigurationError) {
       log.fatal(error.message);
@@ -34,6 +36,8 @@ function configOrExit(): GatewayConfig {
 async function main(): Promise<void> {
   const config = configOrExit();
   log = createGatewayLogger(config);
+  if (config.envFile)
+    log.info({ file: config.envFile }, 'Read settings from .env');
   const gateway = await startGateway(config, log);
 
   let closing = false;

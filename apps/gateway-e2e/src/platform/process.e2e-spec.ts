@@ -5,47 +5,9 @@ import { join } from 'node:path';
 import { openTestDatabase } from '@quitanda/testing';
 import type { TestDatabase } from '@quitanda/testing';
 
-import { spawnMain } from '../support/main-process';
+import { runMain } from '../support/gateway-process';
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-interface Run {
-  readonly lines: Array<Record<string, unknown>>;
-  readonly code: number | null;
-}
-
-/**
- * `main.ts` as `npm start` runs it, compiled on the fly; `whileUp` gets the
- * URL from the "listening" line and the process stops on SIGTERM after it.
- */
-function runMain(
-  env: Record<string, string>,
-  whileUp?: (url: string) => Promise<void>,
-): Promise<Run> {
-  const child = spawnMain(env, ['ignore', 'pipe', 'inherit']);
-  const lines: Array<Record<string, unknown>> = [];
-  let buffered = '';
-  let work: Promise<void> = Promise.resolve();
-  child.stdout?.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString('utf8');
-    const complete = buffered.split('\n');
-    buffered = complete.pop() ?? '';
-    for (const text of complete) {
-      const line = JSON.parse(text) as Record<string, unknown>;
-      lines.push(line);
-      if (whileUp && line['msg'] === 'Quitanda is listening')
-        work = whileUp(String(line['url'])).finally(() =>
-          child.kill('SIGTERM'),
-        );
-    }
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      work.then(() => resolve({ lines, code }), reject);
-    });
-  });
-}
 
 describe('the gateway process (e2e)', () => {
   let database: TestDatabase;

@@ -16,17 +16,22 @@ export function spawnMain(
   env: Record<string, string>,
   stdio: StdioOptions,
   built = false,
+  cwd = ROOT,
 ): ChildProcess {
   return spawn(
     process.execPath,
     built
-      ? [BUILT_MAIN]
-      : ['-r', '@swc-node/register', 'apps/gateway/src/main.ts'],
+      ? [join(ROOT, BUILT_MAIN)]
+      : [
+          '-r',
+          require.resolve('@swc-node/register'),
+          join(ROOT, 'apps/gateway/src/main.ts'),
+        ],
     {
-      cwd: ROOT,
+      cwd,
       env: {
         PATH: process.env['PATH'] ?? '',
-        SWC_NODE_PROJECT: 'tsconfig.base.json',
+        SWC_NODE_PROJECT: join(ROOT, 'tsconfig.base.json'),
         HOST: '127.0.0.1',
         PORT: '0',
         ...env,

@@ -24,6 +24,7 @@ import { RequestDeadlineInterceptor } from './http/request-deadline.interceptor'
 import { MetricsController } from './metrics/metrics.controller';
 import { registerPoolMetrics } from './metrics/metrics';
 import { PlatformModule } from './platform.module';
+import { VersionController } from './version/version.controller';
 
 export interface AppModuleOptions {
   readonly config: GatewayConfig;
@@ -83,7 +84,7 @@ export class AppModule implements OnModuleInit {
           entry.module(config),
         ]),
       ],
-      controllers: [HealthController, MetricsController],
+      controllers: [HealthController, MetricsController, VersionController],
       providers: [
         ReadinessService,
         contextDataSourcesProvider(contexts),

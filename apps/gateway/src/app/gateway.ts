@@ -9,6 +9,7 @@ import {
   bootstrapContexts,
   recordInitialCredentials,
 } from './bootstrap/initial-credentials';
+import { listeningLine, signInLine } from './bootstrap/start-summary';
 import type { GatewayConfig } from './config/gateway-config';
 import { configureApp } from './configure-app';
 import { ReadinessService } from './health/readiness.service';
@@ -59,13 +60,8 @@ export async function startGateway(
     const connections = new ConnectionDrain(app.getHttpServer());
     await app.init();
     const generated = await bootstrapContexts(app, activeContexts(config));
-    if (Object.keys(generated).length > 0) {
-      const file = await recordInitialCredentials(config.dataDir, generated);
-      log.info(
-        { file, contexts: Object.keys(generated) },
-        'First boot: generated demo credentials; they are in this file (owner-only), not in the log',
-      );
-    }
+    if (Object.keys(generated).length > 0)
+      await recordInitialCredentials(config.dataDir, generated);
     await app.listen(config.port, config.host);
     const address = app.getHttpServer().address() as AddressInfo;
     const host =
@@ -73,18 +69,17 @@ export async function startGateway(
         ? '127.0.0.1'
         : config.host;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
-    log.info(
-      {
-        url,
-        contexts: [...config.contexts],
-        database:
-          database.kind === 'embedded'
-            ? `embedded PGlite in ${config.dataDir}`
-            : 'PostgreSQL (DATABASE_URL)',
-      },
-      'Quitanda is listening',
+    const listening = listeningLine(
+      config,
+      url,
+      database.kind === 'embedded'
+        ? `embedded PGlite in ${config.dataDir}`
+        : 'PostgreSQL (DATABASE_URL)',
     );
-    // Boot lines go out now (supervisors and tests wait for this one), not
+    log.info(listening.fields, listening.msg);
+    const signIn = await signInLine(config, url);
+    if (signIn) log.info(signIn.fields, signIn.msg);
+    // Boot lines go out now (supervisors and tests wait for them), not
     // once 4 KiB more have been logged; request lines stay batched. A flush
     // during a write in flight only waits for it, hence the second one.
     log.flush(() => log.flush());

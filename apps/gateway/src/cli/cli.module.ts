@@ -4,8 +4,10 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 
 import type { GatewayConfig } from '../app/config/gateway-config';
 import { activeContexts } from '../app/contexts/context-catalog';
+import type { GatewayDatabase } from '../app/database/gateway-database';
 import { PlatformModule } from '../app/platform.module';
-import { CLI_DATABASE_URL } from './cli.tokens';
+import { BackupCommand, RestoreCommand } from './backup.command';
+import { CLI_DATABASE, CLI_DATABASE_URL } from './cli.tokens';
 import { MigrateCommand } from './migrate.command';
 
 /**
@@ -14,7 +16,11 @@ import { MigrateCommand } from './migrate.command';
  */
 @Module({})
 export class CliModule {
-  static forRoot(config: GatewayConfig, databaseUrl: string): DynamicModule {
+  static forRoot(
+    config: GatewayConfig,
+    database: GatewayDatabase,
+  ): DynamicModule {
+    const databaseUrl = database.url;
     const contexts = activeContexts(config);
     return {
       module: CliModule,
@@ -31,7 +37,10 @@ export class CliModule {
       ],
       providers: [
         { provide: CLI_DATABASE_URL, useValue: databaseUrl },
+        { provide: CLI_DATABASE, useValue: database },
         MigrateCommand,
+        BackupCommand,
+        RestoreCommand,
       ],
     };
   }

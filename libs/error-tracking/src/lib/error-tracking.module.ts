@@ -25,6 +25,7 @@ import { GitLabUsersController } from './accounts/users.controller';
 import {
   CreateTokenCommand,
   CreateUserCommand,
+  SetUserPasswordCommand,
   RunRetentionCommand,
 } from './cli/error-tracking-cli.commands';
 import { ERROR_TRACKING_OPTIONS } from './error-tracking.constants';
@@ -165,7 +166,7 @@ export class ErrorTrackingModule implements NestModule {
   }
 }
 
-/** The context's operator commands: users:create, tokens:create, retention:run. */
+/** The context's operator commands: users:create, users:set-password, tokens:create, retention:run. */
 @Module({})
 export class ErrorTrackingCliModule {
   static forRoot(options: ErrorTrackingModuleOptions): DynamicModule {
@@ -181,6 +182,7 @@ export class ErrorTrackingCliModule {
         ...DOMAIN_PROVIDERS,
         RetentionService,
         CreateUserCommand,
+        SetUserPasswordCommand,
         CreateTokenCommand,
         RunRetentionCommand,
       ],

@@ -15,7 +15,9 @@ import { SESSION_CACHE_PROVIDER } from './auth/session-cache';
 import { KinveyAuthGuard } from './auth/kinvey-auth.guard';
 import {
   CreateAppCommand,
+  ImportCommand,
   ListAppsCommand,
+  SetPasswordCommand,
 } from './cli/marketplace-cli.commands';
 import { DataController } from './data/data.controller';
 import { Finder } from './data/finder';
@@ -39,6 +41,7 @@ import { UserQueryService } from './users/user-query.service';
 import { UsersController } from './users/users.controller';
 import { UsersRepository } from './users/users.repository';
 import { UsersService } from './users/users.service';
+import { KinveyImportService } from './import/kinvey-import.service';
 
 /** Apps, users, records, files, matching (no HTTP). */
 export const MARKETPLACE_PROVIDERS = [
@@ -118,8 +121,15 @@ export class MarketplaceCliModule {
         { provide: MARKETPLACE_OPTIONS, useValue: options },
         AppsRepository,
         AppsService,
+        UsersRepository,
+        FilesRepository,
+        FilesService,
+        RecordsRepository,
+        KinveyImportService,
         CreateAppCommand,
         ListAppsCommand,
+        ImportCommand,
+        SetPasswordCommand,
       ],
     };
   }

@@ -20,3 +20,4 @@ export {
   DEFAULT_DB_TIMEOUT_MS,
   QUERY_TIMEOUT_MESSAGE,
 } from './lib/bounded-waits';
+export { withClient } from './lib/with-client';

@@ -15,7 +15,7 @@ export {
 } from './lib/sentry-fixtures';
 export type { SentryFixture, ExpectedEvent } from './lib/sentry-fixtures';
 export { defined } from './lib/defined';
-export { withClient } from './lib/with-client';
+export { withClient } from '@quitanda/database';
 export { captureStdout } from './lib/capture-stdout';
 export { freshDatabasePerTest } from './lib/fresh-database';
 export { seededRandom } from './lib/seeded-random';

@@ -11,6 +11,8 @@ export interface GatewayDatabase {
   readonly url: string;
   /** `embedded` (PGlite under DATA_DIR) or `server` (DATABASE_URL). */
   readonly kind: 'embedded' | 'server';
+  /** PGlite's own pg_dump, when this process serves the embedded database. */
+  readonly pgDump?: (args: readonly string[]) => Promise<string>;
   close(): Promise<void>;
 }
 
@@ -46,7 +48,12 @@ export async function openGatewayDatabase(
     return { url: running, kind: 'embedded', close: async () => undefined };
   }
   const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir });
-  return { url: embedded.url, kind: 'embedded', close: () => embedded.close() };
+  return {
+    url: embedded.url,
+    kind: 'embedded',
+    pgDump: (args) => embedded.pgDump(args),
+    close: () => embedded.close(),
+  };
 }
 
 /** Applies pending migrations of every served context; returns their names. */

@@ -8,6 +8,8 @@ import {
 import { hasReadReplica, poolOf, readPoolOf } from '@quitanda/database';
 import type { DataSource } from 'typeorm';
 
+import { buildInfo } from '../version/build-info';
+
 export interface HttpMetrics {
   readonly registry: Registry;
   readonly requests: Counter<'method' | 'route' | 'status'>;
@@ -18,6 +20,12 @@ export interface HttpMetrics {
 export function createHttpMetrics(): HttpMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  new Gauge({
+    name: 'quitanda_build_info',
+    help: 'Always 1; the labels say which version and commit is running',
+    labelNames: ['version', 'commit'],
+    registers: [registry],
+  }).set(buildInfo(), 1);
   return {
     registry,
     requests: new Counter({

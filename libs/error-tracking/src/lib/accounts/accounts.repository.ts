@@ -105,6 +105,20 @@ export class AccountsRepository {
     return toUser(rows[0] as UserRow);
   }
 
+  /** Replaces a user's password and ends their web sessions (GitLab does too). */
+  async setPasswordHash(userId: number, passwordHash: string): Promise<void> {
+    await this.sql.transaction(async (tx) => {
+      await tx.rows(
+        'UPDATE error_tracking.users SET password_hash = $2 WHERE id = $1',
+        [userId, passwordHash],
+      );
+      await tx.rows(
+        'DELETE FROM error_tracking.web_sessions WHERE user_id = $1',
+        [userId],
+      );
+    });
+  }
+
   async findUser(id: number): Promise<UserRecord | undefined> {
     const rows = await this.sql.rows<UserRow>(
       `SELECT ${USER_COLUMNS} FROM error_tracking.users WHERE id = $1`,

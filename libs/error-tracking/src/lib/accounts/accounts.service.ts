@@ -100,6 +100,22 @@ export class AccountsService {
       : undefined;
   }
 
+  /** Sets the web UI password of an existing user (the CLI's users:set-password). */
+  async setPassword(username: string, password: string): Promise<UserRecord> {
+    if (password.length < MIN_PASSWORD_LENGTH)
+      throw ErrorTrackingError.validation({
+        password: [
+          `is too short (minimum is ${MIN_PASSWORD_LENGTH} characters)`,
+        ],
+      });
+    const user = await this.getUserByUsername(username);
+    await this.repository.setPasswordHash(
+      user.id,
+      await hashPassword(password),
+    );
+    return user;
+  }
+
   async createUser(input: CreateUserInput): Promise<UserRecord> {
     const problems: Record<string, string[]> = {};
     if (!USERNAME.test(input.username))

@@ -1,3 +1,5 @@
+import { PassThrough } from 'node:stream';
+
 import type { TestingModule } from '@nestjs/testing';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { openTestDatabase } from '@quitanda/testing';
@@ -12,7 +14,15 @@ import {
   CreateTokenCommand,
   CreateUserCommand,
   RunRetentionCommand,
+  SetUserPasswordCommand,
 } from './error-tracking-cli.commands';
+
+/** Standard input as a pipe carrying `text` (the CLI reads passwords there). */
+function stdinOf(text: string): void {
+  const input = new PassThrough();
+  input.end(text);
+  jest.spyOn(process, 'stdin', 'get').mockReturnValue(input as never);
+}
 
 describe('error-tracking CLI commands', () => {
   let database: TestDatabase;
@@ -27,6 +37,7 @@ describe('error-tracking CLI commands', () => {
       RetentionService,
       { provide: SchedulerRegistry, useValue: new SchedulerRegistry() },
       CreateUserCommand,
+      SetUserPasswordCommand,
       CreateTokenCommand,
       RunRetentionCommand,
     ]);
@@ -48,11 +59,16 @@ describe('error-tracking CLI commands', () => {
   });
 
   it('users:create then tokens:create prints a working token', async () => {
+    stdinOf('long enough\n');
     await module.get(CreateUserCommand).run([], {
       username: 'ops',
       email: 'ops@example.com',
-      password: 'long enough',
+      password: true,
       admin: true,
+    });
+    const accounts = module.get(AccountsService);
+    expect(await accounts.checkPassword('ops', 'long enough')).toMatchObject({
+      username: 'ops',
     });
     expect(output.join('')).toMatch(/Created user ops \(id \d+, admin\)/);
     output = [];
@@ -64,6 +80,32 @@ describe('error-tracking CLI commands', () => {
     const caller = await module.get(AccountsService).authenticate(token);
     expect(caller.user).toMatchObject({ username: 'ops', isAdmin: true });
     expect(caller.token.scopes).toEqual(['read_api']);
+  });
+
+  it('users:set-password reads the password from standard input, never argv', async () => {
+    stdinOf('first password\n');
+    await module.get(CreateUserCommand).run([], {
+      username: 'ana',
+      email: 'ana@example.com',
+      password: true,
+    });
+    await expect(
+      module
+        .get(SetUserPasswordCommand)
+        .run(['on-the-command-line'], { username: 'ana' }),
+    ).rejects.toThrow(/never from the command line/);
+    stdinOf('second password\r\n');
+    await module.get(SetUserPasswordCommand).run([], { username: 'ana' });
+    expect(output.join('')).toContain('Password of ana set.');
+    const accounts = module.get(AccountsService);
+    expect(await accounts.checkPassword('ana', 'first password')).toBeFalsy();
+    expect(
+      await accounts.checkPassword('ana', 'second password'),
+    ).toMatchObject({ username: 'ana' });
+    stdinOf('short\n');
+    await expect(
+      module.get(SetUserPasswordCommand).run([], { username: 'ana' }),
+    ).rejects.toMatchObject({ message: expect.stringContaining('too short') });
   });
 
   it('tokens:create refuses an unknown user', async () => {

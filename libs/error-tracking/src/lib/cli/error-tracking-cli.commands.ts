@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandRunner, Option } from 'nest-commander';
-import { CLOCK } from '@quitanda/kernel';
+import { CLOCK, readSecret, refuseSecretArguments } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import { AccountsService } from '../accounts/accounts.service';
@@ -10,7 +10,7 @@ interface UserOptions {
   username: string;
   name?: string;
   email: string;
-  password?: string;
+  password?: boolean;
   admin?: boolean;
 }
 
@@ -23,14 +23,15 @@ export class CreateUserCommand extends CommandRunner {
     super();
   }
 
-  async run(_args: string[], options: UserOptions): Promise<void> {
+  async run(args: string[], options: UserOptions): Promise<void> {
+    refuseSecretArguments(args);
     if (!options.username || !options.email)
       throw new Error('--username and --email are required');
     const user = await this.accounts.createUser({
       username: options.username,
       name: options.name ?? options.username,
       email: options.email,
-      password: options.password,
+      password: options.password ? await readSecret('Password') : undefined,
       isAdmin: options.admin ?? false,
     });
     process.stdout.write(
@@ -65,16 +66,47 @@ export class CreateUserCommand extends CommandRunner {
   }
 
   @Option({
-    flags: '--password <password>',
-    description: 'web UI password (8+ characters)',
+    flags: '--password',
+    description:
+      'set a web UI password (8+ characters), typed at a prompt or read from standard input',
   })
-  parsePassword(value: string): string {
-    return value;
+  parsePassword(): boolean {
+    return true;
   }
 
   @Option({ flags: '--admin', description: 'make the user an administrator' })
   parseAdmin(): boolean {
     return true;
+  }
+}
+
+@Command({
+  name: 'users:set-password',
+  description:
+    "Set an error-tracking user's web UI password, typed at a prompt or read from standard input",
+})
+export class SetUserPasswordCommand extends CommandRunner {
+  constructor(private readonly accounts: AccountsService) {
+    super();
+  }
+
+  async run(args: string[], options: { username?: string }): Promise<void> {
+    refuseSecretArguments(args);
+    if (!options.username) throw new Error('--username is required');
+    const user = await this.accounts.setPassword(
+      options.username,
+      await readSecret('Password'),
+    );
+    process.stdout.write(`Password of ${user.username} set.\n`);
+  }
+
+  @Option({
+    flags: '--username <username>',
+    description: 'whose password',
+    required: true,
+  })
+  parseUsername(value: string): string {
+    return value;
   }
 }
 

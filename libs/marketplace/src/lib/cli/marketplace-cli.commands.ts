@@ -1,8 +1,16 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
+import {
+  hashPassword,
+  readSecret,
+  refuseSecretArguments,
+} from '@quitanda/kernel';
 
 import { APP_CREDENTIAL_ACCESS } from '../apps/app.types';
 import type { AppCredentialAccess } from '../apps/app.types';
 import { AppsService } from '../apps/apps.service';
+import { KinveyImportService } from '../import/kinvey-import.service';
+import { checkUserBody } from '../users/user-fields';
+import { UsersRepository } from '../users/users.repository';
 
 interface CreateAppOptions {
   name?: string;
@@ -83,5 +91,109 @@ export class ListAppsCommand extends CommandRunner {
         `${app.appKey}\t${app.name}\t${app.environmentName}\t${app.appCredentialAccess}\t${app.createdAt.toISOString()}\n`,
       );
     if (apps.length === 0) process.stdout.write('No apps.\n');
+  }
+}
+
+@Command({
+  name: 'marketplace:import',
+  arguments: '<dir>',
+  description:
+    'Import a Kinvey export (user.json, _blob.json with _blob/<_id>, <collection>.json) into an app; ids, _acl and _kmd kept; safe to run again',
+})
+export class ImportCommand extends CommandRunner {
+  constructor(private readonly importer: KinveyImportService) {
+    super();
+  }
+
+  async run(args: string[], options: { app?: string }): Promise<void> {
+    const [dir, ...rest] = args;
+    if (!dir || rest.length > 0 || !options.app)
+      throw new Error(
+        'Usage: npm run cli -- marketplace:import --app <appKey> <dir>',
+      );
+    const report = await this.importer.importDirectory(options.app, dir, {
+      progress: (file, counts) =>
+        process.stderr.write(
+          `${file}: ${counts.imported} imported, ${counts.unchanged} already there, ${counts.rejected} rejected\n`,
+        ),
+      rejected: (file, index, id, reason) =>
+        process.stderr.write(
+          `rejected ${file}[${index}]${typeof id === 'string' ? ` _id ${id}` : ''}: ${reason}\n`,
+        ),
+    });
+    const files = Object.entries(report);
+    process.stdout.write(
+      files.length === 0
+        ? `Nothing to import in ${dir}.\n`
+        : files
+            .map(
+              ([file, counts]) =>
+                `${file}\t${counts.imported} imported\t${counts.unchanged} already there\t${counts.rejected} rejected\n`,
+            )
+            .join(''),
+    );
+    if (files.some(([, counts]) => counts.rejected > 0)) process.exitCode = 2;
+  }
+
+  @Option({
+    flags: '--app <appKey>',
+    description: 'the app to import into',
+    required: true,
+  })
+  parseApp(value: string): string {
+    return value;
+  }
+}
+
+@Command({
+  name: 'marketplace:set-password',
+  description:
+    "Set a marketplace user's password (typed at a prompt or read from standard input) and end their sessions",
+})
+export class SetPasswordCommand extends CommandRunner {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly apps: AppsService,
+  ) {
+    super();
+  }
+
+  async run(
+    args: string[],
+    options: { app?: string; username?: string },
+  ): Promise<void> {
+    refuseSecretArguments(args);
+    if (!options.app || !options.username)
+      throw new Error('--app and --username are required');
+    const app = await this.apps.get(options.app);
+    const user = await this.users.findByUsername(app.appKey, options.username);
+    if (!user)
+      throw new Error(`No user ${options.username} in app ${app.appKey}`);
+    const password = await readSecret('Password');
+    checkUserBody({ username: user.username, password }, false);
+    await this.users.update(
+      app.appKey,
+      user.id,
+      user.username,
+      user.doc,
+      await hashPassword(password),
+      new Date(),
+    );
+    await this.users.revokeAll(app.appKey, user.id);
+    process.stdout.write(`Password of ${user.username} set.\n`);
+  }
+
+  @Option({ flags: '--app <appKey>', description: 'the app', required: true })
+  parseApp(value: string): string {
+    return value;
+  }
+
+  @Option({
+    flags: '--username <username>',
+    description: 'whose password',
+    required: true,
+  })
+  parseUsername(value: string): string {
+    return value;
   }
 }

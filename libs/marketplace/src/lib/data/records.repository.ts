@@ -129,6 +129,19 @@ export class RecordsRepository {
     }
   }
 
+  /** Which of `ids` exist in the collection (an import skips those). */
+  async existingIds(
+    appKey: string,
+    collection: string,
+    ids: readonly string[],
+  ): Promise<Set<string>> {
+    const rows = await this.sql.rows<{ id: string }>(
+      'SELECT id FROM marketplace.records WHERE app_key = $1 AND collection = $2 AND id = ANY($3::text[])',
+      [appKey, collection, ids],
+    );
+    return new Set(rows.map((row) => row.id));
+  }
+
   /** `replica` only for a plain read; a read before a write stays on the primary. */
   async find(
     key: RecordKey,

@@ -10,6 +10,12 @@ export interface EmbeddedPostgres {
   readonly url: string;
   /** The whole data directory as a tarball, to clone it elsewhere (tests). */
   dumpDataDir(): Promise<Blob>;
+  /**
+   * `pg_dump` with these arguments, as plain SQL: PGlite's own pg_dump
+   * (WebAssembly, same major version), since a machine's older pg_dump
+   * refuses a newer server.
+   */
+  pgDump(args: readonly string[]): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -107,6 +113,11 @@ export async function startEmbeddedPostgres(
   return {
     url,
     dumpDataDir: () => db.dumpDataDir('none'),
+    async pgDump(args) {
+      // Loaded on demand: only backups need it.
+      const { pgDump } = await import('@electric-sql/pglite-tools');
+      return (await pgDump({ pg: db, args: [...args] })).text();
+    },
     async close() {
       await server.stop();
       await db.close();

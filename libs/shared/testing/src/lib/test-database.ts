@@ -4,8 +4,11 @@ import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { runMigrations, startEmbeddedPostgres } from '@quitanda/database';
-import { withClient } from './with-client';
+import {
+  runMigrations,
+  startEmbeddedPostgres,
+  withClient,
+} from '@quitanda/database';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 
 /**

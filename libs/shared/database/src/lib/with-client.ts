@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 
-/** One `pg` connection for `work`, closed afterwards whatever happens. */
+/** One connection to `url` for `work`, closed afterwards whatever happens. */
 export async function withClient<T>(
   url: string,
   work: (client: Client) => Promise<T>,

@@ -1,0 +1,88 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import type { GatewayConfig } from '../config/gateway-config';
+import { INITIAL_CREDENTIALS_FILE } from './initial-credentials';
+import type { InitialCredentials } from './initial-credentials';
+
+/** One log line: its fields and its message. */
+export interface SummaryLine {
+  readonly fields: Record<string, unknown>;
+  readonly msg: string;
+}
+
+/** Where a person finds the API, its documentation and the web UI. */
+export function listeningLine(
+  config: GatewayConfig,
+  url: string,
+  database: string,
+): SummaryLine {
+  const base = config.publicBaseUrl ?? url;
+  return {
+    fields: {
+      url,
+      docs: `${base}/docs`,
+      ...(config.contexts.has('error-tracking') ? { ui: `${base}/` } : {}),
+      contexts: [...config.contexts],
+      database,
+    },
+    msg: 'Quitanda is listening',
+  };
+}
+
+/**
+ * How to sign in, naming where each secret is (the credentials file's keys
+ * or the variables that fixed them) and never a secret itself: only the
+ * root username and the marketplace app key, which are not secrets.
+ */
+export async function signInLine(
+  config: GatewayConfig,
+  url: string,
+): Promise<SummaryLine | undefined> {
+  const file = join(config.dataDir, INITIAL_CREDENTIALS_FILE);
+  const recorded = await readCredentials(file);
+  const base = config.publicBaseUrl ?? url;
+  const parts: string[] = [];
+  const fields: Record<string, unknown> = {};
+  const root = recorded?.['error-tracking'];
+  if (config.contexts.has('error-tracking')) {
+    if (root?.['root_password']) {
+      fields['ui_username'] = root['root_username'] ?? 'root';
+      parts.push(
+        `web UI ${base}/: sign in as ${String(fields['ui_username'])} with "root_password"`,
+      );
+    }
+    if (config.initialRootToken)
+      parts.push('GitLab API: PRIVATE-TOKEN is INITIAL_ROOT_TOKEN');
+    else if (root?.['root_token'])
+      parts.push('GitLab API: header PRIVATE-TOKEN with "root_token"');
+  }
+  if (config.contexts.has('marketplace')) {
+    const appKey =
+      config.marketplaceApp?.appKey ?? recorded?.['marketplace']?.['app_key'];
+    if (appKey) {
+      fields['app_key'] = appKey;
+      parts.push(
+        config.marketplaceApp
+          ? `marketplace app ${appKey}: secrets are MARKETPLACE_APP_SECRET and MARKETPLACE_MASTER_SECRET`
+          : `marketplace app ${appKey}: Basic ${appKey}:"app_secret" (or "master_secret")`,
+      );
+    }
+  }
+  if (parts.length === 0) return undefined;
+  if (recorded) fields['credentials'] = file;
+  const where = recorded
+    ? `Credentials are in ${file} (owner-only, never logged)`
+    : 'Credentials come from the environment';
+  return { fields, msg: `${where}. ${parts.join('; ')}` };
+}
+
+async function readCredentials(
+  file: string,
+): Promise<InitialCredentials | undefined> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as InitialCredentials;
+  } catch {
+    return undefined;
+  }
+}
