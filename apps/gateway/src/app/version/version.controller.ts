@@ -1,10 +1,12 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiPublic } from '@quitanda/http';
 
 import { buildInfo } from './build-info';
 import type { BuildInfo } from './build-info';
 
 @ApiTags('operations')
+@ApiPublic()
 @Controller('version')
 export class VersionController {
   @Get()
