@@ -42,6 +42,10 @@ import { RetentionService } from './retention/retention.service';
 import { ClientKeysRepository } from './settings/client-keys.repository';
 import { SettingsController } from './settings/settings.controller';
 import { SettingsService } from './settings/settings.service';
+import { ArtifactsRepository } from './sourcemaps/artifacts.repository';
+import { SentryApiController } from './sourcemaps/sentry-api.controller';
+import { SentryApiService } from './sourcemaps/sentry-api.service';
+import { SourceMapResolver } from './sourcemaps/source-map-resolver';
 import { WebSessionsRepository } from './web/sessions/web-sessions.repository';
 import { WebSessionsService } from './web/sessions/web-sessions.service';
 import { WebAssetsController } from './web/web-assets.controller';
@@ -55,6 +59,8 @@ import { WebSessionController } from './web/web-session.controller';
 /** Providers of the collector (also used by specs without HTTP). */
 export const INGESTION_PROVIDERS = [
   ClientKeyCache,
+  ArtifactsRepository,
+  SourceMapResolver,
   IngestionMetrics,
   IngestionRepository,
   IngestionQueue,
@@ -77,6 +83,8 @@ export const DOMAIN_PROVIDERS = [
   IssuesService,
   ReleaseHealthService,
   RetentionRepository,
+  ArtifactsRepository,
+  SentryApiService,
 ];
 
 const API_CONTROLLERS = [
@@ -108,6 +116,7 @@ export class ErrorTrackingModule implements NestModule {
       imports: [ScheduleModule.forRoot()],
       controllers: [
         CollectorController,
+        SentryApiController,
         ...API_CONTROLLERS,
         ...WEB_CONTROLLERS,
         WebAssetsController,

@@ -1,3 +1,6 @@
+import { ArtifactBundleEntity } from './artifact-bundle.entity';
+import { ArtifactChunkEntity } from './artifact-chunk.entity';
+import { ArtifactFileEntity } from './artifact-file.entity';
 import { ClientKeyEntity } from './client-key.entity';
 import { DiscardedEventEntity } from './discarded-event.entity';
 import { ErrorFacetEntity } from './error-facet.entity';
@@ -12,6 +15,7 @@ import { PersonalAccessTokenEntity } from './personal-access-token.entity';
 import { ProjectMemberEntity } from './project-member.entity';
 import { ProjectEntity } from './project.entity';
 import { RateLimitWindowEntity } from './rate-limit-window.entity';
+import { ReleaseEntity } from './release.entity';
 import { ReleaseSessionBucketEntity } from './release-session-bucket.entity';
 import { ReleaseSessionEntity } from './release-session.entity';
 import { SignInThrottleEntity } from './sign-in-throttle.entity';
@@ -39,4 +43,8 @@ export const ERROR_TRACKING_ENTITIES = [
   MaintenanceRunEntity,
   WebSessionEntity,
   SignInThrottleEntity,
+  ArtifactChunkEntity,
+  ArtifactBundleEntity,
+  ArtifactFileEntity,
+  ReleaseEntity,
 ];
