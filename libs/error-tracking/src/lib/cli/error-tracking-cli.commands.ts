@@ -158,7 +158,7 @@ export class RunRetentionCommand extends CommandRunner {
     process.stdout.write(
       result.ran
         ? `Retention: cutoff ${result.cutoff.toISOString()}, ${result.expiredEvents} events expired, ` +
-            `${result.droppedPartitions.length} partitions dropped, ${result.deletedErrors} errors deleted.\n`
+            `${result.droppedPartitions.length} partitions dropped, ${result.deletedErrors} errors deleted, ${result.deletedArtifactBundles} source map bundles deleted.\n`
         : 'Retention is running elsewhere right now; nothing done.\n',
     );
   }

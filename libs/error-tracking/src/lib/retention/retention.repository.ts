@@ -25,7 +25,12 @@ export interface RetentionResult {
   readonly expiredEvents: number;
   readonly droppedPartitions: string[];
   readonly deletedErrors: number;
+  /** Uploaded source map bundles older than the cutoff, with their files. */
+  readonly deletedArtifactBundles: number;
 }
+
+/** Chunks never assembled into a bundle are kept this long. */
+const CHUNK_LIFETIME = '1 day';
 
 @Injectable()
 export class RetentionRepository {
@@ -52,6 +57,7 @@ export class RetentionRepository {
         expiredEvents: 0,
         droppedPartitions: [],
         deletedErrors: 0,
+        deletedArtifactBundles: 0,
       };
       const [locked] = await tx.rows<{ locked: boolean }>(
         'SELECT pg_try_advisory_xact_lock($1) AS locked',
@@ -101,6 +107,11 @@ export class RetentionRepository {
         `DELETE FROM error_tracking.rate_limit_windows WHERE window_start < $1::timestamptz - interval '1 hour'`,
         [now],
       );
+      const deletedArtifactBundles = await this.expireArtifacts(
+        tx,
+        now,
+        cutoff,
+      );
       await tx.rows(
         `INSERT INTO error_tracking.maintenance_runs (job, last_run_at) VALUES ($1, $2)
          ON CONFLICT (job) DO UPDATE SET last_run_at = excluded.last_run_at`,
@@ -112,6 +123,7 @@ export class RetentionRepository {
         expiredEvents: expired.events,
         droppedPartitions: dropped,
         deletedErrors,
+        deletedArtifactBundles,
       };
     });
   }
@@ -171,6 +183,32 @@ export class RetentionRepository {
         [errorIds, cutoff],
       );
     return dropped;
+  }
+
+  /**
+   * Source maps age like events: bundles uploaded before the cutoff go with
+   * their files; chunks never assembled go after a day.
+   */
+  private async expireArtifacts(
+    tx: SqlExecutor,
+    now: Date,
+    cutoff: Date,
+  ): Promise<number> {
+    const [row] = await tx.rows<{ n: number }>(
+      `WITH gone AS (
+         DELETE FROM error_tracking.artifact_bundles WHERE created_at < $1 RETURNING id
+       ), files AS (
+         DELETE FROM error_tracking.artifact_files WHERE bundle_id IN (SELECT id FROM gone)
+       )
+       SELECT count(*)::int AS n FROM gone`,
+      [cutoff],
+    );
+    await tx.rows(
+      `DELETE FROM error_tracking.artifact_chunks
+        WHERE created_at < $1::timestamptz - $2::interval`,
+      [now, CHUNK_LIFETIME],
+    );
+    return row?.n ?? 0;
   }
 
   private async deleteEmptyErrors(
