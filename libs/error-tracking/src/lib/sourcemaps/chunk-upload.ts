@@ -34,7 +34,8 @@ function decode(
     try {
       bytes = gunzipSync(data, { maxOutputLength: limits.chunkBytes });
     } catch (error) {
-      if (error instanceof RangeError)
+      // By code: a RangeError of another realm (vm contexts) fails instanceof.
+      if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE')
         throw tooLarge(`A chunk is larger than ${limits.chunkBytes} bytes.`);
       throw ErrorTrackingError.badRequest(`Chunk ${filename} is not gzip.`);
     }
