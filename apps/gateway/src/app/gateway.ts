@@ -77,6 +77,12 @@ export async function startGateway(
       },
       'Quitanda is listening',
     );
+    // Lines are written in 4 KiB batches: whoever waits for this one (an
+    // orchestrator, a test) must see it now, not when the batch fills. A
+    // flush during a write in flight does nothing, so flush again once the
+    // stream drains (pino's flush callback waits for that).
+    log.flush();
+    log.flush(() => log.flush());
     return {
       app,
       url,
