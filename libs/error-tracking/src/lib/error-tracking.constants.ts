@@ -33,3 +33,7 @@ export enum AccessLevel {
 }
 
 export const ACCESS_LEVELS: readonly number[] = [10, 20, 30, 40, 50];
+
+/** Root of the part of Sentry's web API that sentry-cli calls. */
+export const SENTRY_API_PREFIX = '/api/0';
+export const DEFAULT_MAX_ARTIFACT_BYTES = 50 * MIB;

@@ -8,15 +8,23 @@ import type {
 } from '@quitanda/kernel';
 
 import { ERROR_TRACKING_ERROR_HTTP_STATUS } from './error-tracking-error.http-map';
-import { COLLECTOR_PATH_PREFIX } from './error-tracking.constants';
+import {
+  COLLECTOR_PATH_PREFIX,
+  SENTRY_API_PREFIX,
+} from './error-tracking.constants';
 import {
   ErrorTrackingError,
   ErrorTrackingErrorCode,
 } from './error-tracking.errors';
 import { COLLECTOR_CORS_HEADERS } from './http/cors';
 import { GITLAB_JSON_TYPE } from './http/gitlab-json.middleware';
+
+import { SENTRY_NOT_FOUND, sentryDetail } from './sourcemaps/sentry-api.errors';
 import { webErrorPage } from './web/web-error-page';
 import { isWebPath } from './web/web-paths';
+
+/** Sentry's web API (`/api/0/`) as Express sends JSON elsewhere. */
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 const TRANSPORT_STATUS: Record<TransportErrorKind, HttpStatus> = {
   [TransportErrorKind.MalformedBody]: HttpStatus.BAD_REQUEST,
@@ -122,8 +130,23 @@ function gitlabBody(
   }
 }
 
+function isSentryApiPath(path: string): boolean {
+  return path === SENTRY_API_PREFIX || path.startsWith(`${SENTRY_API_PREFIX}/`);
+}
+
+/** Sentry's `detail` texts under `/api/0/` (what sentry-cli prints). */
+function sentryApiDetail(
+  error: DomainError | TransportError,
+  rendered: Rendered,
+): string {
+  if (error instanceof ErrorTrackingError) return sentryDetail(error);
+  if (rendered.status === 404) return SENTRY_NOT_FOUND;
+  return rendered.text;
+}
+
 /**
  * HTML error pages on the web UI's paths,
+ * Sentry's `{"detail": ...}` on the part of its web API under `/api/0`,
  * GitLab's REST error bodies (`{"message": "404 Project Not Found"}`,
  * `{"error": "active is missing"}`) under `/api/v4`, and Sentry's
  * `{"detail": ...}` with CORS headers on the collector that SDKs talk to.
@@ -132,7 +155,12 @@ export const errorTrackingHttpErrorFormat: HttpErrorFormat = {
   context: 'error-tracking',
 
   owns(path: string): boolean {
-    return path === '/api/v4' || path.startsWith('/api/v4/') || isWebPath(path);
+    return (
+      path === '/api/v4' ||
+      path.startsWith('/api/v4/') ||
+      isSentryApiPath(path) ||
+      isWebPath(path)
+    );
   },
 
   render(
@@ -141,6 +169,13 @@ export const errorTrackingHttpErrorFormat: HttpErrorFormat = {
   ): HttpErrorResponse {
     const rendered = classify(error, requestId);
     if (isWebPath(path)) return webErrorPage(rendered.status, error, requestId);
+    if (isSentryApiPath(path))
+      return {
+        status: rendered.status,
+        contentType: JSON_TYPE,
+        headers: rendered.headers,
+        body: { detail: sentryApiDetail(error, rendered) },
+      };
     if (path.startsWith(COLLECTOR_PATH_PREFIX)) {
       return {
         status: rendered.status,

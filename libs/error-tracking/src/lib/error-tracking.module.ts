@@ -54,6 +54,10 @@ import { RetentionService } from './retention/retention.service';
 import { ClientKeysRepository } from './settings/client-keys.repository';
 import { SettingsController } from './settings/settings.controller';
 import { SettingsService } from './settings/settings.service';
+import { ArtifactsRepository } from './sourcemaps/artifacts.repository';
+import { SentryApiController } from './sourcemaps/sentry-api.controller';
+import { SentryApiService } from './sourcemaps/sentry-api.service';
+import { SourceMapResolver } from './sourcemaps/source-map-resolver';
 import { WebSessionsRepository } from './web/sessions/web-sessions.repository';
 import { WebSessionsService } from './web/sessions/web-sessions.service';
 import { WebAlertsController } from './web/web-alerts.controller';
@@ -69,6 +73,8 @@ import { WebSessionController } from './web/web-session.controller';
 export const INGESTION_PROVIDERS = [
   AlertSignal,
   ClientKeyCache,
+  ArtifactsRepository,
+  SourceMapResolver,
   IngestionMetrics,
   IngestionRepository,
   IngestionQueue,
@@ -91,6 +97,8 @@ export const DOMAIN_PROVIDERS = [
   IssuesService,
   ReleaseHealthService,
   RetentionRepository,
+  ArtifactsRepository,
+  SentryApiService,
 ];
 
 /** Alert settings, hooks and delivery (the worker is added by the module). */
@@ -135,6 +143,7 @@ export class ErrorTrackingModule implements NestModule {
       imports: [ScheduleModule.forRoot()],
       controllers: [
         CollectorController,
+        SentryApiController,
         ...API_CONTROLLERS,
         ...WEB_CONTROLLERS,
         WebAssetsController,

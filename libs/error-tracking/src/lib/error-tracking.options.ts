@@ -20,6 +20,8 @@ export interface ErrorTrackingModuleOptions {
   readonly maxEnvelopeBytes: number;
   /** Largest single event once decompressed. */
   readonly maxEventBytes: number;
+  /** Largest artifact bundle (source maps), as uploaded and once unzipped. */
+  readonly maxArtifactBytes: number;
   /** How long a web UI session lives after sign-in. */
   readonly sessionMinutes: number;
   /** Failed sign-ins of one username after which it is refused for a while. */

@@ -15,6 +15,7 @@ import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_ENVELOPE_BYTES,
   DEFAULT_MAX_EVENT_BYTES,
+  DEFAULT_MAX_ARTIFACT_BYTES,
   ERROR_TRACKING_DATA_SOURCE,
   ERROR_TRACKING_OPTIONS,
 } from '../lib/error-tracking.constants';
@@ -29,6 +30,7 @@ export const TEST_OPTIONS: ErrorTrackingModuleOptions = {
   maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
   maxEnvelopeBytes: DEFAULT_MAX_ENVELOPE_BYTES,
   maxEventBytes: DEFAULT_MAX_EVENT_BYTES,
+  maxArtifactBytes: DEFAULT_MAX_ARTIFACT_BYTES,
   sessionMinutes: 10_080,
   signInMaxFailures: 10,
   signInLockSeconds: 900,

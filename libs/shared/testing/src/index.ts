@@ -24,3 +24,17 @@ export { WebhookReceiver } from './lib/webhook-receiver';
 export type { ReceivedRequest } from './lib/webhook-receiver';
 export { SmtpSink } from './lib/smtp-sink';
 export type { ReceivedMail } from './lib/smtp-sink';
+export {
+  SENTRY_CLI_FIXTURES_DIR,
+  SENTRY_CLI_FIXTURE_TOKEN,
+  loadSentryCliFlow,
+  loadSentryCliFlowNames,
+  loadBrowserSourceMapFixture,
+  sentryCliAppFile,
+} from './lib/sentry-cli-fixtures';
+export type {
+  SentryCliExchange,
+  SentryCliFlow,
+  BrowserSourceMapFixture,
+  ResolvedFrameExpectation,
+} from './lib/sentry-cli-fixtures';

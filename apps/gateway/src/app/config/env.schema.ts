@@ -186,6 +186,10 @@ export class EnvironmentVariables {
   ERROR_TRACKING_MAX_EVENT_BYTES = 1024 * 1024;
 
   @Transform(toInt)
+  @IntRange(1_024, 1_073_741_824)
+  ERROR_TRACKING_MAX_ARTIFACT_BYTES = 50 * 1024 * 1024;
+
+  @Transform(toInt)
   @IntRange(5, 525_600)
   ERROR_TRACKING_SESSION_MINUTES = 10_080;
 

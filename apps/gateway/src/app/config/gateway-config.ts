@@ -53,6 +53,7 @@ export interface GatewayConfig {
     readonly maxBodyBytes: number;
     readonly maxEnvelopeBytes: number;
     readonly maxEventBytes: number;
+    readonly maxArtifactBytes: number;
     readonly sessionMinutes: number;
     readonly signInMaxFailures: number;
     readonly signInLockSeconds: number;
@@ -116,6 +117,7 @@ export function loadConfig(
       maxBodyBytes: vars.ERROR_TRACKING_MAX_BODY_BYTES,
       maxEnvelopeBytes: vars.ERROR_TRACKING_MAX_ENVELOPE_BYTES,
       maxEventBytes: vars.ERROR_TRACKING_MAX_EVENT_BYTES,
+      maxArtifactBytes: vars.ERROR_TRACKING_MAX_ARTIFACT_BYTES,
       sessionMinutes: vars.ERROR_TRACKING_SESSION_MINUTES,
       signInMaxFailures: vars.ERROR_TRACKING_SIGN_IN_MAX_FAILURES,
       signInLockSeconds: vars.ERROR_TRACKING_SIGN_IN_LOCK_SECONDS,

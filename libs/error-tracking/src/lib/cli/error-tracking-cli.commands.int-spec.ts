@@ -119,7 +119,7 @@ describe('error-tracking CLI commands', () => {
   it('retention:run reports what it did', async () => {
     await module.get(RunRetentionCommand).run();
     expect(output.join('')).toMatch(
-      /^Retention: cutoff .+, 0 events expired, 0 partitions dropped, 0 errors deleted in \d+ ms\.\n$/,
+      /^Retention: cutoff .+, 0 events expired, 0 partitions dropped, 0 errors deleted, 0 source map bundles deleted in \d+ ms\.\n$/,
     );
   });
 });

@@ -192,7 +192,7 @@ export class RunRetentionCommand extends CommandRunner {
     process.stdout.write(
       result.ran
         ? `Retention: cutoff ${result.cutoff.toISOString()}, ${result.expiredEvents} events expired, ` +
-            `${result.droppedPartitions.length} partitions dropped, ${result.deletedErrors} errors deleted in ${ms} ms.\n`
+            `${result.droppedPartitions.length} partitions dropped, ${result.deletedErrors} errors deleted, ${result.deletedArtifactBundles} source map bundles deleted in ${ms} ms.\n`
         : 'Retention is running elsewhere right now; nothing done.\n',
     );
   }

@@ -72,12 +72,53 @@ describe('stack traces and issue descriptions', () => {
       context: [[3, 'main();']],
       in_app: false,
       module: null,
+      source_map: null,
     });
     expect(
       stackFrames({
         threads: { values: [{ stacktrace: { frames: [{ function: 't' }] } }] },
       }),
     ).toEqual([{ function: 't' }]);
+  });
+
+  it('shows a source-mapped frame with the minified frame it came from', () => {
+    const minified = {
+      function: 'o',
+      filename: 'https://h/a.min.js',
+      lineno: 3,
+      colno: 61,
+    };
+    const mapped = {
+      exception: {
+        values: [
+          {
+            type: 'TypeError',
+            stacktrace: {
+              frames: [
+                {
+                  function: 'validateItem',
+                  filename: 'src/validate.js',
+                  lineno: 4,
+                  colno: 11,
+                  data: { symbolicated: true },
+                },
+              ],
+            },
+            raw_stacktrace: { frames: [minified] },
+          },
+        ],
+      },
+    };
+    const [frame] = stackFrames(mapped);
+    expect(toStackTraceEntry(frame ?? {}).source_map).toEqual({
+      filename: 'https://h/a.min.js',
+      function: 'o',
+      lineNo: 3,
+      colNo: 61,
+    });
+    expect(issueDescription(error, 'https://x/e/1', mapped)).toContain(
+      'validateItem (src/validate.js:4) [source map: o (https://h/a.min.js:3:61)]',
+    );
   });
 
   it('writes the error link, seen dates with releases, counts, and the stack trace crash frame first', () => {

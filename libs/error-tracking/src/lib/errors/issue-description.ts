@@ -1,3 +1,4 @@
+import { isJsonObject } from '../ingestion/envelope';
 import type { JsonObject } from '../ingestion/envelope';
 import type { ErrorRecord } from './error.types';
 import { stackFrames } from './stack-trace';
@@ -13,6 +14,17 @@ function str(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/** ` [source map: o (https://.../app.min.js:3:61)]` for a source-mapped frame. */
+function minified(raw: unknown): string {
+  if (!isJsonObject(raw)) return '';
+  const file = str(raw['abs_path']) ?? str(raw['filename']) ?? '?';
+  const at = [raw['lineno'], raw['colno']]
+    .filter((n) => typeof n === 'number')
+    .map((n) => `:${n}`)
+    .join('');
+  return ` [source map: ${str(raw['function']) ?? '?'} (${file}${at})]`;
+}
+
 /** `function (file:line)`, then its context line, for one frame. */
 function frameLines(frame: JsonObject): string[] {
   const file =
@@ -21,7 +33,7 @@ function frameLines(frame: JsonObject): string[] {
     str(frame['module']) ??
     '?';
   const line = typeof frame['lineno'] === 'number' ? `:${frame['lineno']}` : '';
-  const header = `${str(frame['function']) ?? '?'} (${file}${line})`;
+  const header = `${str(frame['function']) ?? '?'} (${file}${line})${minified(frame['raw'])}`;
   const context = str(frame['context_line']);
   return context === undefined ? [header] : [header, `    ${context.trim()}`];
 }

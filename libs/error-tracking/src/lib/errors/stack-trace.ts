@@ -11,6 +11,16 @@ export interface StackTraceEntry {
   context: Array<[number, string]>;
   in_app: boolean;
   module: string | null;
+  /** Where a source-mapped frame was in the minified file; null otherwise. */
+  source_map: MinifiedPosition | null;
+}
+
+/** The minified frame a source-mapped frame was resolved from. */
+export interface MinifiedPosition {
+  filename: string | null;
+  function: string | null;
+  lineNo: number | null;
+  colNo: number | null;
 }
 
 function framesIn(container: unknown): JsonObject[] {
@@ -28,16 +38,33 @@ function listOf(value: unknown): unknown[] {
   return [];
 }
 
+function rawFramesIn(container: unknown): JsonObject[] {
+  if (!isJsonObject(container)) return [];
+  return framesIn({ stacktrace: container['raw_stacktrace'] });
+}
+
+/** Whether source maps resolved this frame (its `data.symbolicated`). */
+export function isSourceMapped(frame: JsonObject): boolean {
+  const data = frame['data'];
+  return isJsonObject(data) && data['symbolicated'] === true;
+}
+
 /**
  * The frames of a stored event's stack trace, oldest first (crash frame
  * last): the thrown exception's (the last value with frames), else the
- * crashed thread's or the first thread with frames.
+ * crashed thread's or the first thread with frames. A source-mapped frame
+ * carries its minified original as `raw` (from `raw_stacktrace`).
  */
 export function stackFrames(payload: JsonObject): JsonObject[] {
   const exceptions = listOf(payload['exception']);
   for (let i = exceptions.length - 1; i >= 0; i--) {
     const frames = framesIn(exceptions[i]);
-    if (frames.length > 0) return frames;
+    if (frames.length === 0) continue;
+    const raw = rawFramesIn(exceptions[i]);
+    if (raw.length !== frames.length) return frames;
+    return frames.map((frame, f) =>
+      isSourceMapped(frame) ? { ...frame, raw: raw[f] } : frame,
+    );
   }
   const threads = listOf(payload['threads']).filter(isJsonObject);
   const crashed = threads.find(
@@ -87,5 +114,16 @@ export function toStackTraceEntry(frame: JsonObject): StackTraceEntry {
     context: frameContext(frame),
     in_app: frame['in_app'] === true,
     module: str(frame['module']),
+    source_map: minifiedPosition(frame['raw']),
+  };
+}
+
+function minifiedPosition(raw: unknown): MinifiedPosition | null {
+  if (!isJsonObject(raw)) return null;
+  return {
+    filename: str(raw['abs_path']) ?? str(raw['filename']),
+    function: str(raw['function']),
+    lineNo: int(raw['lineno']),
+    colNo: int(raw['colno']),
   };
 }

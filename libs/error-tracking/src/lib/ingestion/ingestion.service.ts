@@ -12,14 +12,19 @@ import { ClientKeyCache } from './client-key-cache';
 import type { CollectorKey } from './client-key-cache';
 import { decodeBody } from './decode-body';
 import { EnvelopeFramingError } from './envelope';
-import type { PreparedRequest } from './ingest-request';
 import { IngestionQueue } from './ingestion-queue';
 import { IngestionMetrics } from './ingestion.metrics';
-import { prepareEnvelope, prepareStore } from './prepare-request';
+import {
+  parseEnvelopeRequest,
+  parseStore,
+  prepareParsed,
+} from './prepare-request';
+import type { ParsedRequest } from './prepare-request';
 import { RateLimiter } from './rate-limiter';
 import { readBody } from './read-body';
 import { hasKeyOutsideBody, resolvePublicKey } from './sentry-auth';
 import type { AuthSources } from './sentry-auth';
+import { SourceMapResolver } from '../sourcemaps/source-map-resolver';
 
 export type CollectorEndpoint = 'store' | 'envelope';
 
@@ -58,6 +63,7 @@ export class IngestionService {
     private readonly keys: ClientKeyCache,
     private readonly queue: IngestionQueue,
     private readonly metrics: IngestionMetrics,
+    private readonly sourceMaps: SourceMapResolver,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ERROR_TRACKING_OPTIONS)
     private readonly options: ErrorTrackingModuleOptions,
@@ -114,14 +120,14 @@ export class IngestionService {
       maxEventBytes: this.options.maxEventBytes,
     };
 
-    let prepared: PreparedRequest;
+    let parsed: ParsedRequest;
     let dsn: unknown;
     if (request.endpoint === 'store') {
-      prepared = prepareStore(body, context);
+      parsed = parseStore(body, context);
     } else {
       try {
-        const envelope = prepareEnvelope(body, context);
-        prepared = envelope.request;
+        const envelope = parseEnvelopeRequest(body, context);
+        parsed = envelope.request;
         dsn = envelope.header['dsn'];
       } catch (error) {
         if (error instanceof EnvelopeFramingError)
@@ -135,6 +141,14 @@ export class IngestionService {
       resolvePublicKey({ ...sources, dsn }),
       request.projectId,
     );
+    // Source maps are the project's own: frames resolve only once the key is known.
+    const events = [];
+    for (const event of parsed.events)
+      events.push({
+        ...event,
+        raw: await this.sourceMaps.resolve(event.raw, key.projectId),
+      });
+    const prepared = prepareParsed({ ...parsed, events }, context);
     for (const discard of prepared.discards)
       if (discard.source === 'server')
         this.metrics.discardedItems.inc({

@@ -197,7 +197,7 @@ function normalizeStacktrace(value: unknown): JsonObject | undefined {
   };
 }
 
-function exceptionList(value: unknown): JsonObject[] {
+export function exceptionList(value: unknown): JsonObject[] {
   if (Array.isArray(value)) return value.filter(isJsonObject);
   if (isJsonObject(value)) {
     if (Array.isArray(value['values']))
@@ -216,6 +216,10 @@ function normalizeException(raw: JsonObject): JsonObject {
   const stacktrace = normalizeStacktrace(raw['stacktrace']);
   if (stacktrace) exception['stacktrace'] = stacktrace;
   else delete exception['stacktrace'];
+  // The minified frames beside source-mapped ones, truncated alike.
+  const rawStacktrace = normalizeStacktrace(raw['raw_stacktrace']);
+  if (rawStacktrace) exception['raw_stacktrace'] = rawStacktrace;
+  else delete exception['raw_stacktrace'];
   return exception;
 }
 

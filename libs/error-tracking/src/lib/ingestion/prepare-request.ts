@@ -88,11 +88,36 @@ export function prepareEvent(
   };
 }
 
-/** `POST .../store/`: the body is one event. */
-export function prepareStore(
-  body: Buffer,
+/** An event parsed from a request, before source maps and normalisation. */
+export interface ParsedEvent {
+  readonly raw: JsonObject;
+  /** The envelope header's `event_id` (for the envelope's first event). */
+  readonly envelopeEventId?: unknown;
+}
+
+/** A request parsed, its events not yet normalised and grouped. */
+export interface ParsedRequest extends Omit<PreparedRequest, 'events'> {
+  readonly events: readonly ParsedEvent[];
+}
+
+/** Normalises and groups the parsed events (after their frames are resolved). */
+export function prepareParsed(
+  parsed: ParsedRequest,
   context: PrepareContext,
 ): PreparedRequest {
+  return {
+    ...parsed,
+    events: parsed.events.map((event) =>
+      prepareEvent(event.raw, context, event.envelopeEventId),
+    ),
+  };
+}
+
+/** `POST .../store/`: the body is one event. */
+export function parseStore(
+  body: Buffer,
+  context: PrepareContext,
+): ParsedRequest {
   if (body.length > context.maxEventBytes)
     throw eventTooLarge(context.maxEventBytes);
   let raw: unknown;
@@ -103,16 +128,18 @@ export function prepareStore(
   }
   if (!isJsonObject(raw))
     throw ErrorTrackingError.badRequest('The event is not a JSON object.');
-  return {
-    events: [prepareEvent(raw, context)],
-    sessions: [],
-    buckets: [],
-    discards: [],
-  };
+  return { events: [{ raw }], sessions: [], buckets: [], discards: [] };
+}
+
+export function prepareStore(
+  body: Buffer,
+  context: PrepareContext,
+): PreparedRequest {
+  return prepareParsed(parseStore(body, context), context);
 }
 
 interface Accumulator {
-  events: PreparedEvent[];
+  events: ParsedEvent[];
   sessions: SessionUpdate[];
   buckets: SessionBucket[];
   discards: Discard[];
@@ -141,10 +168,10 @@ function tryParse(item: EnvelopeItem): unknown {
  * skipped and counted, never the envelope (broken framing aside, which
  * `parseEnvelope` refuses whole).
  */
-export function prepareEnvelope(
+export function parseEnvelopeRequest(
   body: Buffer,
   context: PrepareContext,
-): { request: PreparedRequest; header: JsonObject } {
+): { request: ParsedRequest; header: JsonObject } {
   const envelope = parseEnvelope(body);
   const acc: Accumulator = {
     events: [],
@@ -168,7 +195,7 @@ export function prepareEnvelope(
           ? undefined
           : envelope.header['event_id'];
         headerEventIdUsed = true;
-        acc.events.push(prepareEvent(raw, context, headerId));
+        acc.events.push({ raw, envelopeEventId: headerId });
         break;
       }
       case 'session': {
@@ -198,4 +225,16 @@ export function prepareEnvelope(
     }
   }
   return { request: acc, header: envelope.header };
+}
+
+/** `parseEnvelopeRequest`, its events normalised and grouped as sent. */
+export function prepareEnvelope(
+  body: Buffer,
+  context: PrepareContext,
+): { request: PreparedRequest; header: JsonObject } {
+  const parsed = parseEnvelopeRequest(body, context);
+  return {
+    request: prepareParsed(parsed.request, context),
+    header: parsed.header,
+  };
 }

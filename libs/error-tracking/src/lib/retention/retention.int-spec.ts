@@ -16,6 +16,7 @@ import type { JsonObject } from '../ingestion/envelope';
 import { IngestionQueue } from '../ingestion/ingestion-queue';
 import { prepareEvent } from '../ingestion/prepare-request';
 import { listEventPartitionDays } from '../persistence/event-partitions';
+import { ArtifactsRepository } from '../sourcemaps/artifacts.repository';
 import { RETENTION_BATCH, RetentionRepository } from './retention.repository';
 import { RetentionService } from './retention.service';
 
@@ -219,5 +220,64 @@ describe('retention (fake clock)', () => {
       [project.projectId],
     );
     expect(defined(ids).n).toBe(2);
+  });
+
+  it('expires source map bundles with their files like events, and chunks never assembled after a day', async () => {
+    const project = await seedProject(sql);
+    const artifacts = module.get(ArtifactsRepository);
+    const bundle = (name: string) => ({
+      bundleId: null,
+      release: '1.0.0',
+      dist: null,
+      files: [
+        {
+          type: 'source_map',
+          url: `~/${name}.js.map`,
+          debugId: null,
+          sourcemap: null,
+          content: Buffer.from('{}'),
+        },
+      ],
+    });
+    const store = (name: string, now: Date) =>
+      artifacts.storeBundle({
+        projectIds: [project.projectId],
+        checksum: name.padEnd(40, '0'),
+        size: 2,
+        bundle: bundle(name),
+        release: '1.0.0',
+        dist: null,
+        userId: 1,
+        chunks: [],
+        now,
+      });
+    const start = T0 + 300 * DAY;
+    await store('a', new Date(start));
+    await store('b', new Date(start + 60 * DAY));
+    await artifacts.storeChunks(
+      1,
+      [{ checksum: 'c'.repeat(40), data: Buffer.from('x') }],
+      1024,
+      new Date(start + 90 * DAY - 60_000),
+    );
+    await artifacts.storeChunks(
+      1,
+      [{ checksum: 'd'.repeat(40), data: Buffer.from('y') }],
+      1024,
+      new Date(start + 91 * DAY - 60_000),
+    );
+
+    clock.set(new Date(start + 91 * DAY));
+    const result = await retention.run(true);
+    expect(result.deletedArtifactBundles).toBe(1);
+    const files = await sql.rows<{ url: string }>(
+      'SELECT url FROM error_tracking.artifact_files WHERE project_id = $1',
+      [project.projectId],
+    );
+    expect(files.map((f) => f.url)).toEqual(['~/b.js.map']);
+    const chunks = await sql.rows<{ checksum: string }>(
+      'SELECT checksum FROM error_tracking.artifact_chunks WHERE user_id = 1',
+    );
+    expect(chunks.map((c) => c.checksum)).toEqual(['d'.repeat(40)]);
   });
 });

@@ -31,7 +31,12 @@ export interface RetentionResult {
   readonly expiredEvents: number;
   readonly droppedPartitions: string[];
   readonly deletedErrors: number;
+  /** Uploaded source map bundles older than the cutoff, with their files. */
+  readonly deletedArtifactBundles: number;
 }
+
+/** Chunks never assembled into a bundle are kept this long. */
+const CHUNK_LIFETIME = '1 day';
 
 /**
  * Retention as many small transactions, none of which locks a table that an
@@ -70,6 +75,7 @@ export class RetentionRepository {
         expiredEvents: 0,
         droppedPartitions: [],
         deletedErrors: 0,
+        deletedArtifactBundles: 0,
       };
     const expiredEvents = await this.deleteExpiredEvents(cutoff);
     const deletedErrors = await this.deleteEmptyErrors(cutoff);
@@ -98,6 +104,7 @@ export class RetentionRepository {
       ],
     ] as const)
       await this.deleteInBatches(table, condition, value);
+    const deletedArtifactBundles = await this.expireArtifacts(now, cutoff);
     const droppedPartitions = await this.dropEmptyPartitions(cutoff);
     return {
       ran: true,
@@ -105,6 +112,7 @@ export class RetentionRepository {
       expiredEvents,
       droppedPartitions,
       deletedErrors,
+      deletedArtifactBundles,
     };
   }
 
@@ -316,6 +324,38 @@ export class RetentionRepository {
       total += deleted;
       if (deleted < RETENTION_BATCH) return total;
     }
+  }
+
+  /**
+   * Source maps age like events: bundles uploaded before the cutoff go with
+   * their files; chunks never assembled go after a day.
+   */
+  private async expireArtifacts(now: Date, cutoff: Date): Promise<number> {
+    // Bundles are few and large (up to the upload limit): one at a time, so
+    // no statement holds many of them, nor a lock a flush could wait for.
+    let deleted = 0;
+    for (;;) {
+      const [row] = await this.sql.rows<{ n: number }>(
+        `WITH gone AS (
+           DELETE FROM error_tracking.artifact_bundles
+            WHERE id = (SELECT id FROM error_tracking.artifact_bundles
+                         WHERE created_at < $1 LIMIT 1 FOR UPDATE SKIP LOCKED)
+           RETURNING id
+         ), files AS (
+           DELETE FROM error_tracking.artifact_files WHERE bundle_id IN (SELECT id FROM gone)
+         )
+         SELECT count(*)::int AS n FROM gone`,
+        [cutoff],
+      );
+      if (!row?.n) break;
+      deleted += row.n;
+    }
+    await this.sql.rows(
+      `DELETE FROM error_tracking.artifact_chunks
+        WHERE created_at < $1::timestamptz - $2::interval`,
+      [now, CHUNK_LIFETIME],
+    );
+    return deleted;
   }
 
   /** First seen and first release of survivors: their earliest remaining event. */

@@ -19,6 +19,7 @@ function setUp(retentionIntervalMinutes: number) {
     expiredEvents: 0,
     droppedPartitions: [],
     deletedErrors: 0,
+    deletedArtifactBundles: 0,
   }));
   const scheduler = new SchedulerRegistry();
   const options = {

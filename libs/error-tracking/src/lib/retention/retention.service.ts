@@ -63,6 +63,7 @@ export class RetentionService implements OnApplicationBootstrap {
           expiredEvents: result.expiredEvents,
           droppedPartitions: result.droppedPartitions.length,
           deletedErrors: result.deletedErrors,
+          deletedArtifactBundles: result.deletedArtifactBundles,
         },
         'Retention ran',
       );

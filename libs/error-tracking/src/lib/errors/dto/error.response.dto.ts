@@ -78,6 +78,13 @@ export class UpdatedErrorResponseDto extends DetailedErrorResponseDto {
   closed_issue_iid!: number | null;
 }
 
+export class MinifiedPositionDto {
+  @ApiProperty({ nullable: true, type: String }) filename!: string | null;
+  @ApiProperty({ nullable: true, type: String }) function!: string | null;
+  @ApiProperty({ nullable: true, type: Number }) lineNo!: number | null;
+  @ApiProperty({ nullable: true, type: Number }) colNo!: number | null;
+}
+
 export class StackTraceEntryDto {
   @ApiProperty({ nullable: true, type: String }) filename!: string | null;
   @ApiProperty({ nullable: true, type: String }) abs_path!: string | null;
@@ -95,6 +102,13 @@ export class StackTraceEntryDto {
   context!: Array<[number, string]>;
   @ApiPropertyOptional() in_app!: boolean;
   @ApiPropertyOptional({ nullable: true, type: String }) module!: string | null;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: MinifiedPositionDto,
+    description:
+      'Set when source maps resolved the frame: where it was in the minified file.',
+  })
+  source_map!: MinifiedPositionDto | null;
 }
 
 export class StackTraceBodyDto {

@@ -1,6 +1,9 @@
 import { AlertDeliveryEntity } from './alert-delivery.entity';
 import { AlertEmailOptOutEntity } from './alert-email-opt-out.entity';
 import { AlertEntity } from './alert.entity';
+import { ArtifactBundleEntity } from './artifact-bundle.entity';
+import { ArtifactChunkEntity } from './artifact-chunk.entity';
+import { ArtifactFileEntity } from './artifact-file.entity';
 import { ClientKeyEntity } from './client-key.entity';
 import { DiscardedEventEntity } from './discarded-event.entity';
 import { ErrorFacetEntity } from './error-facet.entity';
@@ -15,6 +18,7 @@ import { PersonalAccessTokenEntity } from './personal-access-token.entity';
 import { ProjectMemberEntity } from './project-member.entity';
 import { ProjectEntity } from './project.entity';
 import { RateLimitWindowEntity } from './rate-limit-window.entity';
+import { ReleaseEntity } from './release.entity';
 import { ReleaseSessionBucketEntity } from './release-session-bucket.entity';
 import { ReleaseSessionEntity } from './release-session.entity';
 import { SignInThrottleEntity } from './sign-in-throttle.entity';
@@ -49,4 +53,8 @@ export const ERROR_TRACKING_ENTITIES = [
   WebhookEntity,
   WebhookAttemptEntity,
   AlertEmailOptOutEntity,
+  ArtifactChunkEntity,
+  ArtifactBundleEntity,
+  ArtifactFileEntity,
+  ReleaseEntity,
 ];

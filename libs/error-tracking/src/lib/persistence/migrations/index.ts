@@ -1,6 +1,7 @@
 import { CreateErrorTracking1795322979204 } from './1795322979204-CreateErrorTracking';
 import { CreateEventsPartitioned1795322979205 } from './1795322979205-CreateEventsPartitioned';
 import { CreateWebSessions1795331783744 } from './1795331783744-CreateWebSessions';
+import { CreateSourceMapArtifacts1795588722324 } from './1795588722324-CreateSourceMapArtifacts';
 import { AddAlerts1795589959974 } from './1795589959974-AddAlerts';
 
 /** Every migration of the error_tracking schema, oldest first. */
@@ -8,5 +9,6 @@ export const ERROR_TRACKING_MIGRATIONS = [
   CreateErrorTracking1795322979204,
   CreateEventsPartitioned1795322979205,
   CreateWebSessions1795331783744,
+  CreateSourceMapArtifacts1795588722324,
   AddAlerts1795589959974,
 ];

@@ -15,6 +15,7 @@ function frame(fn: string, inApp: boolean, lineNo: number): StackTraceEntry {
     ],
     in_app: inApp,
     module: null,
+    source_map: null,
   };
 }
 
@@ -50,6 +51,27 @@ describe('stackTraceView', () => {
       /class="current"[^>]*>\s*<span class="ln">40<\/span>/,
     );
     expect(crash).toContain('crash(&#39;&lt;x&gt;&#39;);');
+  });
+
+  it('marks a source-mapped frame and says where it was in the minified file', () => {
+    const mapped = stackTraceView([
+      {
+        ...frame('validateItem', true, 4),
+        source_map: {
+          filename: 'https://cdn.example/app.min.js',
+          function: 'o',
+          lineNo: 3,
+          colNo: 61,
+        },
+      },
+    ]).value;
+    expect(mapped).toContain(
+      '<span class="frame-tag source-mapped">source map</span>',
+    );
+    expect(mapped).toMatch(
+      /Resolved by source map from\s*<code>o<\/code> at\s*<code>https:\/\/cdn\.example\/app\.min\.js:3:61<\/code>/,
+    );
+    expect(out).not.toContain('source-mapped');
   });
 
   it('says so when the event has no stack trace', () => {

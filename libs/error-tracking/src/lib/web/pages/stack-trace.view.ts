@@ -8,6 +8,18 @@ function location(frame: StackTraceEntry): string {
   return `${file}:${frame.lineNo}${frame.colNo ? `:${frame.colNo}` : ''}`;
 }
 
+/** Where a source-mapped frame was in the minified file. */
+function minified(frame: StackTraceEntry): SafeHtml | null {
+  const raw = frame.source_map;
+  if (!raw) return null;
+  const at = [raw.lineNo, raw.colNo].filter((n) => n !== null).join(':');
+  return html`<p class="minified">
+    Resolved by source map from
+    <code>${raw.function ?? '?'}</code> at
+    <code>${raw.filename ?? '?'}${at ? `:${at}` : ''}</code>
+  </p>`;
+}
+
 function context(frame: StackTraceEntry): SafeHtml {
   if (frame.context.length === 0)
     return html`<p class="no-context">No source context for this frame.</p>`;
@@ -44,9 +56,9 @@ export function stackTraceView(entries: readonly StackTraceEntry[]): SafeHtml {
       return html`<details class="${classes}" ${i === 0 ? html` open` : null}>
         <summary>
           <span class="frame-file">${location(frame)}</span
-          >${frame.function ? html`<span class="frame-fn">in ${frame.function}</span>` : null}${i === 0 ? html`<span class="frame-tag crash-tag">crashed here</span>` : null}${frame.in_app ? html`<span class="frame-tag">in app</span>` : null}
+          >${frame.function ? html`<span class="frame-fn">in ${frame.function}</span>` : null}${i === 0 ? html`<span class="frame-tag crash-tag">crashed here</span>` : null}${frame.in_app ? html`<span class="frame-tag">in app</span>` : null}${frame.source_map ? html`<span class="frame-tag source-mapped">source map</span>` : null}
         </summary>
-        ${context(frame)}
+        ${minified(frame)} ${context(frame)}
       </details>`;
     })}
   </div>`;

@@ -1,0 +1,182 @@
+import {
+  Controller,
+  Get,
+  Inject,
+  Param,
+  Post,
+  Put,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import {
+  ApiBody,
+  ApiOperation,
+  ApiParam,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
+import { endWithBody } from '@quitanda/http';
+import type { Request, Response } from 'express';
+
+import type { Caller } from '../accounts/account.types';
+import { CurrentCaller, TokenAuthGuard } from '../accounts/token-auth.guard';
+import {
+  API_BODY_LIMIT_BYTES,
+  ERROR_TRACKING_OPTIONS,
+  SENTRY_API_PREFIX,
+} from '../error-tracking.constants';
+import { ErrorTrackingError } from '../error-tracking.errors';
+import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
+import { baseUrlOf } from '../http/base-url';
+import { readBody } from '../ingestion/read-body';
+import { readChunks } from './chunk-upload';
+import { SentryApiService } from './sentry-api.service';
+
+async function readJson(req: Request): Promise<unknown> {
+  const body = await readBody(req, API_BODY_LIMIT_BYTES);
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    throw ErrorTrackingError.badRequest('The body is not valid JSON.');
+  }
+}
+
+function send(res: Response, status: number, body: unknown): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json');
+  endWithBody(res, JSON.stringify(body));
+}
+
+/** Both spellings: sentry-cli always sends the trailing slash, curl users may not. */
+function paths(path: string): string[] {
+  return [path, `${path}/`];
+}
+
+/**
+ * The part of Sentry's web API (`/api/0/`) that sentry-cli calls to upload
+ * source maps and record releases, authenticated by personal access tokens
+ * (`Authorization: Bearer`). Bodies are read here: JSON, or the multipart
+ * chunks, so no body parser runs on these routes.
+ */
+@ApiTags('error tracking: source maps (sentry-cli)')
+@ApiSecurity('private-token')
+@UseGuards(TokenAuthGuard)
+@Controller(SENTRY_API_PREFIX.slice(1))
+export class SentryApiController {
+  constructor(
+    private readonly service: SentryApiService,
+    @Inject(ERROR_TRACKING_OPTIONS)
+    private readonly options: ErrorTrackingModuleOptions,
+  ) {}
+
+  @Get(paths('organizations/:org'))
+  @ApiOperation({ summary: 'The organisation (any slug: there are none here)' })
+  async organization(
+    @CurrentCaller() caller: Caller,
+    @Param('org') org: string,
+    @Res() res: Response,
+  ): Promise<void> {
+    await this.service.requireUploader(caller);
+    send(res, 200, { id: '1', slug: org, name: org });
+  }
+
+  @Get(paths('projects/:org/:project'))
+  @ApiOperation({ summary: 'A project the token can maintain (id or path)' })
+  async project(
+    @CurrentCaller() caller: Caller,
+    @Param('project') idOrPath: string,
+    @Res() res: Response,
+  ): Promise<void> {
+    const [project] = await this.service.maintainedProjects(caller, [idOrPath]);
+    send(res, 200, {
+      id: String(project?.id),
+      slug: project?.path,
+      name: project?.name,
+    });
+  }
+
+  @Get(paths('organizations/:org/chunk-upload'))
+  @ApiOperation({
+    summary: 'Chunk upload options (where and how to send chunks)',
+  })
+  async chunkUploadOptions(
+    @CurrentCaller() caller: Caller,
+    @Param('org') org: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const url = `${baseUrlOf(req, this.options)}${SENTRY_API_PREFIX}/organizations/${encodeURIComponent(org)}/chunk-upload/`;
+    send(res, 200, await this.service.chunkUploadOptions(caller, url));
+  }
+
+  @Post(paths('organizations/:org/chunk-upload'))
+  @ApiOperation({
+    summary:
+      'Upload chunks (multipart `file_gzip`/`file` parts named by SHA-1)',
+  })
+  @ApiBody({ schema: { type: 'string', format: 'binary' } })
+  async uploadChunks(
+    @CurrentCaller() caller: Caller,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    await this.service.requireUploader(caller);
+    const chunks = await readChunks(req, this.service.chunkLimits);
+    await this.service.storeChunks(caller, chunks);
+    res.statusCode = 200;
+    endWithBody(res, '');
+  }
+
+  @Post(paths('organizations/:org/artifactbundle/assemble'))
+  @ApiOperation({
+    summary:
+      'Assemble an artifact bundle from its chunks (or say which are missing)',
+  })
+  async assemble(
+    @CurrentCaller() caller: Caller,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    send(res, 200, await this.service.assemble(caller, await readJson(req)));
+  }
+
+  @Post([
+    ...paths('organizations/:org/releases'),
+    ...paths('projects/:org/:project/releases'),
+  ])
+  @ApiOperation({
+    summary:
+      '`releases new`: create a release in its projects (2.x names one in the path)',
+  })
+  async createRelease(
+    @CurrentCaller() caller: Caller,
+    @Param('project') project: string | undefined,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const body = await readJson(req);
+    send(res, 201, await this.service.createRelease(caller, body, project));
+  }
+
+  @Put([
+    ...paths('organizations/:org/releases/:version'),
+    ...paths('projects/:org/:project/releases/:version'),
+  ])
+  @ApiOperation({ summary: '`releases finalize`: update a release' })
+  @ApiParam({ name: 'version' })
+  async updateRelease(
+    @CurrentCaller() caller: Caller,
+    @Param('project') project: string | undefined,
+    @Param('version') version: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const body = await readJson(req);
+    send(
+      res,
+      200,
+      await this.service.updateRelease(caller, version, body, project),
+    );
+  }
+}
