@@ -11,12 +11,18 @@ import {
 } from '@nestjs/common';
 import {
   ApiBody,
+  ApiCreatedResponse,
+  ApiOkResponse,
   ApiOperation,
   ApiParam,
   ApiSecurity,
   ApiTags,
 } from '@nestjs/swagger';
-import { endWithBody } from '@quitanda/http';
+import {
+  ApiErrorResponses,
+  DATABASE_UNAVAILABLE,
+  endWithBody,
+} from '@quitanda/http';
 import type { Request, Response } from 'express';
 
 import type { Caller } from '../accounts/account.types';
@@ -29,6 +35,7 @@ import {
 import { ErrorTrackingError } from '../error-tracking.errors';
 import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
 import { baseUrlOf } from '../http/base-url';
+import { SentryErrorDto } from '../http/openapi';
 import { readBody } from '../ingestion/read-body';
 import { readChunks } from './chunk-upload';
 import { SentryApiService } from './sentry-api.service';
@@ -48,6 +55,28 @@ function send(res: Response, status: number, body: unknown): void {
   endWithBody(res, JSON.stringify(body));
 }
 
+const object = (
+  properties: Record<string, object>,
+  description?: string,
+): { schema: object; description?: string } => ({
+  schema: { type: 'object', properties },
+  ...(description ? { description } : {}),
+});
+const text = { type: 'string' };
+
+const RELEASE = object(
+  {
+    version: text,
+    projects: {
+      type: 'array',
+      items: object({ id: text, slug: text, name: text }).schema,
+    },
+    dateCreated: { type: 'string', format: 'date-time' },
+    dateReleased: { type: 'string', format: 'date-time', nullable: true },
+  },
+  "The release, in Sentry's shape.",
+);
+
 /** Both spellings: sentry-cli always sends the trailing slash, curl users may not. */
 function paths(path: string): string[] {
   return [path, `${path}/`];
@@ -60,7 +89,23 @@ function paths(path: string): string[] {
  * chunks, so no body parser runs on these routes.
  */
 @ApiTags('error tracking: source maps (sentry-cli)')
+@ApiSecurity('gitlab-bearer')
 @ApiSecurity('private-token')
+@ApiErrorResponses(SentryErrorDto, {
+  400: { description: 'A malformed body, or a chunk whose checksum differs.' },
+  401: { description: 'No token, or not a live one (`Invalid token`).' },
+  403: { description: 'A `read_api` token on a write.' },
+  404: {
+    description:
+      'A project the token cannot maintain, existing or not, or no such route.',
+  },
+  413: { description: 'A chunk, a body or a bundle over its limit.' },
+  503: DATABASE_UNAVAILABLE,
+})
+@ApiParam({
+  name: 'org',
+  description: 'Any organisation slug: there are no organisations here.',
+})
 @UseGuards(TokenAuthGuard)
 @Controller(SENTRY_API_PREFIX.slice(1))
 export class SentryApiController {
@@ -72,6 +117,7 @@ export class SentryApiController {
 
   @Get(paths('organizations/:org'))
   @ApiOperation({ summary: 'The organisation (any slug: there are none here)' })
+  @ApiOkResponse(object({ id: text, slug: text, name: text }))
   async organization(
     @CurrentCaller() caller: Caller,
     @Param('org') org: string,
@@ -83,6 +129,7 @@ export class SentryApiController {
 
   @Get(paths('projects/:org/:project'))
   @ApiOperation({ summary: 'A project the token can maintain (id or path)' })
+  @ApiOkResponse(object({ id: text, slug: text, name: text }))
   async project(
     @CurrentCaller() caller: Caller,
     @Param('project') idOrPath: string,
@@ -100,6 +147,22 @@ export class SentryApiController {
   @ApiOperation({
     summary: 'Chunk upload options (where and how to send chunks)',
   })
+  @ApiOkResponse(
+    object(
+      {
+        url: text,
+        chunkSize: { type: 'integer' },
+        chunksPerRequest: { type: 'integer' },
+        maxRequestSize: { type: 'integer' },
+        maxFileSize: { type: 'integer' },
+        concurrency: { type: 'integer' },
+        hashAlgorithm: text,
+        compression: { type: 'array', items: text },
+        accept: { type: 'array', items: text },
+      },
+      "Where and how to send chunks, in sentry-cli's terms.",
+    ),
+  )
   async chunkUploadOptions(
     @CurrentCaller() caller: Caller,
     @Param('org') org: string,
@@ -116,6 +179,12 @@ export class SentryApiController {
       'Upload chunks (multipart `file_gzip`/`file` parts named by SHA-1)',
   })
   @ApiBody({ schema: { type: 'string', format: 'binary' } })
+  @ApiOkResponse({
+    description: 'The chunks are stored (an empty body, as Sentry answers).',
+    content: {
+      'application/json': { schema: { type: 'string', maxLength: 0 } },
+    },
+  })
   async uploadChunks(
     @CurrentCaller() caller: Caller,
     @Req() req: Request,
@@ -133,6 +202,19 @@ export class SentryApiController {
     summary:
       'Assemble an artifact bundle from its chunks (or say which are missing)',
   })
+  @ApiOkResponse(
+    object(
+      {
+        state: {
+          type: 'string',
+          enum: ['not_found', 'created', 'ok', 'error'],
+        },
+        missingChunks: { type: 'array', items: text },
+        detail: { type: 'string', nullable: true },
+      },
+      'How far the bundle is: the chunks still missing, or its state.',
+    ),
+  )
   async assemble(
     @CurrentCaller() caller: Caller,
     @Req() req: Request,
@@ -141,17 +223,29 @@ export class SentryApiController {
     send(res, 200, await this.service.assemble(caller, await readJson(req)));
   }
 
-  @Post([
-    ...paths('organizations/:org/releases'),
-    ...paths('projects/:org/:project/releases'),
-  ])
+  @Post(paths('organizations/:org/releases'))
   @ApiOperation({
-    summary:
-      '`releases new`: create a release in its projects (2.x names one in the path)',
+    summary: '`releases new` (3.x): create a release in the projects it names',
   })
+  @ApiCreatedResponse(RELEASE)
   async createRelease(
     @CurrentCaller() caller: Caller,
-    @Param('project') project: string | undefined,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const body = await readJson(req);
+    send(res, 201, await this.service.createRelease(caller, body, undefined));
+  }
+
+  @Post(paths('projects/:org/:project/releases'))
+  @ApiOperation({
+    summary:
+      '`releases new` (2.x): create a release in the project of the path',
+  })
+  @ApiCreatedResponse(RELEASE)
+  async createProjectRelease(
+    @CurrentCaller() caller: Caller,
+    @Param('project') project: string,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
@@ -159,15 +253,29 @@ export class SentryApiController {
     send(res, 201, await this.service.createRelease(caller, body, project));
   }
 
-  @Put([
-    ...paths('organizations/:org/releases/:version'),
-    ...paths('projects/:org/:project/releases/:version'),
-  ])
-  @ApiOperation({ summary: '`releases finalize`: update a release' })
-  @ApiParam({ name: 'version' })
+  @Put(paths('organizations/:org/releases/:version'))
+  @ApiOperation({ summary: '`releases finalize` (3.x): update a release' })
+  @ApiOkResponse(RELEASE)
   async updateRelease(
     @CurrentCaller() caller: Caller,
-    @Param('project') project: string | undefined,
+    @Param('version') version: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const body = await readJson(req);
+    send(
+      res,
+      200,
+      await this.service.updateRelease(caller, version, body, undefined),
+    );
+  }
+
+  @Put(paths('projects/:org/:project/releases/:version'))
+  @ApiOperation({ summary: '`releases finalize` (2.x): update a release' })
+  @ApiOkResponse(RELEASE)
+  async updateProjectRelease(
+    @CurrentCaller() caller: Caller,
+    @Param('project') project: string,
     @Param('version') version: string,
     @Req() req: Request,
     @Res() res: Response,
