@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only <text>] [--seconds 15] [--warmup 3] [--runs 3]
+ * `npm run bench [-- --only <text>] [--skip <text>] [--seconds 15] [--warmup 3] [--runs 3]
  *   [--connections 32] [--quick] [--small] [--no-parse] [--explain]`
  *
  * Measures each workload of the contracts the same way for Quitanda, its
@@ -122,6 +122,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       only: { type: 'string' },
+      skip: { type: 'string' },
       seconds: { type: 'string', default: '15' },
       warmup: { type: 'string', default: '3' },
       runs: { type: 'string', default: '3' },
@@ -170,7 +171,8 @@ async function main(): Promise<void> {
       return;
     }
     const selected = (w: Workload) =>
-      !values.only || w.name.includes(values.only);
+      (!values.only || w.name.includes(values.only)) &&
+      (!values.skip || !w.name.includes(values.skip));
     provideParseServer(
       !values['no-parse'],
       allWorkloads(databaseUrl, !values.small)
