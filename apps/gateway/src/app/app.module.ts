@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import type { DynamicModule, OnModuleInit } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { Inject } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { TypeOrmModuleOptions } from '@nestjs/typeorm';
@@ -20,7 +20,6 @@ import type { NamedDataSource } from './contexts/context-data-sources';
 import { HealthController } from './health/health.controller';
 import { ReadinessService } from './health/readiness.service';
 import { HTTP_ERROR_FORMATS, HttpErrorFilter } from './http/http-error.filter';
-import { RequestDeadlineInterceptor } from './http/request-deadline.interceptor';
 import { MetricsController } from './metrics/metrics.controller';
 import { registerPoolMetrics } from './metrics/metrics';
 import { PlatformModule } from './platform.module';
@@ -96,7 +95,6 @@ export class AppModule implements OnModuleInit {
         },
         { provide: APP_FILTER, useClass: HttpErrorFilter },
         { provide: APP_PIPE, useClass: RequestValidationPipe },
-        { provide: APP_INTERCEPTOR, useClass: RequestDeadlineInterceptor },
       ],
     };
   }

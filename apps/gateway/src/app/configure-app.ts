@@ -1,8 +1,12 @@
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { HttpErrorFormat } from '@quitanda/kernel';
 import type { Logger } from 'pino';
 
 import type { GatewayConfig } from './config/gateway-config';
 import { activeContexts } from './contexts/context-catalog';
+import { HTTP_ERROR_FORMATS, HttpErrorFilter } from './http/http-error.filter';
+import { requestDeadlineMiddleware } from './http/request-deadline.middleware';
 import { PinoNestLogger } from './logging/pino-nest-logger';
 import { requestLoggingMiddleware } from './logging/request-logging.middleware';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
@@ -38,5 +42,14 @@ export function configureApp(
     },
   );
   app.use(httpMetricsMiddleware(app.get<HttpMetrics>(HTTP_METRICS)));
+  // A missed deadline leaves through the same filter as every other error.
+  const errors = new HttpErrorFilter(
+    app.get<readonly HttpErrorFormat[]>(HTTP_ERROR_FORMATS),
+  );
+  app.use(
+    requestDeadlineMiddleware(config.dbTimeoutMs, (req, res, error) =>
+      errors.catch(error, new ExecutionContextHost([req, res])),
+    ),
+  );
   setupOpenApi(app, activeContexts(config), config.publicBaseUrl);
 }

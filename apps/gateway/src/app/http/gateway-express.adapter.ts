@@ -19,6 +19,9 @@ export class GatewayExpressAdapter extends ExpressAdapter {
     body: unknown,
     statusCode?: number,
   ): unknown {
+    // Already answered (a missed deadline): what the handler brings later
+    // is not sent.
+    if (response.writableEnded) return undefined;
     if (
       body === null ||
       body === undefined ||
