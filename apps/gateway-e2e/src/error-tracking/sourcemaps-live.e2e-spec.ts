@@ -213,8 +213,13 @@ describe('sentry-cli + esbuild + @sentry/browser in Chromium: minified errors co
     await cp(join(work, 'dist'), join(work, 'static'), { recursive: true });
     try {
       const page = await browser.newPage();
+      // The error's own envelope: with a release set the SDK also sends a
+      // session envelope, which may be answered first.
       const sent = page.waitForResponse(
-        (r) => r.url().includes('/envelope') && r.request().method() === 'POST',
+        (r) =>
+          r.url().includes('/envelope') &&
+          r.request().method() === 'POST' &&
+          (r.request().postData() ?? '').includes('invalid cart item live'),
       );
       await page.goto(`${site.origin}/index.html?tag=live`);
       expect((await sent).status()).toBe(200);

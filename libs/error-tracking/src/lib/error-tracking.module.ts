@@ -6,6 +6,8 @@ import type {
   NestModule,
 } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
+import { unsafeRequestError } from '@quitanda/http';
+import type { NextFunction, Request, Response } from 'express';
 
 import { AlertComposer } from './alerts/alert-content';
 import { AlertLinks } from './alerts/alert-links';
@@ -172,6 +174,13 @@ export class ErrorTrackingModule implements NestModule {
     consumer
       .apply(webForm(), WebContextMiddleware)
       .forRoutes(...WEB_CONTROLLERS);
+    // sentry-cli's API reads its bodies itself too; its URLs (a project
+    // path, a release version) still pass the one hostile-input check.
+    consumer
+      .apply((req: Request, _res: Response, next: NextFunction) =>
+        next(unsafeRequestError(req)),
+      )
+      .forRoutes(SentryApiController);
   }
 }
 
