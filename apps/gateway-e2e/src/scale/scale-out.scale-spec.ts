@@ -135,8 +135,11 @@ describe('scale-out through PgBouncer and a streaming replica', () => {
       startGatewayProcess(gatewayEnv(cluster, join(dataDir, 'b'))),
     ]);
     const applied = gateways.map((g) => g.applied);
-    // All the migrations by one replica, none by the other (whichever won).
-    expect(applied.filter((names) => names.length > 0)).toHaveLength(1);
+    // Each migration by exactly one replica: every context migrates under
+    // its own lock, so the two may share the work (whichever takes which).
+    const all = applied.flat();
+    expect(all.length).toBeGreaterThan(0);
+    expect(new Set(all).size).toBe(all.length);
     const rows = await primary<{ schema: string; n: number; distinct: number }>(
       `SELECT s AS schema, count(*)::int AS n, count(DISTINCT name)::int AS distinct
          FROM (SELECT 'marketplace' AS s, name FROM marketplace.migrations
