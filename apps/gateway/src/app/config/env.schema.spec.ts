@@ -163,6 +163,18 @@ describe('environment validation', () => {
     }
   });
 
+  it('bounds the marketplace session cache (0 turns it off)', () => {
+    expect(loadConfig({}).marketplace.sessionCacheSeconds).toBe(5);
+    expect(
+      loadConfig({ MARKETPLACE_SESSION_CACHE_SECONDS: '0' }).marketplace
+        .sessionCacheSeconds,
+    ).toBe(0);
+    for (const bad of ['-1', '301', 'soon'])
+      expect(problemsOf({ MARKETPLACE_SESSION_CACHE_SECONDS: bad })).toEqual([
+        expect.stringContaining('MARKETPLACE_SESSION_CACHE_SECONDS'),
+      ]);
+  });
+
   it('names every bad variable at once', () => {
     const problems = problemsOf({
       PORT: 'eighty',

@@ -233,8 +233,7 @@ export class SentryApiController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const body = await readJson(req);
-    send(res, 201, await this.service.createRelease(caller, body, undefined));
+    await this.createProjectRelease(caller, undefined, req, res);
   }
 
   @Post(paths('projects/:org/:project/releases'))
@@ -243,9 +242,10 @@ export class SentryApiController {
       '`releases new` (2.x): create a release in the project of the path',
   })
   @ApiCreatedResponse(RELEASE)
+  @ApiParam({ name: 'project', description: 'Project id or path.' })
   async createProjectRelease(
     @CurrentCaller() caller: Caller,
-    @Param('project') project: string,
+    @Param('project') project: string | undefined,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
@@ -262,20 +262,16 @@ export class SentryApiController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const body = await readJson(req);
-    send(
-      res,
-      200,
-      await this.service.updateRelease(caller, version, body, undefined),
-    );
+    await this.updateProjectRelease(caller, undefined, version, req, res);
   }
 
   @Put(paths('projects/:org/:project/releases/:version'))
   @ApiOperation({ summary: '`releases finalize` (2.x): update a release' })
   @ApiOkResponse(RELEASE)
+  @ApiParam({ name: 'project', description: 'Project id or path.' })
   async updateProjectRelease(
     @CurrentCaller() caller: Caller,
-    @Param('project') project: string,
+    @Param('project') project: string | undefined,
     @Param('version') version: string,
     @Req() req: Request,
     @Res() res: Response,

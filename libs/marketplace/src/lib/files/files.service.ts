@@ -271,16 +271,20 @@ export class FilesService {
       const presented = this.present(app, { ...file, doc }, base, ttl);
       return { ...presented, _type: ref._type };
     };
+    // A public file's expansion never expires: the same for every listing
+    // of this version of it, so it is rendered once for all of them; a
+    // private one (its URL expires from now) once for this listing.
+    const listing = new Map<string, string>();
     const render = (ref: FileRef): string | undefined => {
       const file = files.get(ref._id);
       if (!file) return undefined;
-      // A public file's expansion never expires: the same for every listing
-      // of this version of it, so it is rendered once.
+      const cache = file.isPublic ? this.rendered : listing;
       const key = `${app.appKey}\n${ref._id}\n${ref._type}\n${file.version}\n${base}`;
-      const cached = file.isPublic ? this.rendered.get(key) : undefined;
-      if (cached !== undefined) return cached;
-      const text = JSON.stringify(expansion(ref));
-      if (file.isPublic) this.rendered.set(key, text);
+      let text = cache.get(key);
+      if (text === undefined) {
+        text = JSON.stringify(expansion(ref));
+        cache.set(key, text);
+      }
       return text;
     };
     const parts = found.map((item) =>
