@@ -1,5 +1,5 @@
-import { HttpStatus } from '@nestjs/common';
 import { DomainError, TransportErrorKind } from '@quitanda/kernel';
+import { TRANSPORT_ERROR_HTTP_STATUS } from '@quitanda/http';
 import type {
   ErrorRenderContext,
   HttpErrorFormat,
@@ -25,16 +25,6 @@ import { isWebPath } from './web/web-paths';
 
 /** Sentry's web API (`/api/0/`) as Express sends JSON elsewhere. */
 const JSON_TYPE = 'application/json; charset=utf-8';
-
-const TRANSPORT_STATUS: Record<TransportErrorKind, HttpStatus> = {
-  [TransportErrorKind.MalformedBody]: HttpStatus.BAD_REQUEST,
-  [TransportErrorKind.UnsupportedMediaType]: HttpStatus.UNSUPPORTED_MEDIA_TYPE,
-  [TransportErrorKind.PayloadTooLarge]: HttpStatus.PAYLOAD_TOO_LARGE,
-  [TransportErrorKind.RouteNotFound]: HttpStatus.NOT_FOUND,
-  [TransportErrorKind.InvalidRequest]: HttpStatus.BAD_REQUEST,
-  [TransportErrorKind.ServiceUnavailable]: HttpStatus.SERVICE_UNAVAILABLE,
-  [TransportErrorKind.Internal]: HttpStatus.INTERNAL_SERVER_ERROR,
-};
 
 const REASON: Partial<Record<number, string>> = {
   400: 'Bad request',
@@ -79,7 +69,7 @@ function classify(
   // Another context's domain error cannot come from these routes: a bug.
   const kind =
     error instanceof DomainError ? TransportErrorKind.Internal : error.kind;
-  const status = TRANSPORT_STATUS[kind];
+  const status = TRANSPORT_ERROR_HTTP_STATUS[kind];
   const headers: Record<string, string> = {};
   if (!(error instanceof DomainError) && error.retryAfterSeconds !== undefined)
     headers['Retry-After'] = String(error.retryAfterSeconds);

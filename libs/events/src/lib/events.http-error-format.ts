@@ -4,6 +4,7 @@ import {
   TransportError,
   TransportErrorKind,
 } from '@quitanda/kernel';
+import { TRANSPORT_ERROR_HTTP_STATUS } from '@quitanda/http';
 import type {
   ErrorRenderContext,
   FieldError,
@@ -32,42 +33,32 @@ const DOMAIN_TITLES: Record<EventsErrorCode, string> = {
   [EventsErrorCode.WriteTokenRequired]: 'Unauthorized',
 };
 
-const TRANSPORT: Record<
-  TransportErrorKind,
-  { status: HttpStatus; title: string; slug: string }
-> = {
+const TRANSPORT: Record<TransportErrorKind, { title: string; slug: string }> = {
   [TransportErrorKind.MalformedBody]: {
-    status: HttpStatus.BAD_REQUEST,
     title: 'Malformed request body',
     slug: 'malformed-body',
   },
   [TransportErrorKind.UnsupportedMediaType]: {
-    status: HttpStatus.UNSUPPORTED_MEDIA_TYPE,
     title: 'Unsupported media type',
     slug: 'unsupported-media-type',
   },
   [TransportErrorKind.PayloadTooLarge]: {
-    status: HttpStatus.PAYLOAD_TOO_LARGE,
     title: 'Request body too large',
     slug: 'payload-too-large',
   },
   [TransportErrorKind.RouteNotFound]: {
-    status: HttpStatus.NOT_FOUND,
     title: 'Not found',
     slug: 'not-found',
   },
   [TransportErrorKind.InvalidRequest]: {
-    status: HttpStatus.BAD_REQUEST,
     title: 'Validation failed',
     slug: 'validation-failed',
   },
   [TransportErrorKind.ServiceUnavailable]: {
-    status: HttpStatus.SERVICE_UNAVAILABLE,
     title: 'Service unavailable',
     slug: 'service-unavailable',
   },
   [TransportErrorKind.Internal]: {
-    status: HttpStatus.INTERNAL_SERVER_ERROR,
     title: 'Internal server error',
     slug: 'internal-error',
   },
@@ -103,7 +94,7 @@ function renderTransport(
       ? `An unexpected error occurred. Quote request id ${requestId} when reporting it.`
       : error.message;
   return problem(
-    meta.status,
+    TRANSPORT_ERROR_HTTP_STATUS[error.kind],
     meta.title,
     meta.slug,
     detail,

@@ -25,3 +25,4 @@ export {
   pauseDeadline,
   restartDeadline,
 } from './lib/request-deadline';
+export { TRANSPORT_ERROR_HTTP_STATUS } from './lib/transport-error-status';

@@ -1,21 +1,11 @@
-import { HttpStatus } from '@nestjs/common';
 import { DomainError, TransportErrorKind } from '@quitanda/kernel';
+import { TRANSPORT_ERROR_HTTP_STATUS } from '@quitanda/http';
 import type {
   ErrorRenderContext,
   HttpErrorFormat,
   HttpErrorResponse,
   TransportError,
 } from '@quitanda/kernel';
-
-const STATUS: Record<TransportErrorKind, HttpStatus> = {
-  [TransportErrorKind.MalformedBody]: HttpStatus.BAD_REQUEST,
-  [TransportErrorKind.UnsupportedMediaType]: HttpStatus.UNSUPPORTED_MEDIA_TYPE,
-  [TransportErrorKind.PayloadTooLarge]: HttpStatus.PAYLOAD_TOO_LARGE,
-  [TransportErrorKind.RouteNotFound]: HttpStatus.NOT_FOUND,
-  [TransportErrorKind.InvalidRequest]: HttpStatus.BAD_REQUEST,
-  [TransportErrorKind.ServiceUnavailable]: HttpStatus.SERVICE_UNAVAILABLE,
-  [TransportErrorKind.Internal]: HttpStatus.INTERNAL_SERVER_ERROR,
-};
 
 /**
  * Errors of paths no context owns (`/health`, `/metrics`, unknown paths):
@@ -30,7 +20,7 @@ export const platformErrorFormat: HttpErrorFormat = {
   ): HttpErrorResponse {
     const kind =
       error instanceof DomainError ? TransportErrorKind.Internal : error.kind;
-    const status = STATUS[kind];
+    const status = TRANSPORT_ERROR_HTTP_STATUS[kind];
     const message =
       kind === TransportErrorKind.Internal
         ? `An unexpected error occurred. Quote request id ${requestId} when reporting it.`
