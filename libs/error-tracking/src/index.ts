@@ -5,7 +5,10 @@ export {
 } from './lib/error-tracking.module';
 export type { ErrorTrackingModuleOptions } from './lib/error-tracking.options';
 export type { AlertsOptions } from './lib/alerts/alert.types';
-export { DEFAULT_RETRY_DELAYS_SECONDS } from './lib/alerts/alert.types';
+export {
+  DEFAULT_ALERTS_POLL_SECONDS,
+  DEFAULT_RETRY_DELAYS_SECONDS,
+} from './lib/alerts/alert.types';
 export {
   ERROR_TRACKING_DATA_SOURCE,
   ERROR_TRACKING_SCHEMA,
@@ -15,6 +18,7 @@ export {
   DEFAULT_MAX_ENVELOPE_BYTES,
   DEFAULT_MAX_EVENT_BYTES,
   DEFAULT_RETENTION_INTERVAL_MINUTES,
+  DEFAULT_MAX_ARTIFACT_BYTES,
 } from './lib/error-tracking.constants';
 export { errorTrackingDataSourceOptions } from './lib/persistence/error-tracking.data-source-options';
 export { errorTrackingHttpErrorFormat } from './lib/error-tracking.http-error-format';

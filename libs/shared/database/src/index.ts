@@ -1,4 +1,7 @@
-export { contextDataSourceOptions } from './lib/context-data-source-options';
+export {
+  contextDataSourceOptions,
+  DEFAULT_POOL_SIZE,
+} from './lib/context-data-source-options';
 export type { ContextDataSourceSpec } from './lib/context-data-source-options';
 export { connectionFieldsFromUrl } from './lib/connection-url';
 export {

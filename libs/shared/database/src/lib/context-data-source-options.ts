@@ -4,6 +4,9 @@ import { SnakeNamingStrategy } from 'typeorm-naming-strategies';
 
 import { connectionFieldsFromUrl } from './connection-url';
 
+/** Connections per context pool unless configured (`DB_POOL_SIZE`). */
+export const DEFAULT_POOL_SIZE = 10;
+
 /* eslint-disable @typescript-eslint/no-unsafe-function-type -- TypeORM's own list types */
 export interface ContextDataSourceSpec {
   /** Nest connection name; also the `application_name` suffix in pg_stat_activity. */
@@ -60,7 +63,7 @@ export function contextDataSourceOptions(
     synchronize: false,
     namingStrategy: new SnakeNamingStrategy(),
     applicationName: `quitanda:${spec.name}`,
-    poolSize: spec.poolSize ?? 10,
+    poolSize: spec.poolSize ?? DEFAULT_POOL_SIZE,
     extra: {
       // Fail fast instead of queueing forever when the database is gone.
       connectionTimeoutMillis: 5_000,
