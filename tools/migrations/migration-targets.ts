@@ -1,6 +1,4 @@
-import { errorTrackingDataSourceOptions } from '@quitanda/error-tracking';
-import { eventsDataSourceOptions } from '@quitanda/events';
-import { marketplaceDataSourceOptions } from '@quitanda/marketplace';
+import { CONTEXT_CATALOG } from '@quitanda/gateway';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 
 /** Where each context keeps its migrations, for the generator. */
@@ -9,17 +7,14 @@ export interface MigrationTarget {
   readonly directory: string;
 }
 
-export const MIGRATION_TARGETS: Record<string, MigrationTarget> = {
-  marketplace: {
-    options: (url) => marketplaceDataSourceOptions(url),
-    directory: 'libs/marketplace/src/lib/persistence/migrations',
-  },
-  'error-tracking': {
-    options: (url) => errorTrackingDataSourceOptions(url),
-    directory: 'libs/error-tracking/src/lib/persistence/migrations',
-  },
-  events: {
-    options: (url) => eventsDataSourceOptions(url),
-    directory: 'libs/events/src/lib/persistence/migrations',
-  },
-};
+/** One target per context of the gateway's catalogue, by context name. */
+export const MIGRATION_TARGETS: Readonly<Record<string, MigrationTarget>> =
+  Object.fromEntries(
+    CONTEXT_CATALOG.map((entry) => [
+      entry.name,
+      {
+        options: (url: string) => entry.dataSourceOptions(url),
+        directory: entry.migrationsDirectory,
+      },
+    ]),
+  );

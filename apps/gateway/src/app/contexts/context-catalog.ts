@@ -34,8 +34,9 @@ import type { ContextName } from '../config/env.schema';
 import type { GatewayConfig } from '../config/gateway-config';
 
 /**
- * Everything the gateway needs to know about one bounded context. Adding a
- * context means adding one entry here (see README, "Adding a context").
+ * Everything the gateway and the workspace tools need to know about one
+ * bounded context. Adding a context means adding one entry here (see README,
+ * "Adding a context"): the migration generator reads this list too.
  */
 export interface ContextEntry {
   readonly name: ContextName;
@@ -43,9 +44,11 @@ export interface ContextEntry {
   readonly dataSourceName: string;
   dataSourceOptions(
     url: string,
-    poolSize: number,
+    poolSize?: number,
     readUrl?: string,
   ): PostgresConnectionOptions;
+  /** Where `npm run migration:generate` writes the context's migrations. */
+  readonly migrationsDirectory: string;
   module(config: GatewayConfig): DynamicModule;
   /** The context's operator commands (nest-commander), if it has any. */
   cliModule?(config: GatewayConfig): DynamicModule;
@@ -88,6 +91,7 @@ export const CONTEXT_CATALOG: readonly ContextEntry[] = [
     name: 'marketplace',
     dataSourceName: MARKETPLACE_DATA_SOURCE,
     dataSourceOptions: marketplaceDataSourceOptions,
+    migrationsDirectory: 'libs/marketplace/src/lib/persistence/migrations',
     module: (config) => MarketplaceModule.forRoot(marketplaceOptions(config)),
     cliModule: (config) =>
       MarketplaceCliModule.forRoot(marketplaceOptions(config)),
@@ -99,6 +103,7 @@ export const CONTEXT_CATALOG: readonly ContextEntry[] = [
     name: 'events',
     dataSourceName: EVENTS_DATA_SOURCE,
     dataSourceOptions: eventsDataSourceOptions,
+    migrationsDirectory: 'libs/events/src/lib/persistence/migrations',
     module: (config) =>
       EventsModule.forRoot({ writeToken: config.events.writeToken }),
     errorFormat: eventsHttpErrorFormat,
@@ -108,6 +113,7 @@ export const CONTEXT_CATALOG: readonly ContextEntry[] = [
     name: 'error-tracking',
     dataSourceName: ERROR_TRACKING_DATA_SOURCE,
     dataSourceOptions: errorTrackingDataSourceOptions,
+    migrationsDirectory: 'libs/error-tracking/src/lib/persistence/migrations',
     module: (config) =>
       ErrorTrackingModule.forRoot(errorTrackingOptions(config)),
     cliModule: (config) =>
