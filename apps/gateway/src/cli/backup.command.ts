@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
-import { Command, CommandRunner, Option } from 'nest-commander';
+import { Command, CommandRunner } from 'nest-commander';
+import { CliOption, printLine } from '@quitanda/cli';
 
 import type { GatewayDatabase } from '../app/database/gateway-database';
 import { backup, restore } from './backup';
@@ -28,7 +29,7 @@ export class BackupCommand extends CommandRunner {
 
   async run(args: string[]): Promise<void> {
     const done = await backup(this.database, fileOf(args, 'backup'));
-    process.stdout.write(`${done}\n`);
+    printLine(done);
   }
 }
 
@@ -51,14 +52,13 @@ export class RestoreCommand extends CommandRunner {
       fileOf(args, 'restore'),
       options.replace ?? false,
     );
-    process.stdout.write(`${done}\n`);
+    printLine(done);
   }
 
-  @Option({
-    flags: '--replace',
-    description:
-      "drop the contexts' schemas already in the database first (same transaction)",
-  })
+  @CliOption(
+    '--replace',
+    "drop the contexts' schemas already in the database first (same transaction)",
+  )
   parseReplace(): boolean {
     return true;
   }

@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandRunner } from 'nest-commander';
+import { printLine } from '@quitanda/cli';
 
 import { GATEWAY_CONFIG } from '../app/config/gateway-config';
 import type { GatewayConfig } from '../app/config/gateway-config';
@@ -21,10 +22,10 @@ export class MigrateCommand extends CommandRunner {
 
   async run(): Promise<void> {
     const applied = await migrateContexts(this.config, this.databaseUrl);
-    process.stdout.write(
+    printLine(
       applied.length === 0
-        ? 'Nothing to migrate: every schema is up to date.\n'
-        : `Applied:\n${applied.map((name) => `  ${name}`).join('\n')}\n`,
+        ? 'Nothing to migrate: every schema is up to date.'
+        : `Applied:\n${applied.map((name) => `  ${name}`).join('\n')}`,
     );
   }
 }

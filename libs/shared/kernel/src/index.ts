@@ -26,5 +26,3 @@ export {
   DUMMY_PASSWORD_HASH,
 } from './lib/passwords';
 export { BoundedMap } from './lib/bounded-map';
-export { readSecret, refuseSecretArguments } from './lib/read-secret';
-export type { SecretInput } from './lib/read-secret';

@@ -1,6 +1,13 @@
 import { Inject } from '@nestjs/common';
-import { Command, CommandRunner, Option } from 'nest-commander';
-import { CLOCK, readSecret, refuseSecretArguments } from '@quitanda/kernel';
+import { Command, CommandRunner } from 'nest-commander';
+import {
+  CliOption,
+  printLine,
+  readSecret,
+  refuseSecretArguments,
+  requireOptions,
+} from '@quitanda/cli';
+import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import { AccountsService } from '../accounts/accounts.service';
@@ -25,8 +32,7 @@ export class CreateUserCommand extends CommandRunner {
 
   async run(args: string[], options: UserOptions): Promise<void> {
     refuseSecretArguments(args);
-    if (!options.username || !options.email)
-      throw new Error('--username and --email are required');
+    requireOptions(options, 'username', 'email');
     const user = await this.accounts.createUser({
       username: options.username,
       name: options.name ?? options.username,
@@ -34,47 +40,35 @@ export class CreateUserCommand extends CommandRunner {
       password: options.password ? await readSecret('Password') : undefined,
       isAdmin: options.admin ?? false,
     });
-    process.stdout.write(
-      `Created user ${user.username} (id ${user.id}${user.isAdmin ? ', admin' : ''}).\n`,
+    printLine(
+      `Created user ${user.username} (id ${user.id}${user.isAdmin ? ', admin' : ''}).`,
     );
   }
 
-  @Option({
-    flags: '--username <username>',
-    description: 'login name',
-    required: true,
-  })
+  @CliOption('--username <username>', 'login name', true)
   parseUsername(value: string): string {
     return value;
   }
 
-  @Option({
-    flags: '--name <name>',
-    description: 'display name (default: the username)',
-  })
+  @CliOption('--name <name>', 'display name (default: the username)')
   parseName(value: string): string {
     return value;
   }
 
-  @Option({
-    flags: '--email <email>',
-    description: 'email address',
-    required: true,
-  })
+  @CliOption('--email <email>', 'email address', true)
   parseEmail(value: string): string {
     return value;
   }
 
-  @Option({
-    flags: '--password',
-    description:
-      'set a web UI password (8+ characters), typed at a prompt or read from standard input',
-  })
+  @CliOption(
+    '--password',
+    'set a web UI password (8+ characters), typed at a prompt or read from standard input',
+  )
   parsePassword(): boolean {
     return true;
   }
 
-  @Option({ flags: '--admin', description: 'make the user an administrator' })
+  @CliOption('--admin', 'make the user an administrator')
   parseAdmin(): boolean {
     return true;
   }
@@ -92,19 +86,15 @@ export class SetUserPasswordCommand extends CommandRunner {
 
   async run(args: string[], options: { username?: string }): Promise<void> {
     refuseSecretArguments(args);
-    if (!options.username) throw new Error('--username is required');
+    requireOptions(options, 'username');
     const user = await this.accounts.setPassword(
       options.username,
       await readSecret('Password'),
     );
-    process.stdout.write(`Password of ${user.username} set.\n`);
+    printLine(`Password of ${user.username} set.`);
   }
 
-  @Option({
-    flags: '--username <username>',
-    description: 'whose password',
-    required: true,
-  })
+  @CliOption('--username <username>', 'whose password', true)
   parseUsername(value: string): string {
     return value;
   }
@@ -131,34 +121,30 @@ export class CreateTokenCommand extends CommandRunner {
   }
 
   async run(_args: string[], options: TokenOptions): Promise<void> {
-    if (!options.username) throw new Error('--username is required');
+    requireOptions(options, 'username');
     const user = await this.accounts.getUserByUsername(options.username);
     const issued = await this.accounts.createToken(user.id, {
       name: options.name ?? `cli ${this.clock.now().toISOString()}`,
       scopes: options.scopes ?? ['api'],
       expiresAt: options.expiresAt ?? null,
     });
-    process.stdout.write(`${issued.token}\n`);
+    printLine(issued.token);
   }
 
-  @Option({
-    flags: '--username <username>',
-    description: 'owner of the token',
-    required: true,
-  })
+  @CliOption('--username <username>', 'owner of the token', true)
   parseUsername(value: string): string {
     return value;
   }
 
-  @Option({ flags: '--name <name>', description: 'token name' })
+  @CliOption('--name <name>', 'token name')
   parseName(value: string): string {
     return value;
   }
 
-  @Option({
-    flags: '--scopes <scopes>',
-    description: 'comma-separated: api, read_api (default api)',
-  })
+  @CliOption(
+    '--scopes <scopes>',
+    'comma-separated: api, read_api (default api)',
+  )
   parseScopes(value: string): string[] {
     return value
       .split(',')
@@ -166,10 +152,7 @@ export class CreateTokenCommand extends CommandRunner {
       .filter(Boolean);
   }
 
-  @Option({
-    flags: '--expires-at <date>',
-    description: 'YYYY-MM-DD (UTC); default never',
-  })
+  @CliOption('--expires-at <date>', 'YYYY-MM-DD (UTC); default never')
   parseExpiresAt(value: string): string {
     return value;
   }
@@ -189,11 +172,11 @@ export class RunRetentionCommand extends CommandRunner {
     const started = performance.now();
     const result = await this.retention.run(true);
     const ms = Math.round(performance.now() - started);
-    process.stdout.write(
+    printLine(
       result.ran
         ? `Retention: cutoff ${result.cutoff.toISOString()}, ${result.expiredEvents} events expired, ` +
-            `${result.droppedPartitions.length} partitions dropped, ${result.deletedErrors} errors deleted, ${result.deletedArtifactBundles} source map bundles deleted in ${ms} ms.\n`
-        : 'Retention is running elsewhere right now; nothing done.\n',
+            `${result.droppedPartitions.length} partitions dropped, ${result.deletedErrors} errors deleted, ${result.deletedArtifactBundles} source map bundles deleted in ${ms} ms.`
+        : 'Retention is running elsewhere right now; nothing done.',
     );
   }
 }

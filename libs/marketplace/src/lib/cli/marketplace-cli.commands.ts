@@ -1,9 +1,13 @@
-import { Command, CommandRunner, Option } from 'nest-commander';
+import { Command, CommandRunner } from 'nest-commander';
 import {
-  hashPassword,
+  CliOption,
+  printJson,
+  printLine,
   readSecret,
   refuseSecretArguments,
-} from '@quitanda/kernel';
+  requireOptions,
+} from '@quitanda/cli';
+import { hashPassword } from '@quitanda/kernel';
 
 import { APP_CREDENTIAL_ACCESS } from '../apps/app.types';
 import type { AppCredentialAccess } from '../apps/app.types';
@@ -29,43 +33,34 @@ export class CreateAppCommand extends CommandRunner {
   }
 
   async run(_args: string[], options: CreateAppOptions): Promise<void> {
-    if (!options.name) throw new Error('--name is required');
+    requireOptions(options, 'name');
     const created = await this.apps.create({
       name: options.name,
       environmentName: options.environment,
       appCredentialAccess: options.access,
     });
-    process.stdout.write(
-      `${JSON.stringify(
-        {
-          appKey: created.appKey,
-          appSecret: created.appSecret,
-          masterSecret: created.masterSecret,
-          name: created.name,
-        },
-        null,
-        2,
-      )}\n`,
-    );
+    printJson({
+      appKey: created.appKey,
+      appSecret: created.appSecret,
+      masterSecret: created.masterSecret,
+      name: created.name,
+    });
   }
 
-  @Option({ flags: '--name <name>', description: 'app name', required: true })
+  @CliOption('--name <name>', 'app name', true)
   parseName(value: string): string {
     return value;
   }
 
-  @Option({
-    flags: '--environment <name>',
-    description: 'environment name (default Development)',
-  })
+  @CliOption('--environment <name>', 'environment name (default Development)')
   parseEnvironment(value: string): string {
     return value;
   }
 
-  @Option({
-    flags: '--access <level>',
-    description: `what app credentials may do: ${APP_CREDENTIAL_ACCESS.join(', ')} (default read-create)`,
-  })
+  @CliOption(
+    '--access <level>',
+    `what app credentials may do: ${APP_CREDENTIAL_ACCESS.join(', ')} (default read-create)`,
+  )
   parseAccess(value: string): AppCredentialAccess {
     if (!(APP_CREDENTIAL_ACCESS as readonly string[]).includes(value))
       throw new Error(
@@ -87,10 +82,10 @@ export class ListAppsCommand extends CommandRunner {
   async run(): Promise<void> {
     const apps = await this.apps.list();
     for (const app of apps)
-      process.stdout.write(
-        `${app.appKey}\t${app.name}\t${app.environmentName}\t${app.appCredentialAccess}\t${app.createdAt.toISOString()}\n`,
+      printLine(
+        `${app.appKey}\t${app.name}\t${app.environmentName}\t${app.appCredentialAccess}\t${app.createdAt.toISOString()}`,
       );
-    if (apps.length === 0) process.stdout.write('No apps.\n');
+    if (apps.length === 0) printLine('No apps.');
   }
 }
 
@@ -135,11 +130,7 @@ export class ImportCommand extends CommandRunner {
     if (files.some(([, counts]) => counts.rejected > 0)) process.exitCode = 2;
   }
 
-  @Option({
-    flags: '--app <appKey>',
-    description: 'the app to import into',
-    required: true,
-  })
+  @CliOption('--app <appKey>', 'the app to import into', true)
   parseApp(value: string): string {
     return value;
   }
@@ -163,8 +154,7 @@ export class SetPasswordCommand extends CommandRunner {
     options: { app?: string; username?: string },
   ): Promise<void> {
     refuseSecretArguments(args);
-    if (!options.app || !options.username)
-      throw new Error('--app and --username are required');
+    requireOptions(options, 'app', 'username');
     const app = await this.apps.get(options.app);
     const user = await this.users.findByUsername(app.appKey, options.username);
     if (!user)
@@ -180,19 +170,15 @@ export class SetPasswordCommand extends CommandRunner {
       new Date(),
     );
     await this.users.revokeAll(app.appKey, user.id);
-    process.stdout.write(`Password of ${user.username} set.\n`);
+    printLine(`Password of ${user.username} set.`);
   }
 
-  @Option({ flags: '--app <appKey>', description: 'the app', required: true })
+  @CliOption('--app <appKey>', 'the app', true)
   parseApp(value: string): string {
     return value;
   }
 
-  @Option({
-    flags: '--username <username>',
-    description: 'whose password',
-    required: true,
-  })
+  @CliOption('--username <username>', 'whose password', true)
   parseUsername(value: string): string {
     return value;
   }
