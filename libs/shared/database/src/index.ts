@@ -3,12 +3,7 @@ export {
   DEFAULT_POOL_SIZE,
 } from './lib/context-data-source-options';
 export type { ContextDataSourceSpec } from './lib/context-data-source-options';
-export { connectionFieldsFromUrl } from './lib/connection-url';
-export {
-  runMigrations,
-  pendingMigrations,
-  MIGRATIONS_LOCK_KEY,
-} from './lib/migration-runner';
+export { runMigrations, pendingMigrations } from './lib/migration-runner';
 export {
   startEmbeddedPostgres,
   probeEmbeddedPostgres,
@@ -17,10 +12,5 @@ export type { EmbeddedPostgres } from './lib/embedded-postgres';
 export { isUniqueViolation, isConnectionFailure } from './lib/pg-errors';
 export { Sql, poolOf, readPoolOf, hasReadReplica } from './lib/sql';
 export type { SqlExecutor, LocalSettings } from './lib/sql';
-export {
-  boundedWaits,
-  BoundedClient,
-  DEFAULT_DB_TIMEOUT_MS,
-  QUERY_TIMEOUT_MESSAGE,
-} from './lib/bounded-waits';
+export { boundedWaits, DEFAULT_DB_TIMEOUT_MS } from './lib/bounded-waits';
 export { withClient } from './lib/with-client';

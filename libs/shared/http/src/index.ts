@@ -1,9 +1,8 @@
 export { jsonBody, safeUrl } from './lib/json-body.middleware';
 export type { JsonBodyOptions } from './lib/json-body.middleware';
-export { requestIdOf, REQUEST_ID_HEADER } from './lib/request-id';
+export { requestIdOf } from './lib/request-id';
 export { endWithBody } from './lib/end-with-body';
-export { isJsonContentType } from './lib/content-type';
-export { RequestValidationPipe, fieldErrorsOf } from './lib/validation.pipe';
+export { RequestValidationPipe } from './lib/validation.pipe';
 export { TrimmedLength } from './lib/trimmed-length.decorator';
 export { JsonText } from './lib/json-text';
 export {
@@ -13,12 +12,7 @@ export {
   RETRY_AFTER_HEADER,
 } from './lib/openapi-responses';
 export type { ErrorResponseDoc } from './lib/openapi-responses';
-export {
-  assertSafeJson,
-  assertSafeUrl,
-  MAX_JSON_DEPTH,
-  unsafeRequestError,
-} from './lib/hostile-input';
+export { assertSafeJson, unsafeRequestError } from './lib/hostile-input';
 export {
   DEADLINE_PAUSE,
   DEADLINE_RESTART,

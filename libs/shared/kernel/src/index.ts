@@ -1,10 +1,6 @@
 export { DomainError } from './lib/domain-error';
 export type { FieldError } from './lib/field-error';
-export {
-  TransportError,
-  TransportErrorKind,
-  isTransportError,
-} from './lib/transport-error';
+export { TransportError, TransportErrorKind } from './lib/transport-error';
 export type {
   HttpErrorFormat,
   HttpErrorResponse,

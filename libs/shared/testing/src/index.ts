@@ -6,7 +6,6 @@ export {
 export type { TestDatabase, MigrationTarget } from './lib/test-database';
 export { schemaDrift } from './lib/schema-drift';
 export {
-  SENTRY_FIXTURES_DIR,
   FIXTURE_PUBLIC_KEY,
   FIXTURE_PROJECT_ID,
   loadSentryFixtures,

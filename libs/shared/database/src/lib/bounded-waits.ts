@@ -4,7 +4,7 @@ import { Client } from 'pg';
 export const DEFAULT_DB_TIMEOUT_MS = 5_000;
 
 /** The message `pg` rejects a query with once `query_timeout` passes. */
-export const QUERY_TIMEOUT_MESSAGE = 'Query read timeout';
+const QUERY_TIMEOUT_MESSAGE = 'Query read timeout';
 
 type QueryFn = (...args: unknown[]) => unknown;
 const clientQuery = Client.prototype.query as unknown as QueryFn;
@@ -20,7 +20,7 @@ function timedOut(error: unknown): boolean {
  * transaction left open on the server. Dropping it ends both (the server
  * rolls back when it sees the socket close) and the pool opens a fresh one.
  */
-export class BoundedClient extends Client {}
+class BoundedClient extends Client {}
 
 function drop(client: Client): void {
   (

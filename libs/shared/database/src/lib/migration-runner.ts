@@ -7,7 +7,7 @@ import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/Postgres
  * others find nothing left to do. Transaction-level, because a session lock
  * would stay with whichever server connection PgBouncer lent the runner.
  */
-export const MIGRATIONS_LOCK_KEY = 0x51_54_4e_44; // "QTND"
+const MIGRATIONS_LOCK_KEY = 0x51_54_4e_44; // "QTND"
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]*$/;
 

@@ -1,7 +1,5 @@
 import type { IncomingMessage } from 'node:http';
 
-export const REQUEST_ID_HEADER = 'x-request-id';
-
 /** The id pino-http gave this request (also sent back as `X-Request-Id`). */
 export function requestIdOf(request: IncomingMessage): string {
   const id = (request as IncomingMessage & { id?: unknown }).id;

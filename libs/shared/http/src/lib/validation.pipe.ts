@@ -19,7 +19,7 @@ function messagesOf(error: ValidationError): string[] {
 }
 
 /** Flattens class-validator's tree into one entry per failing field. */
-export function fieldErrorsOf(
+function fieldErrorsOf(
   errors: readonly ValidationError[],
   parent = '',
 ): FieldError[] {

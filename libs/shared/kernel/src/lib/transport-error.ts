@@ -28,7 +28,3 @@ export class TransportError extends Error {
     this.name = 'TransportError';
   }
 }
-
-export function isTransportError(error: unknown): error is TransportError {
-  return error instanceof TransportError;
-}

@@ -6,7 +6,7 @@ import { join } from 'node:path';
  * beside the workspace (read-only test data of the error-tracking context,
  * shared by its specs and the gateway's e2e suite).
  */
-export const SENTRY_FIXTURES_DIR = join(
+const SENTRY_FIXTURES_DIR = join(
   __dirname,
   '../../../../../../shared/fixtures/sentry',
 );
