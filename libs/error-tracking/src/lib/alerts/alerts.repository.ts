@@ -1,15 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Sql } from '@quitanda/database';
-import { DataSource } from 'typeorm';
 
-import { ERROR_TRACKING_DATA_SOURCE } from '../error-tracking.constants';
 import type {
   AlertRules,
   ClaimedDelivery,
   WebhookAttemptRecord,
   WebhookRecord,
 } from './alert.types';
+import { SqlRepository } from '../persistence/sql-repository';
 
 interface HookRow {
   id: number;
@@ -48,15 +45,7 @@ export type AttemptLog = Omit<WebhookAttemptRecord, 'id'>;
 
 /** The outbox, deliveries, hooks, their log, rules and e-mail opt-outs. */
 @Injectable()
-export class AlertsRepository {
-  readonly sql: Sql;
-
-  constructor(
-    @InjectDataSource(ERROR_TRACKING_DATA_SOURCE) dataSource: DataSource,
-  ) {
-    this.sql = new Sql(dataSource);
-  }
-
+export class AlertsRepository extends SqlRepository {
   async rules(projectId: number): Promise<AlertRules | undefined> {
     const [row] = await this.sql.rows<{
       alert_frequent_threshold: number | null;
