@@ -265,7 +265,10 @@ export class AlertsRepository extends SqlRepository {
    * per active member with developer access or more who has not opted out.
    * One statement; `SKIP LOCKED` lets replicas share the work.
    */
-  async fanOut(now: Date, email: boolean, limit: number): Promise<number> {
+  async fanOut(
+    now: Date,
+    { email, limit }: { readonly email: boolean; readonly limit: number },
+  ): Promise<number> {
     const [row] = await this.sql.rows<{ n: number }>(
       `WITH claimed AS (
          SELECT id, project_id, trigger FROM error_tracking.alerts

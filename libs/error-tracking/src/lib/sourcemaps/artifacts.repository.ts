@@ -245,7 +245,7 @@ export class ArtifactsRepository extends SqlRepository {
     release: string,
     dist: string | null,
     urls: readonly string[],
-    withContent: boolean,
+    { withContent }: { readonly withContent: boolean },
   ): Promise<StoredArtifact | null> {
     const [row] = await this.sql.rows<{
       url: string;
