@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 
 import type { Transaction } from '../persistence/error-tracking.database';
-import type { TokenRecord, UserRecord } from './account.types';
 import { SqlRepository } from '../persistence/sql-repository';
+import type { TokenRecord, UserRecord } from './account.types';
 
 interface UserRow {
   id: number;
@@ -72,10 +72,10 @@ export interface NewToken {
   readonly createdAt: Date;
 }
 
-/** Users and their personal access tokens. */
 /** Transaction-level advisory lock of the first boot's root. */
 export const ROOT_BOOTSTRAP_LOCK_KEY = 0x45_54_52_54; // "ETRT"
 
+/** Users and their personal access tokens. */
 @Injectable()
 export class AccountsRepository extends SqlRepository {
   async insertUser(

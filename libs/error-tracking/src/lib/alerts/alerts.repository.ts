@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 
+import { SqlRepository } from '../persistence/sql-repository';
 import type {
   AlertRules,
   ClaimedDelivery,
   WebhookAttemptRecord,
   WebhookRecord,
 } from './alert.types';
-import { SqlRepository } from '../persistence/sql-repository';
 
 interface HookRow {
   id: number;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+
 import { SqlRepository } from '../persistence/sql-repository';
 
 export interface CollectorKey {

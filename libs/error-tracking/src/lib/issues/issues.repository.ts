@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 
 import type { Transaction } from '../persistence/error-tracking.database';
-import type { IssueChanges, IssueRecord } from './issue.types';
 import { SqlRepository } from '../persistence/sql-repository';
+import type { IssueChanges, IssueRecord } from './issue.types';
 
 interface IssueRow {
   id: number;

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 
 import type { Transaction } from '../persistence/error-tracking.database';
+import { SqlRepository } from '../persistence/sql-repository';
 import type {
   MemberRecord,
   ProjectOrder,
   ProjectRecord,
 } from './project.types';
-import { SqlRepository } from '../persistence/sql-repository';
 
 interface ProjectRow {
   id: number;

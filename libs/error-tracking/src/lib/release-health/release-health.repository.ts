@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+
 import { SqlRepository } from '../persistence/sql-repository';
 
 /** Session counts of one release and environment, as PostgreSQL sums them. */

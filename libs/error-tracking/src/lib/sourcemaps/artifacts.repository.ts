@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 
 import { AccessLevel } from '../error-tracking.constants';
 import type { Transaction } from '../persistence/error-tracking.database';
-import type { ArtifactBundle } from './artifact-bundle';
 import { SqlRepository } from '../persistence/sql-repository';
+import type { ArtifactBundle } from './artifact-bundle';
 
 /** Namespace of the per-uploader advisory lock around the chunk quota. */
 const CHUNK_LOCK_NAMESPACE = 0x43_48_4e_4b; // "CHNK"
