@@ -17,6 +17,10 @@
  * is unset, see `lib/parse-server-install.ts`).
  * `--explain`: seeds the 1,000,000-record marketplace app and prints the
  * plans of the queries the SDKs send most, without load.
+ * `--against <main.js>`: also runs another build of the gateway (say, the
+ * previous commit's `dist/apps/gateway/src/main.js`) as target "quitanda
+ * (before)", interleaved with this one, so a refactoring's cost shows in one
+ * run on one machine state rather than across two runs.
  */
 import 'reflect-metadata';
 import { execFileSync } from 'node:child_process';
@@ -35,7 +39,7 @@ import { canPin, freePort, pinSelf, startServer } from './lib/processes';
 import { parseServerDir } from './lib/parse-server-install';
 import { probeAnswer } from './lib/probe';
 import { markdown, summarise } from './lib/report';
-import type { Measurement, Workload } from './lib/types';
+import type { Measurement, Target, Workload } from './lib/types';
 import {
   errorsDetail,
   errorsList,
@@ -131,6 +135,7 @@ async function main(): Promise<void> {
       small: { type: 'boolean', default: false },
       'no-parse': { type: 'boolean', default: false },
       explain: { type: 'boolean', default: false },
+      against: { type: 'string' },
     },
   });
   const seconds = values.quick ? 3 : Number(values.seconds);
@@ -180,6 +185,8 @@ async function main(): Promise<void> {
         .some((w) => w.name.startsWith('marketplace')),
     );
     workloads = allWorkloads(databaseUrl, !values.small).filter(selected);
+    const against = values.against;
+    if (against) workloads = workloads.map((w) => withEarlierBuild(w, against));
     for (const workload of workloads) {
       console.log(`\n${workload.name}: ${workload.description}`);
       const prepared = await workload.prepare(databaseUrl);
@@ -265,6 +272,20 @@ async function main(): Promise<void> {
   console.log(`\n${report}`);
   save(`${report}\n`, 'md');
   save(`${JSON.stringify(measurements, null, 2)}\n`, 'json');
+}
+
+/**
+ * Adds the other build after every target (so the first baseline, which the
+ * contract's ratios use, stays first), started exactly as Quitanda is.
+ */
+function withEarlierBuild(workload: Workload, mainJs: string): Workload {
+  const ours = workload.targets.find((t) => t.name === 'quitanda');
+  if (!ours) return workload;
+  const before: Target = {
+    name: 'quitanda (before)',
+    command: (port) => ({ ...ours.command(port), args: [mainJs] }),
+  };
+  return { ...workload, targets: [...workload.targets, before] };
 }
 
 const STAMP = new Date().toISOString().replace(/[:.]/g, '-');

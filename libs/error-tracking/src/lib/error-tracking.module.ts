@@ -38,11 +38,13 @@ import { ErrorsService } from './errors/errors.service';
 import { apiBody } from './http/api-body.middleware';
 import { gitlabJsonContentType } from './http/gitlab-json.middleware';
 import { ClientKeyCache } from './ingestion/client-key-cache';
+import { CollectorKeysRepository } from './ingestion/collector-keys.repository';
 import { CollectorController } from './ingestion/collector.controller';
 import { IngestionQueue } from './ingestion/ingestion-queue';
 import { IngestionMetrics } from './ingestion/ingestion.metrics';
 import { IngestionRepository } from './ingestion/ingestion.repository';
 import { IngestionService } from './ingestion/ingestion.service';
+import { IssueFollowsError } from './issues/issue-follows-error';
 import { IssuesController } from './issues/issues.controller';
 import { IssuesRepository } from './issues/issues.repository';
 import { IssuesService } from './issues/issues.service';
@@ -50,6 +52,8 @@ import { ProjectAccessService } from './projects/project-access.service';
 import { ProjectsController } from './projects/projects.controller';
 import { ProjectsRepository } from './projects/projects.repository';
 import { ProjectsService } from './projects/projects.service';
+import { ErrorTrackingDatabase } from './persistence/error-tracking.database';
+import { ReleaseHealthRepository } from './release-health/release-health.repository';
 import { ReleaseHealthService } from './release-health/release-health.service';
 import { RetentionRepository } from './retention/retention.repository';
 import { RetentionService } from './retention/retention.service';
@@ -74,6 +78,7 @@ import { WebSessionController } from './web/web-session.controller';
 /** Providers of the collector (also used by specs without HTTP). */
 export const INGESTION_PROVIDERS = [
   AlertSignal,
+  CollectorKeysRepository,
   ClientKeyCache,
   ArtifactsRepository,
   SourceMapResolver,
@@ -85,6 +90,8 @@ export const INGESTION_PROVIDERS = [
 
 /** Users, tokens, projects, settings, errors, issues (no HTTP, no schedule). */
 export const DOMAIN_PROVIDERS = [
+  ErrorTrackingDatabase,
+  CollectorKeysRepository,
   AccountsRepository,
   AccountsService,
   RootBootstrapService,
@@ -97,6 +104,8 @@ export const DOMAIN_PROVIDERS = [
   ErrorsService,
   IssuesRepository,
   IssuesService,
+  IssueFollowsError,
+  ReleaseHealthRepository,
   ReleaseHealthService,
   RetentionRepository,
   ArtifactsRepository,

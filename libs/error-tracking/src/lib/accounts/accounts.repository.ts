@@ -1,10 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Sql } from '@quitanda/database';
-import type { SqlExecutor } from '@quitanda/database';
-import { DataSource } from 'typeorm';
 
-import { ERROR_TRACKING_DATA_SOURCE } from '../error-tracking.constants';
+import type { Transaction } from '../persistence/error-tracking.database';
+import { SqlRepository } from '../persistence/sql-repository';
 import type { TokenRecord, UserRecord } from './account.types';
 
 interface UserRow {
@@ -75,22 +72,17 @@ export interface NewToken {
   readonly createdAt: Date;
 }
 
+/** Transaction-level advisory lock of the first boot's root. */
+export const ROOT_BOOTSTRAP_LOCK_KEY = 0x45_54_52_54; // "ETRT"
+
 /** Users and their personal access tokens. */
 @Injectable()
-export class AccountsRepository {
-  readonly sql: Sql;
-
-  constructor(
-    @InjectDataSource(ERROR_TRACKING_DATA_SOURCE) dataSource: DataSource,
-  ) {
-    this.sql = new Sql(dataSource);
-  }
-
+export class AccountsRepository extends SqlRepository {
   async insertUser(
     user: NewUser,
-    sql: SqlExecutor = this.sql,
+    tx: Transaction = this.sql,
   ): Promise<UserRecord> {
-    const rows = await sql.rows<UserRow>(
+    const rows = await tx.rows<UserRow>(
       `INSERT INTO error_tracking.users (username, name, email, is_admin, password_hash, created_at)
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${USER_COLUMNS}`,
       [
@@ -129,9 +121,9 @@ export class AccountsRepository {
 
   async findUserByUsername(
     username: string,
-    sql: SqlExecutor = this.sql,
+    tx: Transaction = this.sql,
   ): Promise<UserRecord | undefined> {
-    const rows = await sql.rows<UserRow>(
+    const rows = await tx.rows<UserRow>(
       `SELECT ${USER_COLUMNS} FROM error_tracking.users WHERE lower(username) = lower($1)`,
       [username],
     );
@@ -154,8 +146,8 @@ export class AccountsRepository {
       : undefined;
   }
 
-  async countUsers(sql: SqlExecutor = this.sql): Promise<number> {
-    const rows = await sql.rows<{ n: number }>(
+  async countUsers(tx: Transaction = this.sql): Promise<number> {
+    const rows = await tx.rows<{ n: number }>(
       'SELECT count(*)::int AS n FROM error_tracking.users',
     );
     return rows[0]?.n ?? 0;
@@ -178,9 +170,9 @@ export class AccountsRepository {
 
   async insertToken(
     token: NewToken,
-    sql: SqlExecutor = this.sql,
+    tx: Transaction = this.sql,
   ): Promise<TokenRecord | undefined> {
-    const rows = await sql.rows<TokenRow>(
+    const rows = await tx.rows<TokenRow>(
       `INSERT INTO error_tracking.personal_access_tokens
               (user_id, name, token_digest, scopes, expires_at, created_at)
        VALUES ($1, $2, $3, $4, $5, $6)
@@ -201,9 +193,9 @@ export class AccountsRepository {
 
   async findTokenByDigest(
     digest: string,
-    sql: SqlExecutor = this.sql,
+    tx: Transaction = this.sql,
   ): Promise<{ user: UserRecord; token: TokenRecord } | undefined> {
-    const rows = await sql.rows<TokenRow & { u: UserRow }>(
+    const rows = await tx.rows<TokenRow & { u: UserRow }>(
       `SELECT t.id, t.user_id, t.name, t.scopes, t.expires_at::text AS expires_at,
               t.revoked, t.created_at, t.last_used_at,
               json_build_object('id', u.id, 'username', u.username, 'name', u.name,
@@ -237,6 +229,33 @@ export class AccountsRepository {
       [id],
     );
     return rows[0] ? toToken(rows[0]) : undefined;
+  }
+
+  /**
+   * Revokes the user's tokens called `name` but the one with `keepDigest`
+   * (a configured token that changed replaces the previous one).
+   */
+  async revokeOtherTokensNamed(
+    userId: number,
+    name: string,
+    keepDigest: string,
+    tx: Transaction = this.sql,
+  ): Promise<void> {
+    await tx.rows(
+      `UPDATE error_tracking.personal_access_tokens SET revoked = true
+        WHERE user_id = $1 AND name = $2 AND token_digest <> $3 AND NOT revoked`,
+      [userId, name, keepDigest],
+    );
+  }
+
+  /**
+   * Holds the first-boot lock until `tx` ends: replicas booting together
+   * make one root.
+   */
+  async lockRootBootstrap(tx: Transaction): Promise<void> {
+    await tx.rows('SELECT pg_advisory_xact_lock($1)', [
+      ROOT_BOOTSTRAP_LOCK_KEY,
+    ]);
   }
 
   async revokeToken(id: number): Promise<void> {

@@ -4,11 +4,10 @@ import type { Clock } from '@quitanda/kernel';
 
 import { ERROR_TRACKING_OPTIONS } from '../error-tracking.constants';
 import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
+import { ErrorTrackingDatabase } from '../persistence/error-tracking.database';
 import { AccountsRepository } from './accounts.repository';
 import { newAccessToken } from './accounts.service';
 
-/** Transaction-level advisory lock: replicas booting together make one root. */
-export const ROOT_BOOTSTRAP_LOCK_KEY = 0x45_54_52_54; // "ETRT"
 export const ROOT_USERNAME = 'root';
 export const INITIAL_ROOT_TOKEN_NAME = 'INITIAL_ROOT_TOKEN';
 
@@ -22,6 +21,7 @@ export const INITIAL_ROOT_TOKEN_NAME = 'INITIAL_ROOT_TOKEN';
 @Injectable()
 export class RootBootstrapService {
   constructor(
+    private readonly db: ErrorTrackingDatabase,
     private readonly accounts: AccountsRepository,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ERROR_TRACKING_OPTIONS)
@@ -35,10 +35,8 @@ export class RootBootstrapService {
     const passwordHash = await hashPassword(password);
     const generatedToken = configured ? undefined : newAccessToken();
     const now = this.clock.now();
-    return this.accounts.sql.transaction(async (tx) => {
-      await tx.rows('SELECT pg_advisory_xact_lock($1)', [
-        ROOT_BOOTSTRAP_LOCK_KEY,
-      ]);
+    return this.db.transaction(async (tx) => {
+      await this.accounts.lockRootBootstrap(tx);
       const generated: Record<string, string> = {};
       let root = await this.accounts.findUserByUsername(ROOT_USERNAME, tx);
       if (!root) {
@@ -75,10 +73,11 @@ export class RootBootstrapService {
       if (configured) {
         const digest = hashToken(configured);
         // A changed INITIAL_ROOT_TOKEN replaces the previous one.
-        await tx.rows(
-          `UPDATE error_tracking.personal_access_tokens SET revoked = true
-            WHERE user_id = $1 AND name = $2 AND token_digest <> $3 AND NOT revoked`,
-          [root.id, INITIAL_ROOT_TOKEN_NAME, digest],
+        await this.accounts.revokeOtherTokensNamed(
+          root.id,
+          INITIAL_ROOT_TOKEN_NAME,
+          digest,
+          tx,
         );
         await this.accounts.insertToken(
           {

@@ -111,11 +111,10 @@ export class AlertsWorker
     let fannedOut = 0;
     let attempted = 0;
     for (;;) {
-      const n = await this.repository.fanOut(
-        this.clock.now(),
-        this.mailer.enabled,
-        FAN_OUT_BATCH,
-      );
+      const n = await this.repository.fanOut(this.clock.now(), {
+        email: this.mailer.enabled,
+        limit: FAN_OUT_BATCH,
+      });
       fannedOut += n;
       if (n < FAN_OUT_BATCH) break;
     }

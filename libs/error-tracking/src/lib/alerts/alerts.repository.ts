@@ -1,9 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Sql } from '@quitanda/database';
-import { DataSource } from 'typeorm';
 
-import { ERROR_TRACKING_DATA_SOURCE } from '../error-tracking.constants';
+import { SqlRepository } from '../persistence/sql-repository';
 import type {
   AlertRules,
   ClaimedDelivery,
@@ -48,15 +45,7 @@ export type AttemptLog = Omit<WebhookAttemptRecord, 'id'>;
 
 /** The outbox, deliveries, hooks, their log, rules and e-mail opt-outs. */
 @Injectable()
-export class AlertsRepository {
-  readonly sql: Sql;
-
-  constructor(
-    @InjectDataSource(ERROR_TRACKING_DATA_SOURCE) dataSource: DataSource,
-  ) {
-    this.sql = new Sql(dataSource);
-  }
-
+export class AlertsRepository extends SqlRepository {
   async rules(projectId: number): Promise<AlertRules | undefined> {
     const [row] = await this.sql.rows<{
       alert_frequent_threshold: number | null;
@@ -276,7 +265,10 @@ export class AlertsRepository {
    * per active member with developer access or more who has not opted out.
    * One statement; `SKIP LOCKED` lets replicas share the work.
    */
-  async fanOut(now: Date, email: boolean, limit: number): Promise<number> {
+  async fanOut(
+    now: Date,
+    { email, limit }: { readonly email: boolean; readonly limit: number },
+  ): Promise<number> {
     const [row] = await this.sql.rows<{ n: number }>(
       `WITH claimed AS (
          SELECT id, project_id, trigger FROM error_tracking.alerts

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Sql } from '@quitanda/database';
-import type { SqlExecutor } from '@quitanda/database';
 import { DataSource } from 'typeorm';
 
 import { ERROR_TRACKING_DATA_SOURCE } from '../error-tracking.constants';
+import type { Transaction } from '../persistence/error-tracking.database';
 import type {
   ErrorRecord,
   ErrorSort,
@@ -104,7 +104,7 @@ export function toUuid(hex: string): string {
 /** Reads of errors and their stored events; status and issue links. */
 @Injectable()
 export class ErrorsRepository {
-  readonly sql: Sql;
+  private readonly sql: Sql;
   /**
    * The list, the detail and its events: reads that tolerate replica lag
    * (`DATABASE_READ_URL`). A read before a write (`find`) stays on the primary.
@@ -207,12 +207,12 @@ export class ErrorsRepository {
   async find(
     projectId: number,
     errorId: string,
-    sql: SqlExecutor = this.sql,
-    forUpdate = false,
+    options: { forUpdate?: boolean } = {},
+    tx: Transaction = this.sql,
   ): Promise<ErrorRecord | undefined> {
-    const rows = await sql.rows<ErrorRow>(
+    const rows = await tx.rows<ErrorRow>(
       `SELECT ${COLUMNS} FROM error_tracking.errors
-        WHERE project_id = $1 AND id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`,
+        WHERE project_id = $1 AND id = $2 ${options.forUpdate ? 'FOR UPDATE' : ''}`,
       [projectId, errorId],
     );
     return rows[0] ? toError(rows[0]) : undefined;
@@ -297,13 +297,13 @@ export class ErrorsRepository {
   }
 
   async setStatus(
-    sql: SqlExecutor,
     projectId: number,
     errorId: string,
     status: ErrorStatus,
     now: Date,
+    tx: Transaction = this.sql,
   ): Promise<ErrorRecord | undefined> {
-    const rows = await sql.rows<ErrorRow>(
+    const rows = await tx.rows<ErrorRow>(
       `UPDATE error_tracking.errors SET status = $3, updated_at = $4
         WHERE project_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
       [projectId, errorId, status, now],
@@ -312,11 +312,11 @@ export class ErrorsRepository {
   }
 
   async linkIssue(
-    sql: SqlExecutor,
     errorId: string,
     iid: number,
+    tx: Transaction = this.sql,
   ): Promise<void> {
-    await sql.rows(
+    await tx.rows(
       'UPDATE error_tracking.errors SET issue_iid = $2 WHERE id = $1',
       [errorId, iid],
     );

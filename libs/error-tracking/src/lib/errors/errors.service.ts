@@ -5,8 +5,10 @@ import type { Clock } from '@quitanda/kernel';
 import type { Caller } from '../accounts/account.types';
 import { ErrorTrackingError } from '../error-tracking.errors';
 import { hourOf } from './hours';
+import { IssueFollowsError } from '../issues/issue-follows-error';
 import type { IssueRecord } from '../issues/issue.types';
 import { IssuesRepository } from '../issues/issues.repository';
+import { ErrorTrackingDatabase } from '../persistence/error-tracking.database';
 import type { ProjectAccess } from '../projects/project.types';
 import type {
   ErrorRecord,
@@ -72,8 +74,10 @@ export interface ErrorStackTrace {
 @Injectable()
 export class ErrorsService {
   constructor(
+    private readonly db: ErrorTrackingDatabase,
     private readonly errors: ErrorsRepository,
     private readonly issues: IssuesRepository,
+    private readonly issueFollowsError: IssueFollowsError,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -232,33 +236,20 @@ export class ErrorsService {
     status: ErrorStatus,
   ): Promise<{ error: ErrorRecord; closedIssueIid: number | null }> {
     const now = this.clock.now();
-    return this.errors.sql.transaction(async (tx) => {
+    return this.db.transaction(async (tx) => {
       const error = await this.errors.setStatus(
-        tx,
         access.project.id,
         errorId,
         status,
         now,
+        tx,
       );
       if (!error) throw ErrorTrackingError.notFound('Error');
-      let closedIssueIid: number | null = null;
-      if (status === 'resolved' && error.issueIid !== null) {
-        const issue = await this.issues.find(
-          access.project.id,
-          error.issueIid,
-          tx,
-        );
-        if (issue?.state === 'opened') {
-          await this.issues.update(
-            tx,
-            access.project.id,
-            issue.iid,
-            { stateEvent: 'close' },
-            now,
-          );
-          closedIssueIid = issue.iid;
-        }
-      }
+      const closedIssueIid = await this.issueFollowsError.closeOnResolve(
+        error,
+        now,
+        tx,
+      );
       return { error, closedIssueIid };
     });
   }
@@ -276,12 +267,12 @@ export class ErrorsService {
     const error = await this.find(access, errorId);
     const latest = await this.latestEvent(access, error);
     const now = this.clock.now();
-    return this.errors.sql.transaction(async (tx) => {
+    return this.db.transaction(async (tx) => {
       const locked = await this.errors.find(
         access.project.id,
         errorId,
+        { forUpdate: true },
         tx,
-        true,
       );
       if (!locked) throw ErrorTrackingError.notFound('Error');
       if (locked.issueIid !== null) {
@@ -292,15 +283,18 @@ export class ErrorsService {
         );
         if (existing) return { issue: existing, created: false };
       }
-      const issue = await this.issues.create(tx, {
-        projectId: access.project.id,
-        title: locked.title.slice(0, 255),
-        description: issueDescription(locked, errorUrl, latest?.payload),
-        labels: [],
-        authorId: caller.user.id,
-        now,
-      });
-      await this.errors.linkIssue(tx, locked.id, issue.iid);
+      const issue = await this.issues.create(
+        {
+          projectId: access.project.id,
+          title: locked.title.slice(0, 255),
+          description: issueDescription(locked, errorUrl, latest?.payload),
+          labels: [],
+          authorId: caller.user.id,
+          now,
+        },
+        tx,
+      );
+      await this.errors.linkIssue(locked.id, issue.iid, tx);
       return { issue, created: true };
     });
   }

@@ -1,15 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Sql } from '@quitanda/database';
-import { DataSource } from 'typeorm';
 
-import { ERROR_TRACKING_DATA_SOURCE } from '../error-tracking.constants';
-
-export interface CollectorKey {
-  readonly keyId: number;
-  readonly projectId: number;
-  readonly trackingActive: boolean;
-}
+import { CollectorKeysRepository } from './collector-keys.repository';
+import type { CollectorKey } from './collector-keys.repository';
 
 interface Entry {
   readonly value: Promise<CollectorKey | null>;
@@ -34,14 +26,9 @@ const MAX_ENTRIES = 50_000;
  */
 @Injectable()
 export class ClientKeyCache {
-  private readonly sql: Sql;
   private readonly entries = new Map<string, Entry>();
 
-  constructor(
-    @InjectDataSource(ERROR_TRACKING_DATA_SOURCE) dataSource: DataSource,
-  ) {
-    this.sql = new Sql(dataSource);
-  }
+  constructor(private readonly keys: CollectorKeysRepository) {}
 
   lookup(publicKey: string, now = Date.now()): Promise<CollectorKey | null> {
     const cached = this.entries.get(publicKey);
@@ -77,26 +64,8 @@ export class ClientKeyCache {
     this.entries.delete(publicKey);
   }
 
-  private async load(publicKey: string): Promise<CollectorKey | null> {
-    if (publicKey.length > 255) return null;
-    const rows = await this.sql.rows<{
-      key_id: number;
-      project_id: number;
-      tracking_active: boolean;
-    }>(
-      `SELECT k.id AS key_id, k.project_id, p.tracking_active
-         FROM error_tracking.client_keys k
-         JOIN error_tracking.projects p ON p.id = k.project_id
-        WHERE k.public_key = $1 AND k.active`,
-      [publicKey],
-    );
-    const row = rows[0];
-    return row
-      ? {
-          keyId: row.key_id,
-          projectId: row.project_id,
-          trackingActive: row.tracking_active,
-        }
-      : null;
+  private load(publicKey: string): Promise<CollectorKey | null> {
+    if (publicKey.length > 255) return Promise.resolve(null);
+    return this.keys.findActive(publicKey);
   }
 }

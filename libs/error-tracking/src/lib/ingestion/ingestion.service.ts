@@ -9,7 +9,7 @@ import { ERROR_TRACKING_OPTIONS } from '../error-tracking.constants';
 import { ErrorTrackingError } from '../error-tracking.errors';
 import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
 import { ClientKeyCache } from './client-key-cache';
-import type { CollectorKey } from './client-key-cache';
+import type { CollectorKey } from './collector-keys.repository';
 import { decodeBody } from './decode-body';
 import { EnvelopeFramingError } from './envelope';
 import { IngestionQueue } from './ingestion-queue';

@@ -1,10 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Sql } from '@quitanda/database';
-import type { SqlExecutor } from '@quitanda/database';
-import { DataSource } from 'typeorm';
 
-import { ERROR_TRACKING_DATA_SOURCE } from '../error-tracking.constants';
+import type { Transaction } from '../persistence/error-tracking.database';
+import { SqlRepository } from '../persistence/sql-repository';
 import type { IssueChanges, IssueRecord } from './issue.types';
 
 interface IssueRow {
@@ -39,18 +36,9 @@ function toIssue(row: IssueRow): IssueRecord {
 }
 
 @Injectable()
-export class IssuesRepository {
-  readonly sql: Sql;
-
-  constructor(
-    @InjectDataSource(ERROR_TRACKING_DATA_SOURCE) dataSource: DataSource,
-  ) {
-    this.sql = new Sql(dataSource);
-  }
-
+export class IssuesRepository extends SqlRepository {
   /** Creates an issue with the project's next iid (counter row-locked). */
   async create(
-    sql: SqlExecutor,
     issue: {
       projectId: number;
       title: string;
@@ -59,8 +47,9 @@ export class IssuesRepository {
       authorId: number | null;
       now: Date;
     },
+    tx: Transaction = this.sql,
   ): Promise<IssueRecord> {
-    const rows = await sql.rows<IssueRow>(
+    const rows = await tx.rows<IssueRow>(
       `WITH counter AS (
          UPDATE error_tracking.projects SET last_issue_iid = last_issue_iid + 1
           WHERE id = $1 RETURNING last_issue_iid
@@ -84,9 +73,9 @@ export class IssuesRepository {
   async find(
     projectId: number,
     iid: number,
-    sql: SqlExecutor = this.sql,
+    tx: Transaction = this.sql,
   ): Promise<IssueRecord | undefined> {
-    const rows = await sql.rows<IssueRow>(
+    const rows = await tx.rows<IssueRow>(
       `SELECT ${COLUMNS} FROM error_tracking.issues WHERE project_id = $1 AND iid = $2`,
       [projectId, iid],
     );
@@ -122,11 +111,11 @@ export class IssuesRepository {
   }
 
   async update(
-    sql: SqlExecutor,
     projectId: number,
     iid: number,
     changes: IssueChanges,
     now: Date,
+    tx: Transaction = this.sql,
   ): Promise<IssueRecord | undefined> {
     const state =
       changes.stateEvent === 'close'
@@ -134,7 +123,7 @@ export class IssuesRepository {
         : changes.stateEvent === 'reopen'
           ? 'opened'
           : null;
-    const rows = await sql.rows<IssueRow>(
+    const rows = await tx.rows<IssueRow>(
       `UPDATE error_tracking.issues SET
          title = coalesce($3, title),
          description = coalesce($4, description),

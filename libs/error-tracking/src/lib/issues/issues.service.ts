@@ -4,6 +4,7 @@ import type { Clock } from '@quitanda/kernel';
 
 import type { Caller } from '../accounts/account.types';
 import { ErrorTrackingError } from '../error-tracking.errors';
+import { ErrorTrackingDatabase } from '../persistence/error-tracking.database';
 import type { ProjectAccess } from '../projects/project.types';
 import type { IssueChanges, IssueRecord } from './issue.types';
 import { IssuesRepository } from './issues.repository';
@@ -12,6 +13,7 @@ import { IssuesRepository } from './issues.repository';
 @Injectable()
 export class IssuesService {
   constructor(
+    private readonly db: ErrorTrackingDatabase,
     private readonly issues: IssuesRepository,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -21,15 +23,18 @@ export class IssuesService {
     access: ProjectAccess,
     input: { title: string; description?: string; labels?: string[] },
   ): Promise<IssueRecord> {
-    return this.issues.sql.transaction((tx) =>
-      this.issues.create(tx, {
-        projectId: access.project.id,
-        title: input.title,
-        description: input.description ?? '',
-        labels: input.labels ?? [],
-        authorId: caller.user.id,
-        now: this.clock.now(),
-      }),
+    return this.db.transaction((tx) =>
+      this.issues.create(
+        {
+          projectId: access.project.id,
+          title: input.title,
+          description: input.description ?? '',
+          labels: input.labels ?? [],
+          authorId: caller.user.id,
+          now: this.clock.now(),
+        },
+        tx,
+      ),
     );
   }
 
@@ -54,7 +59,6 @@ export class IssuesService {
     changes: IssueChanges,
   ): Promise<IssueRecord> {
     const issue = await this.issues.update(
-      this.issues.sql,
       access.project.id,
       iid,
       changes,

@@ -1,10 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Sql } from '@quitanda/database';
-import type { SqlExecutor } from '@quitanda/database';
-import { DataSource } from 'typeorm';
 
-import { ERROR_TRACKING_DATA_SOURCE } from '../error-tracking.constants';
+import type { Transaction } from '../persistence/error-tracking.database';
+import { SqlRepository } from '../persistence/sql-repository';
 import type {
   MemberRecord,
   ProjectOrder,
@@ -67,15 +64,7 @@ function toMember(row: MemberRow): MemberRecord {
 }
 
 @Injectable()
-export class ProjectsRepository {
-  readonly sql: Sql;
-
-  constructor(
-    @InjectDataSource(ERROR_TRACKING_DATA_SOURCE) dataSource: DataSource,
-  ) {
-    this.sql = new Sql(dataSource);
-  }
-
+export class ProjectsRepository extends SqlRepository {
   /** Creates the project and makes `ownerId` its owner, in one transaction. */
   createWithOwner(
     project: {
@@ -243,14 +232,13 @@ export class ProjectsRepository {
   /** Sets the error-tracking setting; returns the updated project. */
   async updateSetting(
     projectId: number,
-    active: boolean,
-    integrated: boolean,
-    sql: SqlExecutor = this.sql,
+    setting: { readonly active: boolean; readonly integrated: boolean },
+    tx: Transaction = this.sql,
   ): Promise<ProjectRecord> {
-    const rows = await sql.rows<ProjectRow>(
+    const rows = await tx.rows<ProjectRow>(
       `UPDATE error_tracking.projects p SET tracking_active = $2, tracking_integrated = $3
         WHERE id = $1 RETURNING ${PROJECT_COLUMNS}`,
-      [projectId, active, integrated],
+      [projectId, setting.active, setting.integrated],
     );
     return toProject(rows[0] as ProjectRow);
   }

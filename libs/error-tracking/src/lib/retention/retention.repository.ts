@@ -1,15 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Sql } from '@quitanda/database';
-import type { SqlExecutor } from '@quitanda/database';
-import { DataSource } from 'typeorm';
 
-import { ERROR_TRACKING_DATA_SOURCE } from '../error-tracking.constants';
+import type { Transaction } from '../persistence/error-tracking.database';
 import {
   dayEnd,
   listEventPartitionDays,
   partitionName,
 } from '../persistence/event-partitions';
+import { SqlRepository } from '../persistence/sql-repository';
 
 export const RETENTION_JOB = 'retention';
 
@@ -48,15 +45,7 @@ const CHUNK_LIFETIME = '1 day';
  * concurrently and dropped.
  */
 @Injectable()
-export class RetentionRepository {
-  private readonly sql: Sql;
-
-  constructor(
-    @InjectDataSource(ERROR_TRACKING_DATA_SOURCE) dataSource: DataSource,
-  ) {
-    this.sql = new Sql(dataSource);
-  }
-
+export class RetentionRepository extends SqlRepository {
   /**
    * Deletes events older than `cutoff` (by event timestamp) and brings every
    * counter in line with the events that remain; errors left without
@@ -133,7 +122,7 @@ export class RetentionRepository {
    * by key only: a batch's thousand rows are found through the primary
    * keys, where a hash join would read every partition of the events.
    */
-  private async batch<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+  private async batch<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.sql.transaction(work, BY_KEY);
@@ -154,9 +143,9 @@ export class RetentionRepository {
    * batch and a flush never wait for each other in a cycle.
    */
   private async lockErrors(
-    tx: SqlExecutor,
     where: string,
     values: readonly unknown[],
+    tx: Transaction,
   ): Promise<void> {
     await tx.rows(
       `SELECT 1 FROM error_tracking.errors WHERE ${where}
@@ -220,7 +209,7 @@ export class RetentionRepository {
             after.eventId,
           ],
         );
-        if (gone.length > 0) await this.subtract(tx, gone);
+        if (gone.length > 0) await this.subtract(gone, tx);
         return { deleted: gone.length, last: gone[gone.length - 1] };
       });
       total += deleted;
@@ -235,8 +224,8 @@ export class RetentionRepository {
 
   /** Takes deleted events off their errors' and hours' counts. */
   private async subtract(
-    tx: SqlExecutor,
     events: ReadonlyArray<{ error_id: string; timestamp: Date }>,
+    tx: Transaction,
   ): Promise<void> {
     const counts = new Map<string, number>();
     for (const event of events) {
@@ -257,7 +246,7 @@ export class RetentionRepository {
       gone.map((g) => g.hour),
       gone.map((g) => g.n),
     ];
-    await this.lockErrors(tx, 'id = ANY($1::bigint[])', values.slice(0, 1));
+    await this.lockErrors('id = ANY($1::bigint[])', values.slice(0, 1), tx);
     await tx.rows(
       `UPDATE error_tracking.errors e SET count = e.count - p.n
          FROM (SELECT error_id, sum(n) AS n
@@ -370,7 +359,7 @@ export class RetentionRepository {
       if (ids.length === 0) return;
       await this.batch(async (tx) => {
         const batch = [ids.map((row) => row.id)];
-        await this.lockErrors(tx, 'id = ANY($1::bigint[])', batch);
+        await this.lockErrors('id = ANY($1::bigint[])', batch, tx);
         await tx.rows(
           `UPDATE error_tracking.errors e
               SET first_seen = first_event.timestamp, first_release = first_event.release
@@ -422,10 +411,10 @@ export class RetentionRepository {
           gone.map((g) => g.n),
         ];
         await this.lockErrors(
-          tx,
           `(project_id, fingerprint) IN (
              SELECT * FROM unnest($1::int[], $2::uuid[]))`,
           keys.slice(0, 2),
+          tx,
         );
         await tx.rows(
           `UPDATE error_tracking.errors e SET user_count = greatest(0, e.user_count - p.n)

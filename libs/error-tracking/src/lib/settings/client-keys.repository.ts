@@ -1,12 +1,9 @@
 import { randomBytes } from 'node:crypto';
 
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Sql } from '@quitanda/database';
-import type { SqlExecutor } from '@quitanda/database';
-import { DataSource } from 'typeorm';
 
-import { ERROR_TRACKING_DATA_SOURCE } from '../error-tracking.constants';
+import type { Transaction } from '../persistence/error-tracking.database';
+import { SqlRepository } from '../persistence/sql-repository';
 
 export interface ClientKeyRecord {
   readonly id: number;
@@ -39,15 +36,7 @@ export function newPublicKey(): string {
 const COLUMNS = 'id, project_id, public_key, active';
 
 @Injectable()
-export class ClientKeysRepository {
-  readonly sql: Sql;
-
-  constructor(
-    @InjectDataSource(ERROR_TRACKING_DATA_SOURCE) dataSource: DataSource,
-  ) {
-    this.sql = new Sql(dataSource);
-  }
-
+export class ClientKeysRepository extends SqlRepository {
   async list(
     projectId: number,
     limit: number,
@@ -73,9 +62,9 @@ export class ClientKeysRepository {
   /** The project's first active key, for the settings page's DSN. */
   async firstActive(
     projectId: number,
-    sql: SqlExecutor = this.sql,
+    tx: Transaction = this.sql,
   ): Promise<ClientKeyRecord | undefined> {
-    const rows = await sql.rows<KeyRow>(
+    const rows = await tx.rows<KeyRow>(
       `SELECT ${COLUMNS} FROM error_tracking.client_keys
         WHERE project_id = $1 AND active ORDER BY id LIMIT 1`,
       [projectId],
@@ -86,9 +75,9 @@ export class ClientKeysRepository {
   async create(
     projectId: number,
     now: Date,
-    sql: SqlExecutor = this.sql,
+    tx: Transaction = this.sql,
   ): Promise<ClientKeyRecord> {
-    const rows = await sql.rows<KeyRow>(
+    const rows = await tx.rows<KeyRow>(
       `INSERT INTO error_tracking.client_keys (project_id, public_key, created_at)
        VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
       [projectId, newPublicKey(), now],

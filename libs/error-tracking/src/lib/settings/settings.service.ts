@@ -4,6 +4,7 @@ import type { Clock } from '@quitanda/kernel';
 
 import { ErrorTrackingError } from '../error-tracking.errors';
 import { ClientKeyCache } from '../ingestion/client-key-cache';
+import { ErrorTrackingDatabase } from '../persistence/error-tracking.database';
 import type { ProjectAccess, ProjectRecord } from '../projects/project.types';
 import { ProjectsRepository } from '../projects/projects.repository';
 import { ClientKeysRepository } from './client-keys.repository';
@@ -13,6 +14,7 @@ import type { ClientKeyRecord } from './client-keys.repository';
 @Injectable()
 export class SettingsService {
   constructor(
+    private readonly db: ErrorTrackingDatabase,
     private readonly projects: ProjectsRepository,
     private readonly keys: ClientKeysRepository,
     private readonly cache: ClientKeyCache,
@@ -28,11 +30,10 @@ export class SettingsService {
     active: boolean,
     integrated: boolean,
   ): Promise<ProjectRecord> {
-    const updated = await this.keys.sql.transaction(async (tx) => {
+    const updated = await this.db.transaction(async (tx) => {
       const project = await this.projects.updateSetting(
         access.project.id,
-        active,
-        integrated,
+        { active, integrated },
         tx,
       );
       if (

@@ -1,13 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Sql } from '@quitanda/database';
-import type { SqlExecutor } from '@quitanda/database';
-import { DataSource } from 'typeorm';
 
-import {
-  AccessLevel,
-  ERROR_TRACKING_DATA_SOURCE,
-} from '../error-tracking.constants';
+import { AccessLevel } from '../error-tracking.constants';
+import type { Transaction } from '../persistence/error-tracking.database';
+import { SqlRepository } from '../persistence/sql-repository';
 import type { ArtifactBundle } from './artifact-bundle';
 
 /** Namespace of the per-uploader advisory lock around the chunk quota. */
@@ -68,15 +63,7 @@ const RELEASE_COLUMNS =
 
 /** Chunks, artifact bundles and their files, releases (sentry-cli's uploads). */
 @Injectable()
-export class ArtifactsRepository {
-  private readonly sql: Sql;
-
-  constructor(
-    @InjectDataSource(ERROR_TRACKING_DATA_SOURCE) dataSource: DataSource,
-  ) {
-    this.sql = new Sql(dataSource);
-  }
-
+export class ArtifactsRepository extends SqlRepository {
   /** Whether the user may maintain some project (uploads need one). */
   async maintainsAnyProject(userId: number): Promise<boolean> {
     const [row] = await this.sql.rows<{ found: boolean }>(
@@ -174,7 +161,7 @@ export class ArtifactsRepository {
   }): Promise<void> {
     return this.sql.transaction(async (tx) => {
       for (const projectId of input.projectIds)
-        await this.insertBundle(tx, projectId, input);
+        await this.insertBundle(projectId, input, tx);
       await tx.rows(
         `DELETE FROM error_tracking.artifact_chunks
           WHERE user_id = $1 AND checksum = ANY($2::text[])`,
@@ -184,9 +171,9 @@ export class ArtifactsRepository {
   }
 
   private async insertBundle(
-    tx: SqlExecutor,
     projectId: number,
     input: Parameters<ArtifactsRepository['storeBundle']>[0],
+    tx: Transaction,
   ): Promise<void> {
     const [bundle] = await tx.rows<{ id: number }>(
       `INSERT INTO error_tracking.artifact_bundles
@@ -258,7 +245,7 @@ export class ArtifactsRepository {
     release: string,
     dist: string | null,
     urls: readonly string[],
-    withContent: boolean,
+    { withContent }: { readonly withContent: boolean },
   ): Promise<StoredArtifact | null> {
     const [row] = await this.sql.rows<{
       url: string;

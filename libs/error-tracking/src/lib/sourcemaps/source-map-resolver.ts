@@ -131,7 +131,7 @@ export class SourceMapResolver {
       target.release,
       target.dist,
       target.urls,
-      false,
+      { withContent: false },
     );
     if (!minified) return null;
     const mapRef = minified.sourcemap ?? `${basename(minified.url)}.map`;
@@ -146,7 +146,7 @@ export class SourceMapResolver {
       target.release,
       target.dist,
       [mapUrl],
-      true,
+      { withContent: true },
     );
     return map?.content ? { content: map.content, mapRef } : null;
   }

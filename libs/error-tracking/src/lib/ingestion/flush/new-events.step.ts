@@ -1,0 +1,46 @@
+import { P } from './flush-params';
+import type { FlushStep } from './flush-step';
+
+/**
+ * The admitted requests' events, each stored once: a repeated event id
+ * (within the batch, or already stored for the project) is a duplicate.
+ * `fresh` holds the events this flush stores, `ord` their position in the
+ * batch (the payload array's index).
+ */
+export const NEW_EVENTS: readonly FlushStep[] = [
+  {
+    name: 'ev',
+    sql: `  SELECT * FROM unnest(
+      ${P.eventRequests}::int[], ${P.eventProjectIds}::int[], ${P.eventIds}::uuid[],
+      ${P.eventTimestamps}::timestamptz[], ${P.eventReceivedAts}::timestamptz[],
+      ${P.eventFingerprints}::uuid[], ${P.eventUserKeys}::uuid[],
+      ${P.eventGroupingVersions}::smallint[], ${P.eventLevels}::text[],
+      ${P.eventLoggers}::text[], ${P.eventReleases}::text[],
+      ${P.eventEnvironments}::text[], ${P.eventPlatforms}::text[],
+      ${P.eventTitles}::text[], ${P.eventTypes}::text[], ${P.eventMessages}::text[],
+      ${P.eventCulprits}::text[]
+    )
+         WITH ORDINALITY
+         AS e(req, project_id, event_id, ts, received_at, fingerprint, user_key,
+              grouping_version, level, logger, release, environment, platform,
+              title, type, message, culprit, ord)`,
+  },
+  {
+    name: 'candidates',
+    sql: `  SELECT DISTINCT ON (e.project_id, e.event_id) e.*
+    FROM ev e WHERE e.req IN (SELECT req FROM ok)
+   ORDER BY e.project_id, e.event_id, e.ord`,
+  },
+  {
+    name: 'ids',
+    sql: `  INSERT INTO error_tracking.event_ids (project_id, event_id, timestamp, received_at)
+  SELECT project_id, event_id, ts, received_at FROM candidates
+   ORDER BY project_id, event_id
+  ON CONFLICT DO NOTHING
+  RETURNING project_id, event_id`,
+  },
+  {
+    name: 'fresh',
+    sql: `  SELECT c.* FROM candidates c JOIN ids USING (project_id, event_id)`,
+  },
+];
