@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The Parse Server the contracts compare with, pinned. */
-export const PARSE_SERVER_VERSION = '9.10.0';
+const PARSE_SERVER_VERSION = '9.10.0';
 
 function installedVersion(dir: string): string | undefined {
   const manifest = join(dir, 'node_modules/parse-server/package.json');

@@ -1,7 +1,7 @@
 import type { Measurement, Workload } from './types';
 
 /** Contract (README, Performance): the gateway's RSS under every workload. */
-export const MAX_GATEWAY_RSS_MB = 300;
+const MAX_GATEWAY_RSS_MB = 300;
 
 export interface Summary {
   readonly workload: string;

@@ -31,7 +31,7 @@ export const MASTER_SECRET = 'bench-master-secret-00000001';
 export const APP_KEY = 'kid_benchMarket00001';
 export const LARGE_APP_KEY = 'kid_benchMarketLarge';
 /** A hash no password matches: bench users never log in. */
-export const NO_PASSWORD =
+const NO_PASSWORD =
   '$argon2id$v=19$m=19456,t=2,p=1$bm9wYXNzd29yZA$bm9wYXNzd29yZG5vcGFzc3dvcmQ';
 
 const BARE_SCHEMA = join(__dirname, '../baselines/marketplace-bare.schema.sql');

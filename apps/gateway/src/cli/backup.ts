@@ -9,7 +9,7 @@ import type { GatewayDatabase } from '../app/database/gateway-database';
 import { buildInfo } from '../app/version/build-info';
 
 /** Every context's schema, served by this process or not. */
-export function contextSchemas(): string[] {
+function contextSchemas(): string[] {
   return CONTEXT_CATALOG.map(
     (entry) => entry.dataSourceOptions('postgres://localhost/x', 1).schema,
   ).filter((schema): schema is string => typeof schema === 'string');
@@ -30,7 +30,7 @@ function dumpArguments(schemas: readonly string[]): string[] {
   ];
 }
 
-export class BackupError extends Error {}
+class BackupError extends Error {}
 
 /**
  * Writes a PostgreSQL dump of the contexts' schemas to `file` (owner-only):

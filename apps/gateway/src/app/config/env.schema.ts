@@ -87,7 +87,7 @@ const toList = ({ value }: { value: unknown }) =>
     : value;
 
 /** Variables whose values must never appear in an error message. */
-export const SECRET_VARIABLES = new Set([
+const SECRET_VARIABLES = new Set([
   'DATABASE_URL',
   'DATABASE_READ_URL',
   'INITIAL_ROOT_TOKEN',

@@ -16,7 +16,7 @@ export interface GatewayDatabase {
   close(): Promise<void>;
 }
 
-export class DatabaseInUseError extends Error {
+class DatabaseInUseError extends Error {
   constructor(dataDir: string) {
     super(
       `The embedded database in ${dataDir} is already served by another Quitanda process. ` +

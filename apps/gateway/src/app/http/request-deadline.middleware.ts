@@ -5,7 +5,7 @@ import type { NextFunction, Request, Response } from 'express';
 /** Seconds a client is told to wait after a missed deadline. */
 const RETRY_AFTER_SECONDS = 5;
 
-export function missedDeadline(): TransportError {
+function missedDeadline(): TransportError {
   return new TransportError(
     TransportErrorKind.ServiceUnavailable,
     'The request could not finish in time (the database is slow or unreachable); retry later.',
