@@ -19,12 +19,12 @@ import {
   ListAppsCommand,
   SetPasswordCommand,
 } from './cli/marketplace-cli.commands';
-import { DataController } from './data/data.controller';
-import { Finder } from './data/finder';
-import { GroupService } from './data/group.service';
-import { QUERY_COMPILER_PROVIDER } from './data/query-compiler.binding';
-import { RecordsRepository } from './data/records.repository';
-import { RecordsService } from './data/records.service';
+import { DataController } from './records/data.controller';
+import { Finder } from './query/finder';
+import { GroupService } from './records/group.service';
+import { QUERY_COMPILER_PROVIDER } from './query/query-compiler.binding';
+import { RecordsRepository } from './records/records.repository';
+import { RecordsService } from './records/records.service';
 import { BlobController } from './files/blob.controller';
 import { FileQueryService } from './files/file-query.service';
 import { FilesRepository } from './files/files.repository';
@@ -36,7 +36,7 @@ import { MARKETPLACE_OPTIONS } from './marketplace.constants';
 import type { MarketplaceModuleOptions } from './marketplace.options';
 import { MatchService } from './match/match.service';
 import { RpcController } from './match/rpc.controller';
-import { LoginService } from './users/login.service';
+import { LoginService } from './auth/login.service';
 import { UserQueryService } from './users/user-query.service';
 import { UsersController } from './users/users.controller';
 import { UsersRepository } from './users/users.repository';

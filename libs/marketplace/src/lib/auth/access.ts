@@ -1,5 +1,5 @@
-import { aclOf } from '../data/kinvey-doc';
-import type { KinveyDoc } from '../data/kinvey-doc';
+import { aclOf } from '../kinvey/kinvey-doc';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
 import type { Principal } from './principal';
 

@@ -5,7 +5,7 @@ import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import { AppsService, secretKind } from '../apps/apps.service';
-import { LoginService } from '../users/login.service';
+import { LoginService } from './login.service';
 import { UsersRepository } from '../users/users.repository';
 import type { StoredUser } from '../users/users.repository';
 import { invalidCredentials } from './access';

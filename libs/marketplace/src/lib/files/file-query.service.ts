@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 
 import { readableSql, requireAccess } from '../auth/access';
 import type { Principal } from '../auth/principal';
-import { countParam, rawParam } from '../data/find-params';
-import type { FindParams } from '../data/find-params';
-import { Finder } from '../data/finder';
-import type { KinveyDoc } from '../data/kinvey-doc';
+import { countParam, rawParam } from '../kinvey/find-params';
+import type { FindParams } from '../kinvey/find-params';
+import { Finder } from '../query/finder';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { FilesRepository } from './files.repository';
 import { FilesService } from './files.service';
 

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Sql } from '@quitanda/database';
 import { DataSource } from 'typeorm';
 
-import type { KinveyDoc } from '../data/kinvey-doc';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { MARKETPLACE_DATA_SOURCE } from '../marketplace.constants';
 
 export interface StoredFile {

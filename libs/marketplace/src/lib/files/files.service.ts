@@ -6,16 +6,16 @@ import type { AppRecord } from '../apps/app.types';
 import { canRead, canWrite, insufficient, requireAccess } from '../auth/access';
 import type { Principal } from '../auth/principal';
 import { creatorOf } from '../auth/principal';
-import type { FileRef } from '../data/file-refs';
+import type { FileRef } from '../kinvey/file-refs';
 import {
   fileIdsIn,
   mapFileRefs,
   replaceRefsInText,
   storedRefsInText,
-} from '../data/file-refs';
-import { entityIdOf } from '../data/ids';
-import { aclOf, isPlainObject } from '../data/kinvey-doc';
-import type { KinveyDoc } from '../data/kinvey-doc';
+} from '../kinvey/file-refs';
+import { entityIdOf } from '../kinvey/ids';
+import { aclOf, isPlainObject } from '../kinvey/kinvey-doc';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import {
   DEFAULT_URL_TTL_SECONDS,
   MARKETPLACE_OPTIONS,

@@ -15,7 +15,7 @@ import { marketplaceTestModule } from '../../testing/marketplace-test-module';
 import { AppsRepository } from '../apps/apps.repository';
 import { AppsService } from '../apps/apps.service';
 import { SetPasswordCommand } from '../cli/marketplace-cli.commands';
-import { RecordsRepository } from '../data/records.repository';
+import { RecordsRepository } from '../records/records.repository';
 import { FilesRepository } from '../files/files.repository';
 import { FilesService } from '../files/files.service';
 import { UsersRepository } from '../users/users.repository';

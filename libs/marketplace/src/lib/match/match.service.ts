@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 
 import { requireUserOrMaster } from '../auth/access';
 import type { Principal } from '../auth/principal';
-import { isPlainObject } from '../data/kinvey-doc';
-import { RecordsRepository } from '../data/records.repository';
+import { isPlainObject } from '../kinvey/kinvey-doc';
+import { RecordsRepository } from '../records/records.repository';
 import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
 import { matchOffers, neededItem, productKey } from './match';
 import type { NeededItem, OfferRow } from './match';

@@ -3,7 +3,7 @@ import { openTestDatabase } from '@quitanda/testing';
 import type { TestDatabase } from '@quitanda/testing';
 import { DataSource } from 'typeorm';
 
-import { RecordsRepository } from '../data/records.repository';
+import { RecordsRepository } from '../records/records.repository';
 import { marketplaceDataSourceOptions } from './marketplace.data-source-options';
 
 const JIT = `SELECT current_setting('jit') AS jit, pg_jit_available() AS available`;

@@ -1,5 +1,5 @@
-import { isPlainObject } from '../data/kinvey-doc';
-import type { KinveyDoc } from '../data/kinvey-doc';
+import { isPlainObject } from '../kinvey/kinvey-doc';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

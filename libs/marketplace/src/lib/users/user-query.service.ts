@@ -7,11 +7,11 @@ import {
   fieldsParam,
   project,
   rawParam,
-} from '../data/find-params';
-import type { FindParams } from '../data/find-params';
-import { Finder } from '../data/finder';
-import type { KinveyDoc } from '../data/kinvey-doc';
-import { isPlainObject } from '../data/kinvey-doc';
+} from '../kinvey/find-params';
+import type { FindParams } from '../kinvey/find-params';
+import { Finder } from '../query/finder';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
+import { isPlainObject } from '../kinvey/kinvey-doc';
 import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
 
 /** Finding users: `GET /user/{appKey}?query=` and `_lookup`; never disabled users. */

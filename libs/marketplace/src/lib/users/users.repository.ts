@@ -4,7 +4,7 @@ import { Sql, isUniqueViolation } from '@quitanda/database';
 import type { SqlExecutor } from '@quitanda/database';
 import { DataSource } from 'typeorm';
 
-import type { KinveyDoc } from '../data/kinvey-doc';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { MARKETPLACE_DATA_SOURCE } from '../marketplace.constants';
 import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
 

@@ -9,7 +9,7 @@ import { AppsService } from '../apps/apps.service';
 import { AuthService } from '../auth/auth.service';
 import { SESSION_CACHE_PROVIDER } from '../auth/session-cache';
 import { MarketplaceErrorCode } from '../marketplace.errors';
-import { LoginService } from './login.service';
+import { LoginService } from '../auth/login.service';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 

@@ -10,13 +10,13 @@ import {
 } from '../auth/access';
 import type { Principal } from '../auth/principal';
 import { SessionCache } from '../auth/session-cache';
-import { entityIdOf } from '../data/ids';
-import type { KinveyDoc } from '../data/kinvey-doc';
-import { isPlainObject } from '../data/kinvey-doc';
+import { entityIdOf } from '../kinvey/ids';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
+import { isPlainObject } from '../kinvey/kinvey-doc';
 import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
 import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
 import type { MarketplaceModuleOptions } from '../marketplace.options';
-import { LoginService } from './login.service';
+import { LoginService } from '../auth/login.service';
 import { checkUserBody, clientFields, loginEmail } from './user-fields';
 import { UsersRepository } from './users.repository';
 import type { StoredUser } from './users.repository';

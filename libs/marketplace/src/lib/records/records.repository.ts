@@ -8,7 +8,7 @@ import {
   REGEX_STATEMENT_TIMEOUT_MS,
 } from '../marketplace.constants';
 import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
-import type { KinveyDoc } from './kinvey-doc';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
 
 export interface RecordKey {
   readonly appKey: string;

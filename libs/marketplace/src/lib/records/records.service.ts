@@ -19,15 +19,20 @@ import {
   validateRecord,
 } from './collections';
 import type { CollectionName } from './collections';
-import { reduceFileRefs } from './file-refs';
-import { countParam, fieldsParam, project, rawParam } from './find-params';
-import type { FindParams } from './find-params';
-import { Finder } from './finder';
-import type { FindSpec } from './finder';
-import { entityIdOf } from './ids';
-import { aclOf, isPlainObject } from './kinvey-doc';
-import type { KinveyDoc } from './kinvey-doc';
-import type { ParamList } from './query-compiler.port';
+import { reduceFileRefs } from '../kinvey/file-refs';
+import {
+  countParam,
+  fieldsParam,
+  project,
+  rawParam,
+} from '../kinvey/find-params';
+import type { FindParams } from '../kinvey/find-params';
+import { Finder } from '../query/finder';
+import type { FindSpec } from '../query/finder';
+import { entityIdOf } from '../kinvey/ids';
+import { aclOf, isPlainObject } from '../kinvey/kinvey-doc';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
+import type { ParamList } from '../query/query-compiler.port';
 import { RecordsRepository } from './records.repository';
 import type { NewRecord } from './records.repository';
 

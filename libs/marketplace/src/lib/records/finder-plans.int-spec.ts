@@ -6,8 +6,8 @@ import { Client } from 'pg';
 import { marketplaceTestModule } from '../../testing/marketplace-test-module';
 import { textFieldsOf } from './collections';
 import type { CollectionName } from './collections';
-import { Finder } from './finder';
-import { QUERY_COMPILER_PROVIDER } from './query-compiler.binding';
+import { Finder } from '../query/finder';
+import { QUERY_COMPILER_PROVIDER } from '../query/query-compiler.binding';
 import { RecordsRepository } from './records.repository';
 
 const APP = 'kid_plans';

@@ -4,12 +4,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, DUMMY_PASSWORD_HASH, verifyPassword } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
-import { invalidCredentials } from '../auth/access';
+import { invalidCredentials } from './access';
 import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
 import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
 import type { MarketplaceModuleOptions } from '../marketplace.options';
-import { UsersRepository } from './users.repository';
-import type { StoredUser } from './users.repository';
+import { UsersRepository } from '../users/users.repository';
+import type { StoredUser } from '../users/users.repository';
 
 const FAILURE_DELAY_MS = 100;
 const MAX_FAILURE_DELAY_MS = 1_000;

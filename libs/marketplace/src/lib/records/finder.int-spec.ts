@@ -3,8 +3,8 @@ import { openTestDatabase } from '@quitanda/testing';
 import type { TestDatabase } from '@quitanda/testing';
 
 import { marketplaceTestModule } from '../../testing/marketplace-test-module';
-import { Finder } from './finder';
-import { QUERY_COMPILER_PROVIDER } from './query-compiler.binding';
+import { Finder } from '../query/finder';
+import { QUERY_COMPILER_PROVIDER } from '../query/query-compiler.binding';
 import { RecordsRepository } from './records.repository';
 
 const DOCS: Array<[string, unknown]> = [

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { readableSql, requireAccess } from '../auth/access';
 import type { Principal } from '../auth/principal';
 import { collectionOf } from './collections';
-import { Finder } from './finder';
+import { Finder } from '../query/finder';
 import { RecordsRepository } from './records.repository';
 
 /**

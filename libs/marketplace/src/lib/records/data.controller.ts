@@ -31,9 +31,9 @@ import { publicBaseUrl } from '../http/public-base-url';
 import { MARKETPLACE_OPTIONS, SERVER_VERSION } from '../marketplace.constants';
 import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
 import type { MarketplaceModuleOptions } from '../marketplace.options';
-import type { FindParams } from './find-params';
+import type { FindParams } from '../kinvey/find-params';
 import { GroupService } from './group.service';
-import type { KinveyDoc } from './kinvey-doc';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { RecordsService } from './records.service';
 
 type ReadParams = FindParams & { kinveyfile_ttl?: unknown; since?: unknown };

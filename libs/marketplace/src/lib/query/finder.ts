@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 
 import { RESULT_SET_CAP } from '../marketplace.constants';
-import { checkCap } from './find-params';
-import type { KinveyDoc } from './kinvey-doc';
+import { checkCap } from '../kinvey/find-params';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { QUERY_COMPILER } from './query-compiler.port';
 import type { ParamList, QueryCompiler } from './query-compiler.port';
-import { RecordsRepository } from './records.repository';
+import { RecordsRepository } from '../records/records.repository';
 
 export type FindTable = 'records' | 'users' | 'files';
 

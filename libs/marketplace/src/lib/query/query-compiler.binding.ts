@@ -6,7 +6,7 @@ import {
   compileGroup,
   compileSort,
   parseJsonParam,
-} from '../query';
+} from './';
 import { QUERY_COMPILER } from './query-compiler.port';
 import type { QueryCompiler } from './query-compiler.port';
 

@@ -1,6 +1,6 @@
 import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
-import { isPlainObject } from './kinvey-doc';
-import type { KinveyDoc } from './kinvey-doc';
+import { isPlainObject } from '../kinvey/kinvey-doc';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
 
 export const COLLECTIONS = [
   'product',
