@@ -3,9 +3,9 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, constantTimeEqual, hashToken } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
-import type { SqlExecutor } from '@quitanda/database';
 
 import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import type { MarketplaceTx } from '../persistence/marketplace-database';
 import type {
   AppCredentialAccess,
   AppCredentials,
@@ -56,11 +56,11 @@ export class AppsService {
   private readonly cache = new Map<string, { app: AppRecord; at: number }>();
 
   constructor(
-    readonly repository: AppsRepository,
+    private readonly repository: AppsRepository,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async create(input: NewApp, sql?: SqlExecutor): Promise<AppCredentials> {
+  async create(input: NewApp, tx?: MarketplaceTx): Promise<AppCredentials> {
     const appSecret = input.appSecret ?? newAppSecret();
     const masterSecret = input.masterSecret ?? newAppSecret();
     if (appSecret === masterSecret)
@@ -80,7 +80,7 @@ export class AppsService {
         signingKey: randomBytes(32).toString('base64url'),
         createdAt: this.clock.now(),
       },
-      sql,
+      tx,
     );
     if (!inserted)
       throw new MarketplaceError(

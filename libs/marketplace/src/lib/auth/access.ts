@@ -74,13 +74,3 @@ export function canWrite(principal: Principal, doc: KinveyDoc): boolean {
     (Array.isArray(acl.w) && acl.w.includes(id))
   );
 }
-
-/**
- * SQL condition (over `doc`) of what a user may read, as a bind-parameter
- * template: `$USER` is replaced by the placeholder of the user's id.
- */
-export function readableSql(doc: string, userParam: string): string {
-  return `(${doc}->'_acl'->'gr' IS DISTINCT FROM 'false'::jsonb
-    OR ${doc}->'_acl'->>'creator' = ${userParam}
-    OR (jsonb_typeof(${doc}->'_acl'->'r') = 'array' AND ${doc}->'_acl'->'r' ? ${userParam}))`;
-}

@@ -6,8 +6,8 @@ import type { Clock } from '@quitanda/kernel';
 
 import { AppsService, secretKind } from '../apps/apps.service';
 import { LoginService } from './login.service';
-import { UsersRepository } from '../users/users.repository';
-import type { StoredUser } from '../users/users.repository';
+import { CredentialsRepository } from './credentials.repository';
+import type { StoredUser } from './stored-user';
 import { invalidCredentials } from './access';
 import { parseAuthorization } from './authorization-header';
 import type { Principal } from './principal';
@@ -18,7 +18,7 @@ import { SessionCache } from './session-cache';
 export class AuthService {
   constructor(
     private readonly apps: AppsService,
-    private readonly users: UsersRepository,
+    private readonly users: CredentialsRepository,
     private readonly login: LoginService,
     private readonly sessions: SessionCache,
     @Inject(CLOCK) private readonly clock: Clock,

@@ -8,8 +8,8 @@ import { invalidCredentials } from './access';
 import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
 import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
 import type { MarketplaceModuleOptions } from '../marketplace.options';
-import { UsersRepository } from '../users/users.repository';
-import type { StoredUser } from '../users/users.repository';
+import { CredentialsRepository } from './credentials.repository';
+import type { StoredUser } from './stored-user';
 
 const FAILURE_DELAY_MS = 100;
 const MAX_FAILURE_DELAY_MS = 1_000;
@@ -23,7 +23,7 @@ const MAX_FAILURE_DELAY_MS = 1_000;
 @Injectable()
 export class LoginService {
   constructor(
-    private readonly users: UsersRepository,
+    private readonly users: CredentialsRepository,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(MARKETPLACE_OPTIONS)
     private readonly options: MarketplaceModuleOptions,

@@ -3,8 +3,7 @@ import { openTestDatabase } from '@quitanda/testing';
 import type { TestDatabase } from '@quitanda/testing';
 
 import { marketplaceTestModule } from '../../testing/marketplace-test-module';
-import { Finder } from '../query/finder';
-import { QUERY_COMPILER_PROVIDER } from '../query/query-compiler.binding';
+import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { RecordsRepository } from './records.repository';
 
 const DOCS: Array<[string, unknown]> = [
@@ -24,11 +23,7 @@ describe('Finder over the GIN-indexed documents', () => {
 
   beforeAll(async () => {
     database = await openTestDatabase();
-    module = await marketplaceTestModule(database.url, [
-      QUERY_COMPILER_PROVIDER,
-      RecordsRepository,
-      Finder,
-    ]);
+    module = await marketplaceTestModule(database.url, [RecordsRepository]);
     const now = new Date();
     for (const [id, value] of DOCS)
       await module.get(RecordsRepository).insert({
@@ -48,7 +43,7 @@ describe('Finder over the GIN-indexed documents', () => {
   });
 
   async function ids(filter: unknown): Promise<string[]> {
-    const docs = await module.get(Finder).find({
+    const docs = await module.get(MarketplaceDatabase).find({
       table: 'records',
       scope: { app_key: 'kid_finder', collection: 'assortment' },
       filter,

@@ -2,22 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
-import {
-  canRead,
-  canWrite,
-  insufficient,
-  readableSql,
-  requireAccess,
-} from '../auth/access';
+import { canRead, canWrite, insufficient, requireAccess } from '../auth/access';
 import type { Principal } from '../auth/principal';
 import { creatorOf } from '../auth/principal';
 import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
-import {
-  collectionOf,
-  textFieldsOf,
-  uniqueNameOf,
-  validateRecord,
-} from './collections';
+import { FilesService } from '../files/files.service';
+import { parseJsonParam } from '../query/parse-json-param';
+import { collectionOf, uniqueNameOf, validateRecord } from './collections';
 import type { CollectionName } from './collections';
 import { reduceFileRefs } from '../kinvey/file-refs';
 import {
@@ -27,14 +18,11 @@ import {
   rawParam,
 } from '../kinvey/find-params';
 import type { FindParams } from '../kinvey/find-params';
-import { Finder } from '../query/finder';
-import type { FindSpec } from '../query/finder';
 import { entityIdOf } from '../kinvey/ids';
 import { aclOf, isPlainObject } from '../kinvey/kinvey-doc';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
-import type { ParamList } from '../query/query-compiler.port';
 import { RecordsRepository } from './records.repository';
-import type { NewRecord } from './records.repository';
+import type { NewRecord, RecordCriteria } from './records.repository';
 
 export function entityNotFound(id: string): MarketplaceError {
   return new MarketplaceError(
@@ -86,27 +74,16 @@ export interface MultiInsertResult {
 export class RecordsService {
   constructor(
     private readonly records: RecordsRepository,
-    private readonly finder: Finder,
+    private readonly files: FilesService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** Scope, access rules and filter of a read by this principal. */
-  spec(
-    principal: Principal,
-    collection: CollectionName,
-    params: FindParams,
-  ): FindSpec {
-    const compiler = this.finder.compiler;
+  /** Access rules and filter of a read by this principal. */
+  private criteria(principal: Principal, params: FindParams): RecordCriteria {
     return {
-      table: 'records',
-      scope: { app_key: principal.app.appKey, collection },
-      extra:
-        principal.kind === 'user'
-          ? (p: ParamList) => readableSql('t.doc', p.add(principal.user.id))
-          : undefined,
-      filter: compiler.parseJsonParam(rawParam(params.query), 'query'),
-      textFields: textFieldsOf(collection),
-      sort: compiler.parseJsonParam(rawParam(params.sort), 'sort'),
+      readableBy: principal.kind === 'user' ? principal.user.id : undefined,
+      filter: parseJsonParam(rawParam(params.query), 'query'),
+      sort: parseJsonParam(rawParam(params.sort), 'sort'),
       limit: countParam(params.limit, 'limit'),
       skip: countParam(params.skip, 'skip'),
     };
@@ -123,10 +100,11 @@ export class RecordsService {
   ): Promise<string[]> {
     const collection = collectionOf(name);
     requireAccess(principal, 'read');
-    const spec = this.spec(principal, collection, params);
+    const appKey = principal.app.appKey;
+    const criteria = this.criteria(principal, params);
     const fields = fieldsParam(params.fields);
-    if (!fields) return this.finder.findTexts(spec);
-    const docs = await this.finder.find(spec);
+    if (!fields) return this.records.listTexts(appKey, collection, criteria);
+    const docs = await this.records.list(appKey, collection, criteria);
     return docs.map((doc) => JSON.stringify(project(doc, fields)));
   }
 
@@ -137,8 +115,10 @@ export class RecordsService {
   ): Promise<number> {
     const collection = collectionOf(name);
     requireAccess(principal, 'read');
-    return this.finder.count(
-      this.spec(principal, collection, { query: params.query }),
+    return this.records.count(
+      principal.app.appKey,
+      collection,
+      this.criteria(principal, { query: params.query }),
     );
   }
 
@@ -232,7 +212,6 @@ export class RecordsService {
     principal: Principal,
     name: string,
     body: unknown,
-    checkRefs: (docs: KinveyDoc[]) => Promise<void>,
   ): Promise<KinveyDoc> {
     const collection = collectionOf(name);
     requireAccess(principal, 'create');
@@ -243,7 +222,7 @@ export class RecordsService {
       undefined,
       undefined,
     );
-    await checkRefs([prepared.record.doc]);
+    await this.files.checkRefs(principal.app, [prepared.record.doc]);
     await this.insert(prepared);
     return prepared.record.doc;
   }
@@ -253,7 +232,6 @@ export class RecordsService {
     principal: Principal,
     name: string,
     body: unknown[],
-    checkRefs: (docs: KinveyDoc[]) => Promise<void>,
   ): Promise<MultiInsertResult> {
     const collection = collectionOf(name);
     requireAccess(principal, 'create');
@@ -268,7 +246,7 @@ export class RecordsService {
             undefined,
             undefined,
           );
-          await checkRefs([record.record.doc]);
+          await this.files.checkRefs(principal.app, [record.record.doc]);
           return record;
         })
         .map((p) =>
@@ -308,7 +286,6 @@ export class RecordsService {
     name: string,
     id: string,
     body: unknown,
-    checkRefs: (docs: KinveyDoc[]) => Promise<void>,
   ): Promise<{ doc: KinveyDoc; created: boolean }> {
     const collection = collectionOf(name);
     const existing = await this.records.find({
@@ -325,7 +302,7 @@ export class RecordsService {
         entityIdOf(id, this.clock.now()),
         undefined,
       );
-      await checkRefs([prepared.record.doc]);
+      await this.files.checkRefs(principal.app, [prepared.record.doc]);
       await this.insert(prepared);
       return { doc: prepared.record.doc, created: true };
     }
@@ -343,7 +320,7 @@ export class RecordsService {
       !(await this.records.userExists(principal.app.appKey, producer))
     )
       throw notAProducer();
-    await checkRefs([record.doc]);
+    await this.files.checkRefs(principal.app, [record.doc]);
     await this.records.replace(record);
     return { doc: record.doc, created: false };
   }
@@ -362,13 +339,8 @@ export class RecordsService {
     if (!existing) throw entityNotFound(id);
     if (!canWrite(principal, existing))
       throw insufficient('the record is not writable by these credentials');
-    const params = this.finder.compiler.params();
-    const where = `r.id = ${params.add(id)}`;
-    return this.records.deleteWhere(
-      principal.app.appKey,
-      collection,
-      where,
-      params.values,
+    return this.records.deleteOne(
+      { appKey: principal.app.appKey, collection, id },
       this.clock.now(),
     );
   }
@@ -382,35 +354,18 @@ export class RecordsService {
     if (principal.kind === 'app')
       throw insufficient('app credentials may not delete');
     const raw = rawParam(params.query);
-    const filter = this.finder.compiler.parseJsonParam(raw, 'query');
+    const filter = parseJsonParam(raw, 'query');
     if (raw === undefined || filter === undefined)
       throw new MarketplaceError(
         MarketplaceErrorCode.BadRequest,
         'Deleting by query needs a query.',
         'query',
       );
-    const built = this.finder.where(
-      {
-        table: 'records',
-        scope: { app_key: principal.app.appKey, collection },
-        extra:
-          principal.kind === 'user'
-            ? (p) => {
-                const user = p.add(principal.user.id);
-                return `(r.doc->'_acl'->'gw' = 'true'::jsonb OR r.doc->'_acl'->>'creator' = ${user}
-                  OR (jsonb_typeof(r.doc->'_acl'->'w') = 'array' AND r.doc->'_acl'->'w' ? ${user}))`;
-              }
-            : undefined,
-        filter,
-        textFields: textFieldsOf(collection),
-      },
-      'r',
-    );
-    return this.records.deleteWhere(
+    return this.records.deleteMatching(
       principal.app.appKey,
       collection,
-      built.where,
-      built.params.values,
+      filter,
+      principal.kind === 'user' ? principal.user.id : undefined,
       this.clock.now(),
     );
   }
@@ -430,14 +385,9 @@ export class RecordsService {
         'since must be an ISO 8601 time.',
         `since=${raw ?? ''}`,
       );
-    const spec = this.spec(principal, collection, { query: params.query });
-    const changed = await this.finder.find({
-      ...spec,
-      extra: (p) => {
-        const own = spec.extra?.(p);
-        const after = `t.updated_at >= ${p.add(since)}`;
-        return own ? `${own} AND ${after}` : after;
-      },
+    const changed = await this.records.list(principal.app.appKey, collection, {
+      ...this.criteria(principal, { query: params.query }),
+      updatedSince: since,
     });
     const deleted = await this.records.tombstonesSince(
       principal.app.appKey,
@@ -445,5 +395,21 @@ export class RecordsService {
       since,
     );
     return { changed, deleted: deleted.map((id) => ({ _id: id })) };
+  }
+
+  /** `POST /{collection}/_group`. */
+  async group(
+    principal: Principal,
+    name: string,
+    body: unknown,
+  ): Promise<unknown[]> {
+    const collection = collectionOf(name);
+    requireAccess(principal, 'read');
+    return this.records.group(
+      principal.app.appKey,
+      collection,
+      body,
+      principal.kind === 'user' ? principal.user.id : undefined,
+    );
   }
 }

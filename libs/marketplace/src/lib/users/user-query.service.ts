@@ -9,24 +9,22 @@ import {
   rawParam,
 } from '../kinvey/find-params';
 import type { FindParams } from '../kinvey/find-params';
-import { Finder } from '../query/finder';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { isPlainObject } from '../kinvey/kinvey-doc';
 import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import { parseJsonParam } from '../query/parse-json-param';
+import { UsersRepository } from './users.repository';
 
 /** Finding users: `GET /user/{appKey}?query=` and `_lookup`; never disabled users. */
 @Injectable()
 export class UserQueryService {
-  constructor(private readonly finder: Finder) {}
+  constructor(private readonly users: UsersRepository) {}
 
   async list(principal: Principal, params: FindParams): Promise<KinveyDoc[]> {
     requireUserOrMaster(principal);
-    const compiler = this.finder.compiler;
-    const docs = await this.finder.find({
-      table: 'users',
-      scope: { app_key: principal.app.appKey, disabled: false },
-      filter: compiler.parseJsonParam(rawParam(params.query), 'query'),
-      sort: compiler.parseJsonParam(rawParam(params.sort), 'sort'),
+    const docs = await this.users.list(principal.app.appKey, {
+      filter: parseJsonParam(rawParam(params.query), 'query'),
+      sort: parseJsonParam(rawParam(params.sort), 'sort'),
       limit: countParam(params.limit, 'limit'),
       skip: countParam(params.skip, 'skip'),
     });
@@ -41,10 +39,6 @@ export class UserQueryService {
         MarketplaceErrorCode.InvalidQuerySyntax,
         'The lookup body must be a filter object.',
       );
-    return this.finder.find({
-      table: 'users',
-      scope: { app_key: principal.app.appKey, disabled: false },
-      filter,
-    });
+    return this.users.list(principal.app.appKey, { filter });
   }
 }

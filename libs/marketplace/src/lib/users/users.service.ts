@@ -9,17 +9,19 @@ import {
   insufficient,
 } from '../auth/access';
 import type { Principal } from '../auth/principal';
+import { CredentialsRepository } from '../auth/credentials.repository';
 import { SessionCache } from '../auth/session-cache';
+import type { StoredUser } from '../auth/stored-user';
 import { entityIdOf } from '../kinvey/ids';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { isPlainObject } from '../kinvey/kinvey-doc';
 import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
+import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
 import type { MarketplaceModuleOptions } from '../marketplace.options';
 import { LoginService } from '../auth/login.service';
 import { checkUserBody, clientFields, loginEmail } from './user-fields';
 import { UsersRepository } from './users.repository';
-import type { StoredUser } from './users.repository';
 
 const DAY_MS = 86_400_000;
 
@@ -41,6 +43,8 @@ function withToken(doc: KinveyDoc, token: string): KinveyDoc {
 export class UsersService {
   constructor(
     private readonly users: UsersRepository,
+    private readonly credentials: CredentialsRepository,
+    private readonly db: MarketplaceDatabase,
     private readonly login: LoginService,
     private readonly sessions: SessionCache,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -51,7 +55,7 @@ export class UsersService {
   private async issueToken(appKey: string, userId: string): Promise<string> {
     const token = randomToken(24);
     const now = this.clock.now();
-    await this.users.insertToken(
+    await this.credentials.insertToken(
       appKey,
       userId,
       hashToken(token),
@@ -131,7 +135,10 @@ export class UsersService {
   async logOut(principal: Principal): Promise<void> {
     requireUser(principal);
     if (principal.tokenDigest) {
-      await this.users.revokeToken(principal.app.appKey, principal.tokenDigest);
+      await this.credentials.revokeToken(
+        principal.app.appKey,
+        principal.tokenDigest,
+      );
       this.sessions.forgetToken(principal.tokenDigest);
     }
   }
@@ -201,10 +208,9 @@ export class UsersService {
     // Sessions read before this hold the old profile (`_me`) or password.
     this.sessions.forgetUser(appKey, id);
     if (passwordHash !== undefined)
-      await this.users.revokeAll(
+      await this.credentials.revokeAll(
         appKey,
         id,
-        undefined,
         self && sessionToken ? hashToken(sessionToken) : '',
       );
     if (!self) return doc;
@@ -229,9 +235,16 @@ export class UsersService {
   async remove(principal: Principal, id: string, hard: boolean): Promise<void> {
     requireMaster(principal);
     const appKey = principal.app.appKey;
-    const done = hard
-      ? await this.users.remove(appKey, id)
-      : await this.users.disable(appKey, id);
+    const done = await this.db.transaction(async (tx) => {
+      if (hard) {
+        const removed = await this.users.remove(appKey, id, tx);
+        await this.credentials.removeAll(appKey, id, tx);
+        return removed;
+      }
+      const disabled = await this.users.disable(appKey, id, tx);
+      await this.credentials.revokeAll(appKey, id, '', tx);
+      return disabled;
+    });
     this.sessions.forgetUser(appKey, id);
     if (!done) throw userNotFound(id);
   }
