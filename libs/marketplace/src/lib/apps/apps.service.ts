@@ -4,7 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, constantTimeEqual, hashToken } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
-import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceError } from '../marketplace.errors';
 import type { MarketplaceTx } from '../persistence/marketplace-database';
 import type {
   AppCredentialAccess,
@@ -64,8 +64,7 @@ export class AppsService {
     const appSecret = input.appSecret ?? newAppSecret();
     const masterSecret = input.masterSecret ?? newAppSecret();
     if (appSecret === masterSecret)
-      throw new MarketplaceError(
-        MarketplaceErrorCode.BadRequest,
+      throw MarketplaceError.badRequest(
         'The app secret and the master secret must differ.',
       );
     const appKey = input.appKey ?? newAppKey();
@@ -83,10 +82,7 @@ export class AppsService {
       tx,
     );
     if (!inserted)
-      throw new MarketplaceError(
-        MarketplaceErrorCode.DuplicateEntity,
-        `The app key ${appKey} is taken.`,
-      );
+      throw MarketplaceError.duplicate(`The app key ${appKey} is taken.`);
     return { appKey, appSecret, masterSecret, name: input.name };
   }
 
@@ -100,12 +96,7 @@ export class AppsService {
     const cached = this.cache.get(appKey);
     if (cached && now - cached.at < CACHE_MS) return cached.app;
     const app = await this.repository.find(appKey);
-    if (!app)
-      throw new MarketplaceError(
-        MarketplaceErrorCode.AppNotFound,
-        'This app backend not found',
-        appKey,
-      );
+    if (!app) throw MarketplaceError.appNotFound(appKey);
     this.cache.set(appKey, { app, at: now });
     return app;
   }

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { requireUserOrMaster } from '../auth/access';
 import type { Principal } from '../auth/principal';
 import { isPlainObject } from '../kinvey/kinvey-doc';
-import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceError } from '../marketplace.errors';
 import { matchOffers, neededItem, productKey } from './match';
 import { MatchRepository } from './match.repository';
 import type { NeededItem } from './match';
@@ -15,11 +15,7 @@ export class MatchService {
 
   async match(principal: Principal, body: unknown) {
     requireUserOrMaster(principal);
-    if (!isPlainObject(body))
-      throw new MarketplaceError(
-        MarketplaceErrorCode.BadRequest,
-        'The body must be a JSON object.',
-      );
+    if (!isPlainObject(body)) throw MarketplaceError.notAnObject();
     const appKey = principal.app.appKey;
     let needs: NeededItem[];
     let asker: string | undefined =
@@ -32,14 +28,12 @@ export class MatchService {
         .map(neededItem)
         .filter((item): item is NeededItem => item !== undefined);
       if (needs.length !== body['required'].length)
-        throw new MarketplaceError(
-          MarketplaceErrorCode.BadRequest,
+        throw MarketplaceError.badRequest(
           'Every required item needs a name.',
           'required',
         );
     } else {
-      throw new MarketplaceError(
-        MarketplaceErrorCode.IncompleteRequestBody,
+      throw MarketplaceError.incompleteBody(
         'The body needs id_producer or required.',
         'id_producer, required',
       );

@@ -10,7 +10,7 @@ import {
   MARKETPLACE_DATA_SOURCE,
   REGEX_STATEMENT_TIMEOUT_MS,
 } from '../marketplace.constants';
-import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceError } from '../marketplace.errors';
 import { countSelect, findSelect } from '../query/find-query';
 import type { FindSelect, FindSpec } from '../query/find-query';
 
@@ -79,18 +79,16 @@ export class MarketplaceDatabase {
       if (!usesRegex) throw error;
       const code = (error as { code?: string }).code;
       if (code === QUERY_CANCELED)
-        throw new MarketplaceError(
-          MarketplaceErrorCode.BadRequest,
+        throw MarketplaceError.badRequest(
           'The query took too long (regular expression).',
           `statement timeout ${REGEX_STATEMENT_TIMEOUT_MS} ms`,
         );
       // The compiler refuses what PostgreSQL would reject; this is the net
       // for a pattern it missed, so the client sees its own mistake.
       if (code === INVALID_REGULAR_EXPRESSION)
-        throw new MarketplaceError(
-          MarketplaceErrorCode.InvalidQuerySyntax,
-          'Invalid regular expression in the query.',
+        throw MarketplaceError.invalidQuery(
           (error as Error).message,
+          'Invalid regular expression in the query.',
         );
       throw error;
     }

@@ -29,7 +29,7 @@ import {
 import { apiVersionOf } from '../http/kinvey-http.middleware';
 import { publicBaseUrl } from '../http/public-base-url';
 import { MARKETPLACE_OPTIONS, SERVER_VERSION } from '../marketplace.constants';
-import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceError } from '../marketplace.errors';
 import type { MarketplaceModuleOptions } from '../marketplace.options';
 import type { FindParams } from '../kinvey/find-params';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
@@ -275,10 +275,9 @@ export class DataController {
     }
     const version = apiVersionOf(req);
     if (version < 5)
-      throw new MarketplaceError(
-        MarketplaceErrorCode.FeatureUnavailable,
-        'Creating several entities at once needs X-Kinvey-API-Version 5 or later.',
+      throw MarketplaceError.featureUnavailable(
         `X-Kinvey-API-Version ${version}`,
+        'Creating several entities at once needs X-Kinvey-API-Version 5 or later.',
       );
     const result = await this.records.createMany(principal, collection, body);
     const stored = result.entities.filter((e): e is KinveyDoc => e !== null);

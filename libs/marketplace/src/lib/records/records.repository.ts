@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isUniqueViolation } from '@quitanda/database';
 
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
-import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceError } from '../marketplace.errors';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { compileGroup } from '../query/compile-group';
 import { findWhere } from '../query/find-query';
@@ -52,17 +52,11 @@ function recordsSpec(
 
 function duplicate(error: unknown, id: string): never {
   if (isUniqueViolation(error, 'records_unique_name_key'))
-    throw new MarketplaceError(
-      MarketplaceErrorCode.DuplicateEntity,
+    throw MarketplaceError.duplicate(
       'A product with this name already exists.',
       'name',
     );
-  if (isUniqueViolation(error))
-    throw new MarketplaceError(
-      MarketplaceErrorCode.DuplicateEntity,
-      'An entity with this _id already exists.',
-      id,
-    );
+  if (isUniqueViolation(error)) throw MarketplaceError.duplicateId(id);
   throw error;
 }
 

@@ -2,10 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
-import { canRead, canWrite, insufficient, requireAccess } from '../auth/access';
+import { canRead, canWrite, requireAccess } from '../auth/access';
 import type { Principal } from '../auth/principal';
 import { creatorOf } from '../auth/principal';
-import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceError } from '../marketplace.errors';
 import { FilesService } from '../files/files.service';
 import { parseJsonParam } from '../query/parse-json-param';
 import { collectionOf, uniqueNameOf, validateRecord } from './collections';
@@ -24,22 +24,6 @@ import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { RecordsRepository } from './records.repository';
 import type { NewRecord, RecordCriteria } from './records.repository';
 
-export function entityNotFound(id: string): MarketplaceError {
-  return new MarketplaceError(
-    MarketplaceErrorCode.EntityNotFound,
-    'This entity not found in the collection',
-    id,
-  );
-}
-
-/** Anything not a JSON object where a record is expected. */
-function notAnObject(): MarketplaceError {
-  return new MarketplaceError(
-    MarketplaceErrorCode.BadRequest,
-    'A record must be a JSON object.',
-  );
-}
-
 const ACL_FIELDS = ['gr', 'gw', 'r', 'w', 'groups'];
 
 function clientAcl(value: unknown): Record<string, unknown> {
@@ -48,14 +32,6 @@ function clientAcl(value: unknown): Record<string, unknown> {
   for (const field of ACL_FIELDS)
     if (value[field] !== undefined) acl[field] = value[field];
   return acl;
-}
-
-function notAProducer(): MarketplaceError {
-  return new MarketplaceError(
-    MarketplaceErrorCode.BadRequest,
-    'id_producer must be the _id of a user of this app.',
-    'id_producer',
-  );
 }
 
 interface PreparedRecord {
@@ -133,9 +109,11 @@ export class RecordsService {
       { appKey: principal.app.appKey, collection, id },
       'replica',
     );
-    if (!doc) throw entityNotFound(id);
+    if (!doc) throw MarketplaceError.entityNotFound(id);
     if (!canRead(principal, doc))
-      throw insufficient('the record is not readable by this user');
+      throw MarketplaceError.insufficient(
+        'the record is not readable by this user',
+      );
     return doc;
   }
 
@@ -150,17 +128,14 @@ export class RecordsService {
     id: string | undefined,
     existing: KinveyDoc | undefined,
   ): PreparedRecord {
-    if (!isPlainObject(body)) throw notAnObject();
+    if (!isPlainObject(body))
+      throw MarketplaceError.badRequest('A record must be a JSON object.');
     const now = this.clock.now();
     const iso = now.toISOString();
     const { _kmd: _ignored, _acl: sentAcl, ...fields } = reduceFileRefs(body);
     const recordId = id ?? entityIdOf(fields['_id'], now);
     if (id !== undefined && fields['_id'] !== undefined && fields['_id'] !== id)
-      throw new MarketplaceError(
-        MarketplaceErrorCode.BadRequest,
-        'The _id of the body differs from the URL.',
-        '_id',
-      );
+      throw MarketplaceError.idMismatch();
     let acl: Record<string, unknown>;
     if (!existing)
       acl = { ...clientAcl(sentAcl), creator: creatorOf(principal) };
@@ -205,7 +180,8 @@ export class RecordsService {
 
   /** Inserts a prepared record; its producer must be a user of the app. */
   private async insert({ record, producer }: PreparedRecord): Promise<void> {
-    if (!(await this.records.insert(record, producer))) throw notAProducer();
+    if (!(await this.records.insert(record, producer)))
+      throw MarketplaceError.unknownProducer();
   }
 
   async create(
@@ -267,7 +243,10 @@ export class RecordsService {
           result.entities.push(p.record.record.doc);
           return;
         }
-        error = outcome === false ? notAProducer() : outcome?.error;
+        error =
+          outcome === false
+            ? MarketplaceError.unknownProducer()
+            : outcome?.error;
       }
       result.entities.push(null);
       if (!(error instanceof MarketplaceError)) throw error;
@@ -307,7 +286,9 @@ export class RecordsService {
       return { doc: prepared.record.doc, created: true };
     }
     if (!canWrite(principal, existing))
-      throw insufficient('the record is not writable by these credentials');
+      throw MarketplaceError.insufficient(
+        'the record is not writable by these credentials',
+      );
     const { record, producer } = this.prepare(
       principal,
       collection,
@@ -319,7 +300,7 @@ export class RecordsService {
       producer !== undefined &&
       !(await this.records.userExists(principal.app.appKey, producer))
     )
-      throw notAProducer();
+      throw MarketplaceError.unknownProducer();
     await this.files.checkRefs(principal.app, [record.doc]);
     await this.records.replace(record);
     return { doc: record.doc, created: false };
@@ -336,9 +317,11 @@ export class RecordsService {
       collection,
       id,
     });
-    if (!existing) throw entityNotFound(id);
+    if (!existing) throw MarketplaceError.entityNotFound(id);
     if (!canWrite(principal, existing))
-      throw insufficient('the record is not writable by these credentials');
+      throw MarketplaceError.insufficient(
+        'the record is not writable by these credentials',
+      );
     return this.records.deleteOne(
       { appKey: principal.app.appKey, collection, id },
       this.clock.now(),
@@ -352,12 +335,11 @@ export class RecordsService {
   ): Promise<number> {
     const collection = collectionOf(name);
     if (principal.kind === 'app')
-      throw insufficient('app credentials may not delete');
+      throw MarketplaceError.insufficient('app credentials may not delete');
     const raw = rawParam(params.query);
     const filter = parseJsonParam(raw, 'query');
     if (raw === undefined || filter === undefined)
-      throw new MarketplaceError(
-        MarketplaceErrorCode.BadRequest,
+      throw MarketplaceError.badRequest(
         'Deleting by query needs a query.',
         'query',
       );
@@ -380,8 +362,7 @@ export class RecordsService {
     const raw = rawParam(params.since);
     const since = raw ? new Date(raw) : undefined;
     if (!since || Number.isNaN(since.getTime()))
-      throw new MarketplaceError(
-        MarketplaceErrorCode.ParameterValueOutOfRange,
+      throw MarketplaceError.outOfRange(
         'since must be an ISO 8601 time.',
         `since=${raw ?? ''}`,
       );

@@ -11,7 +11,7 @@ import {
 import type { FindParams } from '../kinvey/find-params';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { isPlainObject } from '../kinvey/kinvey-doc';
-import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceError } from '../marketplace.errors';
 import { parseJsonParam } from '../query/parse-json-param';
 import { UsersRepository } from './users.repository';
 
@@ -35,8 +35,8 @@ export class UserQueryService {
   async lookup(principal: Principal, filter: unknown): Promise<KinveyDoc[]> {
     requireUserOrMaster(principal);
     if (!isPlainObject(filter))
-      throw new MarketplaceError(
-        MarketplaceErrorCode.InvalidQuerySyntax,
+      throw MarketplaceError.invalidQuery(
+        '',
         'The lookup body must be a filter object.',
       );
     return this.users.list(principal.app.appKey, { filter });

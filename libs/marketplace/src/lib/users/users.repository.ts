@@ -4,7 +4,7 @@ import { isUniqueViolation } from '@quitanda/database';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { USER_COLUMNS, toUser } from '../auth/stored-user';
 import type { StoredUser, UserRow } from '../auth/stored-user';
-import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceError } from '../marketplace.errors';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import type { MarketplaceTx } from '../persistence/marketplace-database';
 import type { FindSpec } from '../query/find-query';
@@ -27,16 +27,8 @@ export class UsersRepository {
       );
     } catch (error) {
       if (isUniqueViolation(error, 'users_app_key_username_key'))
-        throw new MarketplaceError(
-          MarketplaceErrorCode.UserAlreadyExists,
-          'This username is already taken. Please retry your request with a different username',
-        );
-      if (isUniqueViolation(error))
-        throw new MarketplaceError(
-          MarketplaceErrorCode.DuplicateEntity,
-          'An entity with this _id already exists.',
-          user.id,
-        );
+        throw MarketplaceError.usernameTaken();
+      if (isUniqueViolation(error)) throw MarketplaceError.duplicateId(user.id);
       throw error;
     }
   }
@@ -78,10 +70,7 @@ export class UsersRepository {
       );
     } catch (error) {
       if (isUniqueViolation(error, 'users_app_key_username_key'))
-        throw new MarketplaceError(
-          MarketplaceErrorCode.UserAlreadyExists,
-          'This username is already taken. Please retry your request with a different username',
-        );
+        throw MarketplaceError.usernameTaken();
       throw error;
     }
   }
