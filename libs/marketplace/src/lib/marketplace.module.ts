@@ -44,7 +44,7 @@ import { UsersService } from './users/users.service';
 import { KinveyImportService } from './import/kinvey-import.service';
 
 /** Apps, users, records, files, matching (no HTTP). */
-export const MARKETPLACE_PROVIDERS = [
+const MARKETPLACE_PROVIDERS = [
   MarketplaceDatabase,
   SESSION_CACHE_PROVIDER,
   AppsRepository,

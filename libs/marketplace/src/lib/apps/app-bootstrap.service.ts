@@ -7,7 +7,7 @@ import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { AppsRepository } from './apps.repository';
 import { AppsService } from './apps.service';
 
-export const DEMO_APP_NAME = 'Quitanda';
+const DEMO_APP_NAME = 'Quitanda';
 
 /**
  * First-boot work: the configured app (MARKETPLACE_APP_*) exists with those

@@ -18,14 +18,14 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const CACHE_MS = 5_000;
 
 /** `kid_` + 16 base-62 characters, as Kinvey's app keys look. */
-export function newAppKey(): string {
+function newAppKey(): string {
   let key = 'kid_';
   for (let i = 0; i < 16; i++) key += BASE62[randomInt(BASE62.length)];
   return key;
 }
 
 /** 32 random hex characters. */
-export function newAppSecret(): string {
+function newAppSecret(): string {
   return randomBytes(16).toString('hex');
 }
 

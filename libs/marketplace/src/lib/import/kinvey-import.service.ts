@@ -28,7 +28,7 @@ import { UsersRepository } from '../users/users.repository';
 import { jsonArrayBatches } from './json-array-batches';
 
 /** Records per batch: one round of validation and inserts. */
-export const IMPORT_BATCH = 1000;
+const IMPORT_BATCH = 1000;
 /** Entities in flight at once. */
 const IMPORT_CONCURRENCY = 32;
 const FILE_CHUNK = 1024 * 1024;

@@ -5,7 +5,7 @@ import { MarketplaceError } from '../marketplace.errors';
 const CLIENT_ID = /^[A-Za-z0-9_-]{1,255}$/;
 
 /** 24 lowercase hex characters, ObjectId-like (seconds, then randomness). */
-export function newEntityId(now: Date): string {
+function newEntityId(now: Date): string {
   const seconds = Math.floor(now.getTime() / 1000)
     .toString(16)
     .padStart(8, '0');

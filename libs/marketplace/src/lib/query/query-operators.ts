@@ -2,7 +2,7 @@ import { isPlainObject } from '../kinvey/kinvey-doc';
 import { MarketplaceError } from '../marketplace.errors';
 
 /** Operators MongoDB knows that this service does not evaluate. */
-export const GEO_OPERATORS = new Set([
+const GEO_OPERATORS = new Set([
   '$near',
   '$nearSphere',
   '$geoWithin',
@@ -18,7 +18,7 @@ export const GEO_OPERATORS = new Set([
 ]);
 
 /** Valid MongoDB, refused: client code, text indexes, other evaluators. */
-export const UNAVAILABLE_OPERATORS = new Set([
+const UNAVAILABLE_OPERATORS = new Set([
   '$where',
   '$expr',
   '$text',

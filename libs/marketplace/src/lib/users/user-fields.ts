@@ -5,8 +5,8 @@ import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DIGITS = /^\d*$/;
 
-export const MIN_PASSWORD = 8;
-export const MAX_PASSWORD = 256;
+const MIN_PASSWORD = 8;
+const MAX_PASSWORD = 256;
 
 function fail(code: MarketplaceErrorCode, problems: string[]): never {
   const debug = problems.join('; ');
