@@ -5,7 +5,7 @@ import type { TestDatabase } from '@quitanda/testing';
 import { marketplaceTestModule } from '../../testing/marketplace-test-module';
 import { REGEX_STATEMENT_TIMEOUT_MS } from '../marketplace.constants';
 import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
-import { MarketplaceDatabase } from '../persistence/marketplace-database';
+import { MarketplaceDatabase } from './marketplace-database';
 
 // PGlite (the embedded default) runs in one thread without the timer that
 // enforces statement_timeout: only a PostgreSQL server can show the cut-off.
