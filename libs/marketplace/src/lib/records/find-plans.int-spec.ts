@@ -19,7 +19,7 @@ const PRODUCERS = 300;
  * index made for it (the compiler's text and the migration's expression
  * must stay the same for that).
  */
-describe('Finder: the common queries are index-served', () => {
+describe('finds: the common queries are index-served', () => {
   let database: TestDatabase;
   let module: TestingModule;
   let client: Client;

@@ -17,7 +17,7 @@ const DOCS: Array<[string, unknown]> = [
   ['missing', undefined],
 ];
 
-describe('Finder over the GIN-indexed documents', () => {
+describe('finds over the GIN-indexed documents', () => {
   let database: TestDatabase;
   let module: TestingModule;
 
