@@ -8,6 +8,7 @@ import {
 import { APP_CREDENTIAL_ACCESS } from '../apps/app.types';
 import type { AppCredentialAccess } from '../apps/app.types';
 import { AppsService } from '../apps/apps.service';
+import { CredentialsRepository } from '../auth/credentials.repository';
 import { KinveyImportService } from '../import/kinvey-import.service';
 import { checkUserBody } from '../users/user-fields';
 import { UsersRepository } from '../users/users.repository';
@@ -153,6 +154,7 @@ export class ImportCommand extends CommandRunner {
 export class SetPasswordCommand extends CommandRunner {
   constructor(
     private readonly users: UsersRepository,
+    private readonly credentials: CredentialsRepository,
     private readonly apps: AppsService,
   ) {
     super();
@@ -166,7 +168,10 @@ export class SetPasswordCommand extends CommandRunner {
     if (!options.app || !options.username)
       throw new Error('--app and --username are required');
     const app = await this.apps.get(options.app);
-    const user = await this.users.findByUsername(app.appKey, options.username);
+    const user = await this.credentials.findByUsername(
+      app.appKey,
+      options.username,
+    );
     if (!user)
       throw new Error(`No user ${options.username} in app ${app.appKey}`);
     const password = await readSecret('Password');
@@ -179,7 +184,7 @@ export class SetPasswordCommand extends CommandRunner {
       await hashPassword(password),
       new Date(),
     );
-    await this.users.revokeAll(app.appKey, user.id);
+    await this.credentials.revokeAll(app.appKey, user.id);
     process.stdout.write(`Password of ${user.username} set.\n`);
   }
 
