@@ -23,6 +23,18 @@ export enum MarketplaceErrorCode {
   KinveyInternalErrorRetry = 'KinveyInternalErrorRetry',
 }
 
+const INSUFFICIENT =
+  'The credentials used to authenticate this request are not authorized to run this operation. Please retry your request with appropriate credentials.';
+const NOT_IN_THIS_VERSION =
+  'Requested functionality is unavailable in this API version.';
+const NEEDS_INFRASTRUCTURE =
+  'it needs infrastructure (e-mail, identity providers) this server does not have';
+
+/**
+ * A Kinvey error: `code` is its name, the message its `description`.
+ * Every error the context raises is built by one of the factories below,
+ * so each description is written once.
+ */
 export class MarketplaceError extends DomainError<MarketplaceErrorCode> {
   readonly context = 'marketplace';
 
@@ -32,5 +44,195 @@ export class MarketplaceError extends DomainError<MarketplaceErrorCode> {
     readonly debug = '',
   ) {
     super(code, description);
+  }
+
+  static badRequest(description: string, debug = ''): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.BadRequest,
+      description,
+      debug,
+    );
+  }
+
+  /** What the query compiler refuses that is not a syntax error. */
+  static invalidRequest(debug: string): MarketplaceError {
+    return MarketplaceError.badRequest('The request is invalid.', debug);
+  }
+
+  /** A record's `id_producer` names no user of its app. */
+  static unknownProducer(): MarketplaceError {
+    return MarketplaceError.badRequest(
+      'id_producer must be the _id of a user of this app.',
+      'id_producer',
+    );
+  }
+
+  static badUpload(debug: string): MarketplaceError {
+    return MarketplaceError.badRequest(
+      'The upload request is not valid.',
+      debug,
+    );
+  }
+
+  static notAnObject(): MarketplaceError {
+    return MarketplaceError.badRequest('The body must be a JSON object.');
+  }
+
+  static idMismatch(): MarketplaceError {
+    return MarketplaceError.badRequest(
+      'The _id of the body differs from the URL.',
+      '_id',
+    );
+  }
+
+  static incompleteBody(description: string, debug: string): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.IncompleteRequestBody,
+      description,
+      debug,
+    );
+  }
+
+  static invalidQuery(
+    debug: string,
+    description = 'The query is not valid. Please check its syntax.',
+  ): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.InvalidQuerySyntax,
+      description,
+      debug,
+    );
+  }
+
+  static outOfRange(description: string, debug: string): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.ParameterValueOutOfRange,
+      description,
+      debug,
+    );
+  }
+
+  static featureUnavailable(
+    debug: string,
+    description = NOT_IN_THIS_VERSION,
+  ): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.FeatureUnavailable,
+      description,
+      debug,
+    );
+  }
+
+  /** Calls that need e-mail or identity providers, which this server lacks. */
+  static needsInfrastructure(what: string): MarketplaceError {
+    return MarketplaceError.featureUnavailable(
+      NEEDS_INFRASTRUCTURE,
+      `${what} is not available on this backend.`,
+    );
+  }
+
+  static resultSetTooLarge(cap: number): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.ResultSetSizeExceeded,
+      'Your query produced more than 10,000 results. Please rewrite your query to be more selective.',
+      `more than ${cap} results; use limit and skip`,
+    );
+  }
+
+  static invalidCredentials(
+    debug = '',
+    description = 'Invalid credentials. Please retry your request with correct credentials.',
+  ): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.InvalidCredentials,
+      description,
+      debug,
+    );
+  }
+
+  static insufficient(debug = ''): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.InsufficientCredentials,
+      INSUFFICIENT,
+      debug,
+    );
+  }
+
+  static appNotFound(appKey: string): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.AppNotFound,
+      'This app backend not found',
+      appKey,
+    );
+  }
+
+  static collectionNotFound(name: string): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.CollectionNotFound,
+      'This collection not found for this app backend',
+      name,
+    );
+  }
+
+  static entityNotFound(id: string): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.EntityNotFound,
+      'This entity not found in the collection',
+      id,
+    );
+  }
+
+  static userNotFound(id: string): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.UserNotFound,
+      'This user does not exist for this app backend.',
+      id,
+    );
+  }
+
+  static blobNotFound(id: string): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.BlobNotFound,
+      'This blob not found for this app backend.',
+      id,
+    );
+  }
+
+  static usernameTaken(): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.UserAlreadyExists,
+      'This username is already taken. Please retry your request with a different username',
+    );
+  }
+
+  static duplicate(description: string, debug = ''): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.DuplicateEntity,
+      description,
+      debug,
+    );
+  }
+
+  static duplicateId(id: string): MarketplaceError {
+    return MarketplaceError.duplicate(
+      'An entity with this _id already exists.',
+      id,
+    );
+  }
+
+  static tooLarge(debug: string): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.RequestEntityTooLarge,
+      'The file is larger than this backend accepts.',
+      debug,
+    );
+  }
+
+  static tooManyLogins(lockedUntil: Date): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.TooManyRequests,
+      'Too many failed logins for this username. Please retry later.',
+      `retry after ${lockedUntil.toISOString()}`,
+    );
   }
 }

@@ -11,6 +11,7 @@ import { AppBootstrapService } from './apps/app-bootstrap.service';
 import { AppsRepository } from './apps/apps.repository';
 import { AppsService } from './apps/apps.service';
 import { AuthService } from './auth/auth.service';
+import { CredentialsRepository } from './auth/credentials.repository';
 import { SESSION_CACHE_PROVIDER } from './auth/session-cache';
 import { KinveyAuthGuard } from './auth/kinvey-auth.guard';
 import {
@@ -19,12 +20,9 @@ import {
   ListAppsCommand,
   SetPasswordCommand,
 } from './cli/marketplace-cli.commands';
-import { DataController } from './data/data.controller';
-import { Finder } from './data/finder';
-import { GroupService } from './data/group.service';
-import { QUERY_COMPILER_PROVIDER } from './data/query-compiler.binding';
-import { RecordsRepository } from './data/records.repository';
-import { RecordsService } from './data/records.service';
+import { DataController } from './records/data.controller';
+import { RecordsRepository } from './records/records.repository';
+import { RecordsService } from './records/records.service';
 import { BlobController } from './files/blob.controller';
 import { FileQueryService } from './files/file-query.service';
 import { FilesRepository } from './files/files.repository';
@@ -34,9 +32,11 @@ import { TransferService } from './files/transfer.service';
 import { kinveyHttp } from './http/kinvey-http.middleware';
 import { MARKETPLACE_OPTIONS } from './marketplace.constants';
 import type { MarketplaceModuleOptions } from './marketplace.options';
+import { MatchRepository } from './match/match.repository';
 import { MatchService } from './match/match.service';
+import { MarketplaceDatabase } from './persistence/marketplace-database';
 import { RpcController } from './match/rpc.controller';
-import { LoginService } from './users/login.service';
+import { LoginService } from './auth/login.service';
 import { UserQueryService } from './users/user-query.service';
 import { UsersController } from './users/users.controller';
 import { UsersRepository } from './users/users.repository';
@@ -44,26 +44,26 @@ import { UsersService } from './users/users.service';
 import { KinveyImportService } from './import/kinvey-import.service';
 
 /** Apps, users, records, files, matching (no HTTP). */
-export const MARKETPLACE_PROVIDERS = [
+const MARKETPLACE_PROVIDERS = [
+  MarketplaceDatabase,
   SESSION_CACHE_PROVIDER,
   AppsRepository,
   AppsService,
   AppBootstrapService,
   UsersRepository,
+  CredentialsRepository,
   LoginService,
   UsersService,
   UserQueryService,
   AuthService,
   KinveyAuthGuard,
-  QUERY_COMPILER_PROVIDER,
   RecordsRepository,
-  Finder,
   RecordsService,
-  GroupService,
   FilesRepository,
   FilesService,
   FileQueryService,
   TransferService,
+  MatchRepository,
   MatchService,
 ];
 
@@ -119,9 +119,11 @@ export class MarketplaceCliModule {
       module: MarketplaceCliModule,
       providers: [
         { provide: MARKETPLACE_OPTIONS, useValue: options },
+        MarketplaceDatabase,
         AppsRepository,
         AppsService,
         UsersRepository,
+        CredentialsRepository,
         FilesRepository,
         FilesService,
         RecordsRepository,

@@ -14,6 +14,7 @@ import {
   MARKETPLACE_OPTIONS,
 } from '../lib/marketplace.constants';
 import type { MarketplaceModuleOptions } from '../lib/marketplace.options';
+import { MarketplaceDatabase } from '../lib/persistence/marketplace-database';
 import { marketplaceDataSourceOptions } from '../lib/persistence/marketplace.data-source-options';
 
 export const TEST_OPTIONS: MarketplaceModuleOptions = {
@@ -26,7 +27,10 @@ export const TEST_OPTIONS: MarketplaceModuleOptions = {
   sessionCacheSeconds: DEFAULT_SESSION_CACHE_SECONDS,
 };
 
-/** A Nest testing module with the context's DataSource on `url` and the given providers. */
+/**
+ * A Nest testing module with the context's DataSource on `url`, its
+ * `MarketplaceDatabase`, and the given providers.
+ */
 export function marketplaceTestModule(
   url: string,
   providers: unknown[],
@@ -41,6 +45,7 @@ export function marketplaceTestModule(
         provide: MARKETPLACE_OPTIONS,
         useValue: { ...TEST_OPTIONS, ...options },
       },
+      MarketplaceDatabase,
       ...(providers as never[]),
     ],
   }).compile();

@@ -3,12 +3,11 @@ import { hashToken } from '@quitanda/kernel';
 
 import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
 import type { MarketplaceModuleOptions } from '../marketplace.options';
+import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { AppsRepository } from './apps.repository';
 import { AppsService } from './apps.service';
 
-/** Transaction-level advisory lock: replicas booting together make one app. */
-export const APP_BOOTSTRAP_LOCK_KEY = 0x4d_4b_54_41; // "MKTA"
-export const DEMO_APP_NAME = 'Quitanda';
+const DEMO_APP_NAME = 'Quitanda';
 
 /**
  * First-boot work: the configured app (MARKETPLACE_APP_*) exists with those
@@ -20,16 +19,15 @@ export class AppBootstrapService {
   constructor(
     private readonly apps: AppsService,
     private readonly repository: AppsRepository,
+    private readonly db: MarketplaceDatabase,
     @Inject(MARKETPLACE_OPTIONS)
     private readonly options: MarketplaceModuleOptions,
   ) {}
 
   run(): Promise<Record<string, string> | undefined> {
     const configured = this.options.app;
-    return this.repository.sql.transaction(async (tx) => {
-      await tx.rows('SELECT pg_advisory_xact_lock($1)', [
-        APP_BOOTSTRAP_LOCK_KEY,
-      ]);
+    return this.db.transaction(async (tx) => {
+      await this.repository.lockBootstrap(tx);
       if (configured) {
         const existing = await this.repository.find(configured.appKey, tx);
         if (existing) {

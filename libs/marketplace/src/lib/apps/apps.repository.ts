@@ -1,10 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Sql } from '@quitanda/database';
-import type { SqlExecutor } from '@quitanda/database';
-import { DataSource } from 'typeorm';
 
-import { MARKETPLACE_DATA_SOURCE } from '../marketplace.constants';
+import { MarketplaceDatabase } from '../persistence/marketplace-database';
+import type { MarketplaceTx } from '../persistence/marketplace-database';
 import type { AppCredentialAccess, AppRecord } from './app.types';
 
 interface AppRow {
@@ -34,19 +31,27 @@ function toApp(row: AppRow): AppRecord {
   };
 }
 
+/** Transaction-level advisory lock of the first boot ("MKTA"). */
+const APP_BOOTSTRAP_LOCK_KEY = 0x4d_4b_54_41;
+
 /** Apps (tenants) and their hashed secrets. */
 @Injectable()
 export class AppsRepository {
-  readonly sql: Sql;
+  constructor(private readonly db: MarketplaceDatabase) {}
 
-  constructor(
-    @InjectDataSource(MARKETPLACE_DATA_SOURCE) dataSource: DataSource,
-  ) {
-    this.sql = new Sql(dataSource);
+  /**
+   * Holds the first-boot lock until `tx` ends: replicas booting together
+   * take turns, so they make one app.
+   */
+  async lockBootstrap(tx: MarketplaceTx): Promise<void> {
+    await tx.rows('SELECT pg_advisory_xact_lock($1)', [APP_BOOTSTRAP_LOCK_KEY]);
   }
 
-  async insert(app: AppRecord, sql: SqlExecutor = this.sql): Promise<boolean> {
-    const rows = await sql.rows(
+  async insert(
+    app: AppRecord,
+    tx: MarketplaceTx = this.db.primary,
+  ): Promise<boolean> {
+    const rows = await tx.rows(
       `INSERT INTO marketplace.apps (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (app_key) DO NOTHING RETURNING app_key`,
       [
@@ -69,9 +74,9 @@ export class AppsRepository {
     appSecretDigest: string,
     masterSecretDigest: string,
     name: string | undefined,
-    sql: SqlExecutor = this.sql,
+    tx: MarketplaceTx = this.db.primary,
   ): Promise<void> {
-    await sql.rows(
+    await tx.rows(
       `UPDATE marketplace.apps SET app_secret_digest = $2, master_secret_digest = $3,
               name = COALESCE($4, name)
         WHERE app_key = $1`,
@@ -81,9 +86,9 @@ export class AppsRepository {
 
   async find(
     appKey: string,
-    sql: SqlExecutor = this.sql,
+    tx: MarketplaceTx = this.db.primary,
   ): Promise<AppRecord | undefined> {
-    const rows = await sql.rows<AppRow>(
+    const rows = await tx.rows<AppRow>(
       `SELECT ${COLUMNS} FROM marketplace.apps WHERE app_key = $1`,
       [appKey],
     );
@@ -91,14 +96,14 @@ export class AppsRepository {
   }
 
   async list(): Promise<AppRecord[]> {
-    const rows = await this.sql.rows<AppRow>(
+    const rows = await this.db.primary.rows<AppRow>(
       `SELECT ${COLUMNS} FROM marketplace.apps ORDER BY created_at, app_key`,
     );
     return rows.map(toApp);
   }
 
-  async count(sql: SqlExecutor = this.sql): Promise<number> {
-    const rows = await sql.rows<{ n: number }>(
+  async count(tx: MarketplaceTx = this.db.primary): Promise<number> {
+    const rows = await tx.rows<{ n: number }>(
       'SELECT count(*)::int AS n FROM marketplace.apps',
     );
     return rows[0]?.n ?? 0;

@@ -3,9 +3,9 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, constantTimeEqual, hashToken } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
-import type { SqlExecutor } from '@quitanda/database';
 
-import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceError } from '../marketplace.errors';
+import type { MarketplaceTx } from '../persistence/marketplace-database';
 import type {
   AppCredentialAccess,
   AppCredentials,
@@ -18,14 +18,14 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const CACHE_MS = 5_000;
 
 /** `kid_` + 16 base-62 characters, as Kinvey's app keys look. */
-export function newAppKey(): string {
+function newAppKey(): string {
   let key = 'kid_';
   for (let i = 0; i < 16; i++) key += BASE62[randomInt(BASE62.length)];
   return key;
 }
 
 /** 32 random hex characters. */
-export function newAppSecret(): string {
+function newAppSecret(): string {
   return randomBytes(16).toString('hex');
 }
 
@@ -56,16 +56,15 @@ export class AppsService {
   private readonly cache = new Map<string, { app: AppRecord; at: number }>();
 
   constructor(
-    readonly repository: AppsRepository,
+    private readonly repository: AppsRepository,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async create(input: NewApp, sql?: SqlExecutor): Promise<AppCredentials> {
+  async create(input: NewApp, tx?: MarketplaceTx): Promise<AppCredentials> {
     const appSecret = input.appSecret ?? newAppSecret();
     const masterSecret = input.masterSecret ?? newAppSecret();
     if (appSecret === masterSecret)
-      throw new MarketplaceError(
-        MarketplaceErrorCode.BadRequest,
+      throw MarketplaceError.badRequest(
         'The app secret and the master secret must differ.',
       );
     const appKey = input.appKey ?? newAppKey();
@@ -80,13 +79,10 @@ export class AppsService {
         signingKey: randomBytes(32).toString('base64url'),
         createdAt: this.clock.now(),
       },
-      sql,
+      tx,
     );
     if (!inserted)
-      throw new MarketplaceError(
-        MarketplaceErrorCode.DuplicateEntity,
-        `The app key ${appKey} is taken.`,
-      );
+      throw MarketplaceError.duplicate(`The app key ${appKey} is taken.`);
     return { appKey, appSecret, masterSecret, name: input.name };
   }
 
@@ -100,12 +96,7 @@ export class AppsService {
     const cached = this.cache.get(appKey);
     if (cached && now - cached.at < CACHE_MS) return cached.app;
     const app = await this.repository.find(appKey);
-    if (!app)
-      throw new MarketplaceError(
-        MarketplaceErrorCode.AppNotFound,
-        'This app backend not found',
-        appKey,
-      );
+    if (!app) throw MarketplaceError.appNotFound(appKey);
     this.cache.set(appKey, { app, at: now });
     return app;
   }

@@ -1,6 +1,6 @@
 import type { AppRecord } from '../apps/app.types';
 import { MarketplaceErrorCode } from '../marketplace.errors';
-import type { StoredUser } from '../users/users.repository';
+import type { StoredUser } from './stored-user';
 import { canRead, canWrite, requireAccess } from './access';
 import type { Principal } from './principal';
 

@@ -1,23 +1,7 @@
-import { aclOf } from '../data/kinvey-doc';
-import type { KinveyDoc } from '../data/kinvey-doc';
-import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import { aclOf } from '../kinvey/kinvey-doc';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
+import { MarketplaceError } from '../marketplace.errors';
 import type { Principal } from './principal';
-
-export function insufficient(debug = ''): MarketplaceError {
-  return new MarketplaceError(
-    MarketplaceErrorCode.InsufficientCredentials,
-    'The credentials used to authenticate this request are not authorized to run this operation. Please retry your request with appropriate credentials.',
-    debug,
-  );
-}
-
-export function invalidCredentials(debug = ''): MarketplaceError {
-  return new MarketplaceError(
-    MarketplaceErrorCode.InvalidCredentials,
-    'Invalid credentials. Please retry your request with correct credentials.',
-    debug,
-  );
-}
 
 export type AppOperation = 'read' | 'create' | 'write';
 
@@ -34,23 +18,27 @@ export function requireAccess(
   const allowed =
     (operation === 'read' && access !== 'none') ||
     (operation === 'create' && access === 'read-create');
-  if (!allowed) throw insufficient(`app credentials may not ${operation}`);
+  if (!allowed)
+    throw MarketplaceError.insufficient(`app credentials may not ${operation}`);
 }
 
 export function requireUser(
   principal: Principal,
 ): asserts principal is Extract<Principal, { kind: 'user' }> {
-  if (principal.kind !== 'user') throw insufficient('this call needs a user');
+  if (principal.kind !== 'user')
+    throw MarketplaceError.insufficient('this call needs a user');
 }
 
 export function requireUserOrMaster(principal: Principal): void {
   if (principal.kind === 'app')
-    throw insufficient('this call needs a user or the master secret');
+    throw MarketplaceError.insufficient(
+      'this call needs a user or the master secret',
+    );
 }
 
 export function requireMaster(principal: Principal): void {
   if (principal.kind !== 'master')
-    throw insufficient('this call needs the master secret');
+    throw MarketplaceError.insufficient('this call needs the master secret');
 }
 
 /** Kinvey's "Shared" default, refined by `_acl.gr` and `_acl.r`. */
@@ -73,14 +61,4 @@ export function canWrite(principal: Principal, doc: KinveyDoc): boolean {
     acl.creator === id ||
     (Array.isArray(acl.w) && acl.w.includes(id))
   );
-}
-
-/**
- * SQL condition (over `doc`) of what a user may read, as a bind-parameter
- * template: `$USER` is replaced by the placeholder of the user's id.
- */
-export function readableSql(doc: string, userParam: string): string {
-  return `(${doc}->'_acl'->'gr' IS DISTINCT FROM 'false'::jsonb
-    OR ${doc}->'_acl'->>'creator' = ${userParam}
-    OR (jsonb_typeof(${doc}->'_acl'->'r') = 'array' AND ${doc}->'_acl'->'r' ? ${userParam}))`;
 }

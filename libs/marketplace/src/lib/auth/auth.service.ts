@@ -5,20 +5,20 @@ import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import { AppsService, secretKind } from '../apps/apps.service';
-import { LoginService } from '../users/login.service';
-import { UsersRepository } from '../users/users.repository';
-import type { StoredUser } from '../users/users.repository';
-import { invalidCredentials } from './access';
+import { LoginService } from './login.service';
+import { CredentialsRepository } from './credentials.repository';
+import type { StoredUser } from './stored-user';
 import { parseAuthorization } from './authorization-header';
 import type { Principal } from './principal';
 import { SessionCache } from './session-cache';
+import { MarketplaceError } from '../marketplace.errors';
 
 /** Turns a path's app key and an `Authorization` header into a principal. */
 @Injectable()
 export class AuthService {
   constructor(
     private readonly apps: AppsService,
-    private readonly users: UsersRepository,
+    private readonly users: CredentialsRepository,
     private readonly login: LoginService,
     private readonly sessions: SessionCache,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -44,24 +44,28 @@ export class AuthService {
     const app = await this.apps.get(appKey);
     const credentials = parseAuthorization(header);
     if (!credentials)
-      throw invalidCredentials('missing or unreadable Authorization header');
+      throw MarketplaceError.invalidCredentials(
+        'missing or unreadable Authorization header',
+      );
     switch (credentials.scheme) {
       case 'kinvey': {
         const digest = hashToken(credentials.token);
         const user = await this.sessionUser(appKey, digest);
         if (!user)
-          throw invalidCredentials('unknown, expired or revoked token');
+          throw MarketplaceError.invalidCredentials(
+            'unknown, expired or revoked token',
+          );
         return { kind: 'user', app, user, tokenDigest: digest };
       }
       case 'bare': {
         const kind = secretKind(app, credentials.secret);
-        if (!kind) throw invalidCredentials();
+        if (!kind) throw MarketplaceError.invalidCredentials();
         return { kind, app };
       }
       case 'basic': {
         if (credentials.name === appKey) {
           const kind = secretKind(app, credentials.secret);
-          if (!kind) throw invalidCredentials();
+          if (!kind) throw MarketplaceError.invalidCredentials();
           return { kind, app };
         }
         const user = await this.login.verify(

@@ -1,5 +1,5 @@
 import type { AppRecord } from '../apps/app.types';
-import type { StoredUser } from '../users/users.repository';
+import type { StoredUser } from './stored-user';
 
 /** Who is calling, within one app. */
 export type Principal =

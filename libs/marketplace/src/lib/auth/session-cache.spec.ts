@@ -1,4 +1,4 @@
-import type { StoredUser } from '../users/users.repository';
+import type { StoredUser } from './stored-user';
 import { SessionCache } from './session-cache';
 
 const user = (id: string): StoredUser => ({

@@ -3,7 +3,7 @@ import { BoundedMap } from '@quitanda/kernel';
 
 import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
 import type { MarketplaceModuleOptions } from '../marketplace.options';
-import type { StoredUser } from '../users/users.repository';
+import type { StoredUser } from './stored-user';
 
 /** Keeps the cache's memory bounded whatever the number of live sessions. */
 const MAX_SESSIONS = 10_000;

@@ -12,6 +12,7 @@ import { hashPassword } from '@quitanda/kernel';
 import { APP_CREDENTIAL_ACCESS } from '../apps/app.types';
 import type { AppCredentialAccess } from '../apps/app.types';
 import { AppsService } from '../apps/apps.service';
+import { CredentialsRepository } from '../auth/credentials.repository';
 import { KinveyImportService } from '../import/kinvey-import.service';
 import { checkUserBody } from '../users/user-fields';
 import { UsersRepository } from '../users/users.repository';
@@ -144,6 +145,7 @@ export class ImportCommand extends CommandRunner {
 export class SetPasswordCommand extends CommandRunner {
   constructor(
     private readonly users: UsersRepository,
+    private readonly credentials: CredentialsRepository,
     private readonly apps: AppsService,
   ) {
     super();
@@ -156,7 +158,10 @@ export class SetPasswordCommand extends CommandRunner {
     refuseSecretArguments(args);
     requireOptions(options, 'app', 'username');
     const app = await this.apps.get(options.app);
-    const user = await this.users.findByUsername(app.appKey, options.username);
+    const user = await this.credentials.findByUsername(
+      app.appKey,
+      options.username,
+    );
     if (!user)
       throw new Error(`No user ${options.username} in app ${app.appKey}`);
     const password = await readSecret('Password');
@@ -169,7 +174,7 @@ export class SetPasswordCommand extends CommandRunner {
       await hashPassword(password),
       new Date(),
     );
-    await this.users.revokeAll(app.appKey, user.id);
+    await this.credentials.revokeAll(app.appKey, user.id);
     printLine(`Password of ${user.username} set.`);
   }
 

@@ -25,8 +25,8 @@ import {
   KinveyCall,
 } from '../http/kinvey-api.decorators';
 import { publicBaseUrl } from '../http/public-base-url';
-import type { KinveyDoc } from '../data/kinvey-doc';
-import type { FindParams } from '../data/find-params';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
+import type { FindParams } from '../kinvey/find-params';
 import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
 import type { MarketplaceModuleOptions } from '../marketplace.options';
 import { FileQueryService } from './file-query.service';

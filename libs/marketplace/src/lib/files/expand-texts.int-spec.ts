@@ -4,7 +4,7 @@ import type { TestDatabase } from '@quitanda/testing';
 import { Client } from 'pg';
 
 import type { AppRecord } from '../apps/app.types';
-import type { KinveyDoc } from '../data/kinvey-doc';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import type { MarketplaceModuleOptions } from '../marketplace.options';
 import type { FileText, FilesRepository, StoredFile } from './files.repository';
 import { FilesService } from './files.service';

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 
-import { readableSql, requireAccess } from '../auth/access';
+import { requireAccess } from '../auth/access';
 import type { Principal } from '../auth/principal';
-import { countParam, rawParam } from '../data/find-params';
-import type { FindParams } from '../data/find-params';
-import { Finder } from '../data/finder';
-import type { KinveyDoc } from '../data/kinvey-doc';
+import { countParam, rawParam } from '../kinvey/find-params';
+import type { FindParams } from '../kinvey/find-params';
+import { parseJsonParam } from '../query/parse-json-param';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { FilesRepository } from './files.repository';
 import { FilesService } from './files.service';
 
@@ -13,7 +13,6 @@ import { FilesService } from './files.service';
 @Injectable()
 export class FileQueryService {
   constructor(
-    private readonly finder: Finder,
     private readonly files: FilesService,
     private readonly repository: FilesRepository,
   ) {}
@@ -25,16 +24,10 @@ export class FileQueryService {
     ttl: number,
   ): Promise<KinveyDoc[]> {
     requireAccess(principal, 'read');
-    const compiler = this.finder.compiler;
-    const docs = await this.finder.find({
-      table: 'files',
-      scope: { app_key: principal.app.appKey },
-      extra:
-        principal.kind === 'user'
-          ? (p) => readableSql('t.doc', p.add(principal.user.id))
-          : undefined,
-      filter: compiler.parseJsonParam(rawParam(params.query), 'query'),
-      sort: compiler.parseJsonParam(rawParam(params.sort), 'sort'),
+    const docs = await this.repository.list(principal.app.appKey, {
+      readableBy: principal.kind === 'user' ? principal.user.id : undefined,
+      filter: parseJsonParam(rawParam(params.query), 'query'),
+      sort: parseJsonParam(rawParam(params.sort), 'sort'),
       limit: countParam(params.limit, 'limit'),
       skip: countParam(params.skip, 'skip'),
     });

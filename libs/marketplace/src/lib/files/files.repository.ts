@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Sql } from '@quitanda/database';
-import { DataSource } from 'typeorm';
 
-import type { KinveyDoc } from '../data/kinvey-doc';
-import { MARKETPLACE_DATA_SOURCE } from '../marketplace.constants';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
+import { MarketplaceDatabase } from '../persistence/marketplace-database';
+import type { FindSpec } from '../query/find-query';
 
 export interface StoredFile {
   readonly id: string;
@@ -55,13 +53,7 @@ export type AppendResult =
 /** File metadata and bytes (chunks in `file_chunks`). */
 @Injectable()
 export class FilesRepository {
-  readonly sql: Sql;
-
-  constructor(
-    @InjectDataSource(MARKETPLACE_DATA_SOURCE) dataSource: DataSource,
-  ) {
-    this.sql = new Sql(dataSource);
-  }
+  constructor(private readonly db: MarketplaceDatabase) {}
 
   /** Creates or replaces a file's metadata; a replacement drops its bytes. */
   async save(
@@ -72,7 +64,7 @@ export class FilesRepository {
     size: number,
     now: Date,
   ): Promise<StoredFile> {
-    return this.sql.transaction(async (tx) => {
+    return this.db.transaction(async (tx) => {
       await tx.rows(
         'DELETE FROM marketplace.file_chunks WHERE app_key = $1 AND file_id = $2',
         [appKey, id],
@@ -90,7 +82,7 @@ export class FilesRepository {
   }
 
   async find(appKey: string, id: string): Promise<StoredFile | undefined> {
-    const rows = await this.sql.rows<FileRow>(
+    const rows = await this.db.primary.rows<FileRow>(
       `SELECT ${COLUMNS} FROM marketplace.files WHERE app_key = $1 AND id = $2`,
       [appKey, id],
     );
@@ -106,7 +98,7 @@ export class FilesRepository {
     ids: readonly string[],
   ): Promise<FileText[]> {
     if (ids.length === 0) return [];
-    const rows = await this.sql.rows<{
+    const rows = await this.db.primary.rows<{
       id: string;
       doc: string;
       generation: number;
@@ -133,7 +125,7 @@ export class FilesRepository {
     ids: readonly string[],
   ): Promise<StoredFile[]> {
     if (ids.length === 0) return [];
-    const rows = await this.sql.prepared<FileRow>(
+    const rows = await this.db.primary.prepared<FileRow>(
       'mkt_files_by_ids',
       `SELECT ${COLUMNS} FROM marketplace.files WHERE app_key = $1 AND id = ANY($2::text[])`,
       [appKey, ids],
@@ -141,21 +133,20 @@ export class FilesRepository {
     return rows.map(toFile);
   }
 
-  /** Files whose metadata matches a compiled filter over `doc`. */
-  async query(
-    where: string,
-    values: readonly unknown[],
-    tail: string,
-  ): Promise<StoredFile[]> {
-    const rows = await this.sql.rows<FileRow>(
-      `SELECT ${COLUMNS} FROM marketplace.files WHERE ${where} ${tail}`,
-      values,
-    );
-    return rows.map(toFile);
+  /** File documents matching a Kinvey find (filter, sort, limit, skip). */
+  list(
+    appKey: string,
+    find: Pick<FindSpec, 'readableBy' | 'filter' | 'sort' | 'limit' | 'skip'>,
+  ): Promise<KinveyDoc[]> {
+    return this.db.find({
+      table: 'files',
+      scope: { app_key: appKey },
+      ...find,
+    });
   }
 
   async remove(appKey: string, id: string): Promise<boolean> {
-    return this.sql.transaction(async (tx) => {
+    return this.db.transaction(async (tx) => {
       await tx.rows(
         'DELETE FROM marketplace.file_chunks WHERE app_key = $1 AND file_id = $2',
         [appKey, id],
@@ -182,7 +173,7 @@ export class FilesRepository {
     restart: boolean,
     size: number,
   ): Promise<AppendResult> {
-    return this.sql.transaction(async (tx) => {
+    return this.db.transaction(async (tx) => {
       const rows = await tx.rows<FileRow>(
         `SELECT ${COLUMNS} FROM marketplace.files WHERE app_key = $1 AND id = $2 FOR UPDATE`,
         [appKey, id],
@@ -219,7 +210,7 @@ export class FilesRepository {
     start: number,
     end: number,
   ): Promise<Buffer> {
-    const rows = await this.sql.rows<{ offset: string; data: Buffer }>(
+    const rows = await this.db.primary.rows<{ offset: string; data: Buffer }>(
       `SELECT "offset", data FROM marketplace.file_chunks
         WHERE app_key = $1 AND file_id = $2 AND "offset" <= $4 AND "offset" + length(data) > $3
         ORDER BY "offset"`,

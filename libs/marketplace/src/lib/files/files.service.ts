@@ -3,44 +3,28 @@ import { BoundedMap, CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import type { AppRecord } from '../apps/app.types';
-import { canRead, canWrite, insufficient, requireAccess } from '../auth/access';
+import { canRead, canWrite, requireAccess } from '../auth/access';
 import type { Principal } from '../auth/principal';
 import { creatorOf } from '../auth/principal';
-import type { FileRef } from '../data/file-refs';
+import type { FileRef } from '../kinvey/file-refs';
 import {
   fileIdsIn,
   mapFileRefs,
   replaceRefsInText,
   storedRefsInText,
-} from '../data/file-refs';
-import { entityIdOf } from '../data/ids';
-import { aclOf, isPlainObject } from '../data/kinvey-doc';
-import type { KinveyDoc } from '../data/kinvey-doc';
+} from '../kinvey/file-refs';
+import { entityIdOf } from '../kinvey/ids';
+import { aclOf, isPlainObject } from '../kinvey/kinvey-doc';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import {
   DEFAULT_URL_TTL_SECONDS,
   MARKETPLACE_OPTIONS,
 } from '../marketplace.constants';
-import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceError } from '../marketplace.errors';
 import type { MarketplaceModuleOptions } from '../marketplace.options';
 import { FilesRepository } from './files.repository';
 import type { StoredFile } from './files.repository';
 import { NEVER, signature } from './url-signer';
-
-export function blobNotFound(id: string): MarketplaceError {
-  return new MarketplaceError(
-    MarketplaceErrorCode.BlobNotFound,
-    'This blob not found for this app backend.',
-    id,
-  );
-}
-
-export function tooLarge(debug: string): MarketplaceError {
-  return new MarketplaceError(
-    MarketplaceErrorCode.RequestEntityTooLarge,
-    'The file is larger than this backend accepts.',
-    debug,
-  );
-}
 
 /** Lifetime asked with `ttl_in_seconds`/`kinveyfile_ttl`, else the default. */
 export function ttlOf(raw: unknown): number {
@@ -128,29 +112,24 @@ export class FilesService {
     base: string,
   ): Promise<KinveyDoc> {
     requireAccess(principal, 'create');
-    if (!isPlainObject(body))
-      throw new MarketplaceError(
-        MarketplaceErrorCode.BadRequest,
-        'The body must be a JSON object.',
-      );
+    if (!isPlainObject(body)) throw MarketplaceError.notAnObject();
     const app = principal.app;
     const now = this.clock.now();
     const fileId = id ?? entityIdOf(body['_id'], now);
     const existing = await this.repository.find(app.appKey, fileId);
     if (existing && !canWrite(principal, existing.doc))
-      throw insufficient('not the file creator');
+      throw MarketplaceError.insufficient('not the file creator');
     const size = body['size'];
     if (
       size !== undefined &&
       (typeof size !== 'number' || !Number.isInteger(size) || size < 0)
     )
-      throw new MarketplaceError(
-        MarketplaceErrorCode.BadRequest,
+      throw MarketplaceError.badRequest(
         'size must be a whole number of bytes.',
         'size',
       );
     if (typeof size === 'number' && size > this.options.maxUploadBytes)
-      throw tooLarge(
+      throw MarketplaceError.tooLarge(
         `size ${size} exceeds ${this.options.maxUploadBytes} bytes`,
       );
     const custom: KinveyDoc = {};
@@ -205,15 +184,16 @@ export class FilesService {
   ): Promise<KinveyDoc> {
     requireAccess(principal, 'read');
     const file = await this.repository.find(principal.app.appKey, id);
-    if (!file || !canRead(principal, file.doc)) throw blobNotFound(id);
+    if (!file || !canRead(principal, file.doc))
+      throw MarketplaceError.blobNotFound(id);
     return this.present(principal.app, file, base, ttl);
   }
 
   async remove(principal: Principal, id: string): Promise<number> {
     const file = await this.repository.find(principal.app.appKey, id);
-    if (!file) throw blobNotFound(id);
+    if (!file) throw MarketplaceError.blobNotFound(id);
     if (!canWrite(principal, file.doc))
-      throw insufficient('not the file creator');
+      throw MarketplaceError.insufficient('not the file creator');
     return (await this.repository.remove(principal.app.appKey, id)) ? 1 : 0;
   }
 
@@ -325,8 +305,7 @@ export class FilesService {
     );
     const missing = ids.filter((id) => !found.has(id));
     if (missing.length > 0)
-      throw new MarketplaceError(
-        MarketplaceErrorCode.BadRequest,
+      throw MarketplaceError.badRequest(
         'The record references files that do not exist in this app.',
         missing.join(', '),
       );

@@ -1,6 +1,5 @@
 import type { Readable } from 'node:stream';
-
-import { tooLarge } from './files.service';
+import { MarketplaceError } from '../marketplace.errors';
 
 /** The request body as bytes, refusing (413) more than `limit`. */
 export async function readBytes(
@@ -14,7 +13,7 @@ export async function readBytes(
     total += buffer.length;
     if (total > limit) {
       stream.resume();
-      throw tooLarge(`more than ${limit} bytes`);
+      throw MarketplaceError.tooLarge(`more than ${limit} bytes`);
     }
     parts.push(buffer);
   }

@@ -4,12 +4,11 @@ import type { Clock } from '@quitanda/kernel';
 
 import { AppsService } from '../apps/apps.service';
 import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
-import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceError } from '../marketplace.errors';
 import type { MarketplaceModuleOptions } from '../marketplace.options';
 import type { UploadRange } from './content-range';
 import { FilesRepository } from './files.repository';
 import type { StoredFile } from './files.repository';
-import { blobNotFound, tooLarge } from './files.service';
 import { verifySignature } from './url-signer';
 import type { UrlPurpose } from './url-signer';
 
@@ -28,14 +27,6 @@ function int(value: unknown): number {
   return typeof value === 'string' && /^\d{1,15}$/.test(value)
     ? Number(value)
     : NaN;
-}
-
-function badUpload(debug: string): MarketplaceError {
-  return new MarketplaceError(
-    MarketplaceErrorCode.BadRequest,
-    'The upload request is not valid.',
-    debug,
-  );
 }
 
 /** The self-authorising upload and download URLs. */
@@ -74,13 +65,13 @@ export class TransferService {
         Math.floor(this.clock.now().getTime() / 1000),
       );
     if (!valid)
-      throw new MarketplaceError(
-        MarketplaceErrorCode.InvalidCredentials,
-        'This URL is not valid (tampered with or expired).',
+      throw MarketplaceError.invalidCredentials(
         purpose,
+        'This URL is not valid (tampered with or expired).',
       );
     const file = await this.files.find(appKey, fileId);
-    if (!file || file.generation !== generation) throw blobNotFound(fileId);
+    if (!file || file.generation !== generation)
+      throw MarketplaceError.blobNotFound(fileId);
     return file;
   }
 
@@ -106,23 +97,27 @@ export class TransferService {
   ): Promise<UploadState> {
     if (range?.kind === 'probe') {
       if (file.size >= 0 && range.total !== file.size)
-        throw badUpload(`declared size is ${file.size}`);
+        throw MarketplaceError.badUpload(`declared size is ${file.size}`);
       return this.state(file);
     }
     const total = range ? range.total : body.length;
     if (total > this.options.maxUploadBytes)
-      throw tooLarge(`limit ${this.options.maxUploadBytes} bytes`);
+      throw MarketplaceError.tooLarge(
+        `limit ${this.options.maxUploadBytes} bytes`,
+      );
     if (file.size >= 0 && total > file.size)
-      throw tooLarge(`declared size is ${file.size}`);
+      throw MarketplaceError.tooLarge(`declared size is ${file.size}`);
     if (range && body.length !== range.end - range.start + 1)
-      throw badUpload('the body length differs from Content-Range');
+      throw MarketplaceError.badUpload(
+        'the body length differs from Content-Range',
+      );
     if (
       file.size >= 0 &&
       total >= 0 &&
       total < file.size &&
       (!range || range.end + 1 >= total)
     )
-      throw badUpload(`declared size is ${file.size}`);
+      throw MarketplaceError.badUpload(`declared size is ${file.size}`);
     const result = await this.files.append(
       appKey,
       file.id,
@@ -134,7 +129,7 @@ export class TransferService {
         ? total
         : -1,
     );
-    if (result.kind === 'gone') throw blobNotFound(file.id);
+    if (result.kind === 'gone') throw MarketplaceError.blobNotFound(file.id);
     // A chunk that does not continue where the stored bytes end is not
     // applied; the 308 tells the client where to resume.
     return this.state(result.file);

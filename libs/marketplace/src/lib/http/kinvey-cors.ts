@@ -8,7 +8,7 @@ export const KINVEY_CORS_HEADERS: Readonly<Record<string, string>> = {
     'X-Kinvey-Request-Id, X-Kinvey-Request-Start, X-Kinvey-API-Version, Location, ETag, Content-Range, Range, Content-Length',
 };
 
-export const KINVEY_PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
+const KINVEY_PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
   ...KINVEY_CORS_HEADERS,
   'Access-Control-Allow-Methods': 'GET, POST, PUT, DELETE, OPTIONS',
   'Access-Control-Allow-Headers':

@@ -15,7 +15,9 @@ import { marketplaceTestModule } from '../../testing/marketplace-test-module';
 import { AppsRepository } from '../apps/apps.repository';
 import { AppsService } from '../apps/apps.service';
 import { SetPasswordCommand } from '../cli/marketplace-cli.commands';
-import { RecordsRepository } from '../data/records.repository';
+import { RecordsRepository } from '../records/records.repository';
+import { CredentialsRepository } from '../auth/credentials.repository';
+import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { FilesRepository } from '../files/files.repository';
 import { FilesService } from '../files/files.service';
 import { UsersRepository } from '../users/users.repository';
@@ -64,6 +66,7 @@ describe('importing a Kinvey export (marketplace:import)', () => {
       AppsRepository,
       AppsService,
       UsersRepository,
+      CredentialsRepository,
       FilesRepository,
       FilesService,
       RecordsRepository,
@@ -184,14 +187,16 @@ describe('importing a Kinvey export (marketplace:import)', () => {
 
   /** What the import may change: every row of the app, as text. */
   async function state(): Promise<string> {
-    const rows = await module.get(RecordsRepository).sql.rows<{ s: string }>(
-      `SELECT string_agg(x, E'\\n' ORDER BY x) AS s FROM (
+    const rows = await module
+      .get(MarketplaceDatabase)
+      .primary.rows<{ s: string }>(
+        `SELECT string_agg(x, E'\\n' ORDER BY x) AS s FROM (
          SELECT r::text AS x FROM marketplace.records r WHERE app_key = $1
          UNION ALL SELECT u::text FROM marketplace.users u WHERE app_key = $1
          UNION ALL SELECT f::text FROM marketplace.files f WHERE app_key = $1
          UNION ALL SELECT md5(c.data) || c."offset" FROM marketplace.file_chunks c WHERE app_key = $1) t`,
-      [appKey],
-    );
+        [appKey],
+      );
     return rows[0]?.s ?? '';
   }
 
@@ -316,7 +321,7 @@ describe('importing a Kinvey export (marketplace:import)', () => {
       jest.restoreAllMocks();
     }
     const user = await module
-      .get(UsersRepository)
+      .get(CredentialsRepository)
       .findByUsername(appKey, 'produtor9');
     expect(
       await verifyPassword('nova senha forte', String(user?.passwordHash)),

@@ -6,14 +6,18 @@ import { Inject, Injectable } from '@nestjs/common';
 
 import type { AppRecord } from '../apps/app.types';
 import { AppsService } from '../apps/apps.service';
-import { COLLECTIONS, uniqueNameOf, validateRecord } from '../data/collections';
-import type { CollectionName } from '../data/collections';
-import { reduceFileRefs } from '../data/file-refs';
-import { isEntityId } from '../data/ids';
-import { isPlainObject } from '../data/kinvey-doc';
-import type { KinveyDoc } from '../data/kinvey-doc';
-import { RecordsRepository } from '../data/records.repository';
-import type { NewRecord } from '../data/records.repository';
+import {
+  COLLECTIONS,
+  uniqueNameOf,
+  validateRecord,
+} from '../records/collections';
+import type { CollectionName } from '../records/collections';
+import { reduceFileRefs } from '../kinvey/file-refs';
+import { isEntityId } from '../kinvey/ids';
+import { isPlainObject } from '../kinvey/kinvey-doc';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
+import { RecordsRepository } from '../records/records.repository';
+import type { NewRecord } from '../records/records.repository';
 import { FilesRepository } from '../files/files.repository';
 import { FilesService } from '../files/files.service';
 import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
@@ -24,7 +28,7 @@ import { UsersRepository } from '../users/users.repository';
 import { jsonArrayBatches } from './json-array-batches';
 
 /** Records per batch: one round of validation and inserts. */
-export const IMPORT_BATCH = 1000;
+const IMPORT_BATCH = 1000;
 /** Entities in flight at once. */
 const IMPORT_CONCURRENCY = 32;
 const FILE_CHUNK = 1024 * 1024;

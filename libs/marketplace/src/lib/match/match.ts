@@ -1,4 +1,4 @@
-import { isPlainObject } from '../data/kinvey-doc';
+import { isPlainObject } from '../kinvey/kinvey-doc';
 
 export interface NeededItem {
   readonly name: string;

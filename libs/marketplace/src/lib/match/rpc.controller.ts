@@ -4,8 +4,9 @@ import { ApiBody, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Caller, KinveyAuthGuard } from '../auth/kinvey-auth.guard';
 import type { Principal } from '../auth/principal';
 import { noContent, ok, KinveyCall } from '../http/kinvey-api.decorators';
-import { UsersService, featureUnavailable } from '../users/users.service';
+import { UsersService } from '../users/users.service';
 import { MatchService } from './match.service';
+import { MarketplaceError } from '../marketplace.errors';
 
 /** Kinvey calls that send e-mail, which this server does not. */
 function NeedsEmail(): MethodDecorator {
@@ -74,20 +75,20 @@ export class RpcController {
   @Post('user-forgot-username')
   @NeedsEmail()
   async forgotUsername(): Promise<never> {
-    throw featureUnavailable('Forgot username');
+    throw MarketplaceError.needsInfrastructure('Forgot username');
   }
 
   @Post(':username/user-password-reset-initiate')
   @ApiParam({ name: 'username' })
   @NeedsEmail()
   async passwordReset(): Promise<never> {
-    throw featureUnavailable('Password reset');
+    throw MarketplaceError.needsInfrastructure('Password reset');
   }
 
   @Post(':username/user-email-verification-initiate')
   @ApiParam({ name: 'username' })
   @NeedsEmail()
   async emailVerification(): Promise<never> {
-    throw featureUnavailable('E-mail verification');
+    throw MarketplaceError.needsInfrastructure('E-mail verification');
   }
 }

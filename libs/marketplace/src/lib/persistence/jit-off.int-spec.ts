@@ -3,7 +3,7 @@ import { openTestDatabase } from '@quitanda/testing';
 import type { TestDatabase } from '@quitanda/testing';
 import { DataSource } from 'typeorm';
 
-import { RecordsRepository } from '../data/records.repository';
+import { MarketplaceDatabase } from './marketplace-database';
 import { marketplaceDataSourceOptions } from './marketplace.data-source-options';
 
 const JIT = `SELECT current_setting('jit') AS jit, pg_jit_available() AS available`;
@@ -33,7 +33,7 @@ describe('marketplace connections', () => {
   it('run compiled selects with JIT off (they would spend a second compiling), for that transaction only', async () => {
     const pool = poolOf(dataSource);
     const before = (await pool.query<{ jit: string }>(JIT)).rows[0]?.jit;
-    const rows = await new RecordsRepository(dataSource).select<{
+    const rows = await new MarketplaceDatabase(dataSource).select<{
       jit: string;
       available: boolean;
     }>(COMPILED, [], false);
@@ -48,7 +48,7 @@ describe('marketplace connections', () => {
   it('run plain selects (no set functions) as one statement, without that transaction', async () => {
     const pool = poolOf(dataSource);
     const before = (await pool.query<{ jit: string }>(JIT)).rows[0]?.jit;
-    const rows = await new RecordsRepository(dataSource).select<{
+    const rows = await new MarketplaceDatabase(dataSource).select<{
       jit: string;
     }>(JIT, [], false);
     expect(rows[0]?.jit).toBe(before);

@@ -2,7 +2,7 @@ import { MarketplaceErrorCode } from '../marketplace.errors';
 import { compileFilter } from './compile-filter';
 import { parseJsonParam } from './parse-json-param';
 import { SqlParams } from './sql-params';
-import { errorCode } from './testing/error-code';
+import { errorCode } from '../../testing/query/error-code';
 
 function compile(filter: unknown) {
   const params = new SqlParams();

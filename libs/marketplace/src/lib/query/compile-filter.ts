@@ -1,4 +1,5 @@
 import { jsonPath, pathSource, parsePath, valueSource } from './field-path';
+import { isPlainObject } from '../kinvey/kinvey-doc';
 import type { ValueSource } from './field-path';
 import { containment } from './containment';
 import {
@@ -9,15 +10,11 @@ import {
   MAX_DEPTH,
   unknownOperator,
 } from './query-operators';
-import {
-  featureUnavailable,
-  invalidQuery,
-  isPlainObject,
-} from './query-errors';
 import { toPostgresRegex } from './regex';
 import type { SqlParams } from './sql-params';
 import { textFieldCondition, textFieldSql } from './text-fields';
 import type { TextFields } from './text-fields';
+import { MarketplaceError } from '../marketplace.errors';
 
 export interface CompiledFilter {
   sql: string;
@@ -65,7 +62,7 @@ class FilterCompiler {
 
   query(filter: unknown, doc: string, depth: number): string {
     if (!isPlainObject(filter)) {
-      throw invalidQuery('A query must be a JSON object');
+      throw MarketplaceError.invalidQuery('A query must be a JSON object');
     }
     this.guard(depth);
     const parts = Object.entries(filter).map(([key, value]) =>
@@ -77,9 +74,10 @@ class FilterCompiler {
   }
 
   private guard(depth: number): void {
-    if (depth > MAX_DEPTH) throw invalidQuery('The query is nested too deeply');
+    if (depth > MAX_DEPTH)
+      throw MarketplaceError.invalidQuery('The query is nested too deeply');
     if (++this.conditions > MAX_CONDITIONS) {
-      throw invalidQuery(
+      throw MarketplaceError.invalidQuery(
         `The query has more than ${MAX_CONDITIONS} conditions`,
       );
     }
@@ -96,7 +94,9 @@ class FilterCompiler {
   ): string {
     if (!LOGICAL_OPERATORS.has(key)) throw unknownOperator(key);
     if (!Array.isArray(value) || value.length === 0) {
-      throw invalidQuery(`${key} needs a non-empty array of queries`);
+      throw MarketplaceError.invalidQuery(
+        `${key} needs a non-empty array of queries`,
+      );
     }
     const parts = value.map((item) => `(${this.query(item, doc, depth + 1)})`);
     if (key === '$and') return parts.join(' AND ');
@@ -136,7 +136,8 @@ class FilterCompiler {
     const parts: string[] = [];
     for (const [op, operand] of Object.entries(ops)) {
       if (op === '$options') {
-        if (!('$regex' in ops)) throw invalidQuery('$options without $regex');
+        if (!('$regex' in ops))
+          throw MarketplaceError.invalidQuery('$options without $regex');
         continue;
       }
       parts.push(this.operator(source, op, operand, ops, depth));
@@ -179,7 +180,9 @@ class FilterCompiler {
         return this.elemMatch(source, operand, depth);
       case '$not':
         if (!isOperatorObject(operand)) {
-          throw invalidQuery('$not needs an object of operators');
+          throw MarketplaceError.invalidQuery(
+            '$not needs an object of operators',
+          );
         }
         return `NOT (${this.operators(source, operand, depth + 1)})`;
       default:
@@ -243,18 +246,21 @@ class FilterCompiler {
           `(${TYPE(c)} = 'string' AND (${c} #>> '{}') COLLATE "C" ${sqlOp} ${param} COLLATE "C")`,
       );
     }
-    throw featureUnavailable(`${op} against an object or array`);
+    throw MarketplaceError.featureUnavailable(
+      `${op} against an object or array`,
+    );
   }
 
   private in(source: ValueSource, values: unknown, op: string): string {
-    if (!Array.isArray(values)) throw invalidQuery(`${op} needs an array`);
+    if (!Array.isArray(values))
+      throw MarketplaceError.invalidQuery(`${op} needs an array`);
     const parts: string[] = [];
     const scalars = values.filter(
       (v) => v !== null && (typeof v !== 'object' || Array.isArray(v)),
     );
     const objects = values.filter(isPlainObject);
     if (objects.some((v) => Object.keys(v).some((k) => k.startsWith('$')))) {
-      throw invalidQuery(`${op} cannot hold operators`);
+      throw MarketplaceError.invalidQuery(`${op} cannot hold operators`);
     }
     if (values.includes(null)) parts.push(this.equals(source, null));
     const listed = [...scalars, ...objects].map((v) => JSON.stringify(v));
@@ -274,18 +280,23 @@ class FilterCompiler {
   }
 
   private all(source: ValueSource, values: unknown, depth: number): string {
-    if (!Array.isArray(values)) throw invalidQuery('$all needs an array');
+    if (!Array.isArray(values))
+      throw MarketplaceError.invalidQuery('$all needs an array');
     if (values.length === 0) return 'FALSE';
     return conjunction(
       values.map((value) => {
         if (isPlainObject(value) && '$elemMatch' in value) {
           if (Object.keys(value).length !== 1) {
-            throw invalidQuery('$all with $elemMatch takes nothing else');
+            throw MarketplaceError.invalidQuery(
+              '$all with $elemMatch takes nothing else',
+            );
           }
           return this.elemMatch(source, value['$elemMatch'], depth);
         }
         if (isOperatorObject(value)) {
-          throw invalidQuery('$all takes values or $elemMatch');
+          throw MarketplaceError.invalidQuery(
+            '$all takes values or $elemMatch',
+          );
         }
         return this.equals(source, value);
       }),
@@ -294,7 +305,7 @@ class FilterCompiler {
 
   private exists(source: ValueSource, wanted: unknown): string {
     if (!['boolean', 'number'].includes(typeof wanted) && wanted !== null) {
-      throw invalidQuery('$exists needs a boolean');
+      throw MarketplaceError.invalidQuery('$exists needs a boolean');
     }
     const names = source.names;
     const any = names
@@ -305,7 +316,7 @@ class FilterCompiler {
 
   private size(source: ValueSource, size: unknown): string {
     if (typeof size !== 'number' || !Number.isInteger(size) || size < 0) {
-      throw invalidQuery('$size needs a non-negative integer');
+      throw MarketplaceError.invalidQuery('$size needs a non-negative integer');
     }
     if (size > MAX_ARRAY_LENGTH) return 'FALSE';
     const param = this.params.add(size);
@@ -323,10 +334,11 @@ class FilterCompiler {
       operand.length !== 2 ||
       !operand.every((n) => typeof n === 'number' && Number.isFinite(n))
     ) {
-      throw invalidQuery('$mod needs [divisor, remainder]');
+      throw MarketplaceError.invalidQuery('$mod needs [divisor, remainder]');
     }
     const [divisor, remainder] = (operand as number[]).map(Math.trunc);
-    if (!divisor) throw invalidQuery('$mod divisor cannot be 0');
+    if (!divisor)
+      throw MarketplaceError.invalidQuery('$mod divisor cannot be 0');
     const d = this.params.add(String(divisor));
     const r = this.params.add(String(remainder));
     return this.anyCandidate(
@@ -361,7 +373,7 @@ class FilterCompiler {
     depth: number,
   ): string {
     if (!isPlainObject(criteria)) {
-      throw invalidQuery('$elemMatch needs an object');
+      throw MarketplaceError.invalidQuery('$elemMatch needs an object');
     }
     const e = this.alias('e');
     const element = `${e}.v`;

@@ -1,15 +1,15 @@
 import { openTestDatabase } from '@quitanda/testing';
 import { compileGroup } from './compile-group';
 import { SqlParams } from './sql-params';
-import { Random } from './testing/random';
-import { randomDocument } from './testing/random-documents';
-import type { Doc } from './testing/random-documents';
-import { mingoFind } from './testing/mingo-oracle';
-import { query } from './testing/random-queries';
-import { openScratchTable } from './testing/scratch-table';
-import type { ScratchTable } from './testing/scratch-table';
-import { sdkGroupBody } from './testing/sdk-aggregations';
-import type { SdkAggregation } from './testing/sdk-aggregations';
+import { Random } from '../../testing/query/random';
+import { randomDocument } from '../../testing/query/random-documents';
+import type { Doc } from '../../testing/query/random-documents';
+import { mingoFind } from '../../testing/query/mingo-oracle';
+import { query } from '../../testing/query/random-queries';
+import { openScratchTable } from '../../testing/query/scratch-table';
+import type { ScratchTable } from '../../testing/query/scratch-table';
+import { sdkGroupBody } from '../../testing/query/sdk-aggregations';
+import type { SdkAggregation } from '../../testing/query/sdk-aggregations';
 
 const SEED = Number(process.env['QUERY_DIFF_SEED'] ?? 20261122);
 

@@ -1,10 +1,11 @@
 import { compileFilter } from './compile-filter';
+import { isPlainObject } from '../kinvey/kinvey-doc';
 import type { CompiledFilter } from './compile-filter';
 import { parsePath } from './field-path';
 import { recogniseReduce } from './group-reduce';
 import type { Reduction } from './group-reduce';
-import { badRequest, featureUnavailable, isPlainObject } from './query-errors';
 import type { SqlParams } from './sql-params';
+import { MarketplaceError } from '../marketplace.errors';
 
 export type GroupRow = Record<string, unknown>;
 
@@ -29,10 +30,13 @@ export function compileGroup(
   doc: string,
   params: SqlParams,
 ): CompiledGroup {
-  if (!isPlainObject(body)) throw badRequest('The body must be a JSON object');
+  if (!isPlainObject(body))
+    throw MarketplaceError.invalidRequest('The body must be a JSON object');
   for (const code of ['finalize', 'keyf', '$keyf']) {
     if (body[code] !== undefined && body[code] !== null) {
-      throw featureUnavailable(`${code} would run client code`);
+      throw MarketplaceError.featureUnavailable(
+        `${code} would run client code`,
+      );
     }
   }
   const keys = keyFields(body['key']);
@@ -73,18 +77,23 @@ function conditionOf(body: Record<string, unknown>): unknown {
 
 function keyFields(key: unknown): string[] {
   if (key === undefined || key === null) return [];
-  if (!isPlainObject(key)) throw badRequest('key must be an object');
+  if (!isPlainObject(key))
+    throw MarketplaceError.invalidRequest('key must be an object');
   const fields = Object.entries(key)
     .filter(([, on]) => Boolean(on))
     .map(([field]) => field);
   if (fields.length > MAX_KEYS) {
-    throw badRequest(`key takes at most ${MAX_KEYS} fields`);
+    throw MarketplaceError.invalidRequest(
+      `key takes at most ${MAX_KEYS} fields`,
+    );
   }
   for (const field of fields.filter((f) => f !== '')) {
     try {
       parsePath(field);
     } catch {
-      throw badRequest(`"${field}" is not a valid key field`);
+      throw MarketplaceError.invalidRequest(
+        `"${field}" is not a valid key field`,
+      );
     }
   }
   return fields;
@@ -92,7 +101,8 @@ function keyFields(key: unknown): string[] {
 
 function initialValues(initial: unknown): Record<string, unknown> {
   if (initial === undefined || initial === null) return {};
-  if (!isPlainObject(initial)) throw badRequest('initial must be an object');
+  if (!isPlainObject(initial))
+    throw MarketplaceError.invalidRequest('initial must be an object');
   return initial;
 }
 
@@ -107,7 +117,7 @@ function checkOutputs(
   for (const out of outputs) {
     const value = initial[out];
     if (typeof value !== 'number' || !Number.isFinite(value)) {
-      throw badRequest(`initial.${out} must be a number`);
+      throw MarketplaceError.invalidRequest(`initial.${out} must be a number`);
     }
   }
 }

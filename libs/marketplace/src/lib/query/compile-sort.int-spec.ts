@@ -2,8 +2,8 @@ import { openTestDatabase } from '@quitanda/testing';
 
 import { compileSort } from './compile-sort';
 import { SqlParams } from './sql-params';
-import { openScratchTable } from './testing/scratch-table';
-import type { ScratchTable } from './testing/scratch-table';
+import { openScratchTable } from '../../testing/query/scratch-table';
+import type { ScratchTable } from '../../testing/query/scratch-table';
 
 /** MongoDB's documented order for arrays, which mingo does not follow. */
 describe('compileSort on arrays', () => {

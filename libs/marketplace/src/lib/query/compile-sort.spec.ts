@@ -1,7 +1,7 @@
 import { MarketplaceErrorCode } from '../marketplace.errors';
 import { compileSort } from './compile-sort';
 import { SqlParams } from './sql-params';
-import { errorCode } from './testing/error-code';
+import { errorCode } from '../../testing/query/error-code';
 
 describe('compileSort', () => {
   it('is empty without a sort', () => {

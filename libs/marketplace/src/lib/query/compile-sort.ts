@@ -1,8 +1,9 @@
 import { jsonPath, parsePath } from './field-path';
-import { badRequest, isPlainObject } from './query-errors';
+import { isPlainObject } from '../kinvey/kinvey-doc';
 import type { SqlParams } from './sql-params';
 import { textFieldSort, textFieldSql } from './text-fields';
 import type { TextFields } from './text-fields';
+import { MarketplaceError } from '../marketplace.errors';
 
 const MAX_SORT_FIELDS = 32;
 
@@ -21,15 +22,20 @@ export function compileSort(
   textFields: TextFields = new Set(),
 ): string {
   if (sort === undefined || sort === null) return '';
-  if (!isPlainObject(sort)) throw badRequest('sort must be a JSON object');
+  if (!isPlainObject(sort))
+    throw MarketplaceError.invalidRequest('sort must be a JSON object');
   const entries = Object.entries(sort);
   if (entries.length > MAX_SORT_FIELDS) {
-    throw badRequest(`sort takes at most ${MAX_SORT_FIELDS} fields`);
+    throw MarketplaceError.invalidRequest(
+      `sort takes at most ${MAX_SORT_FIELDS} fields`,
+    );
   }
   return entries
     .map(([field, direction]) => {
       if (direction !== 1 && direction !== -1) {
-        throw badRequest(`sort direction of "${field}" must be 1 or -1`);
+        throw MarketplaceError.invalidRequest(
+          `sort direction of "${field}" must be 1 or -1`,
+        );
       }
       const order = direction === 1 ? 'ASC' : 'DESC';
       if (textFields.has(field))
@@ -45,7 +51,9 @@ function safePath(field: string): string[] {
   try {
     return parsePath(field);
   } catch {
-    throw badRequest(`"${field}" is not a valid sort field`);
+    throw MarketplaceError.invalidRequest(
+      `"${field}" is not a valid sort field`,
+    );
   }
 }
 

@@ -1,5 +1,5 @@
 import type { SqlParams } from './sql-params';
-import { invalidQuery } from './query-errors';
+import { MarketplaceError } from '../marketplace.errors';
 
 /** Array positions; longer digit runs can only name object fields. */
 const INDEX = /^\d{1,9}$/;
@@ -11,11 +11,13 @@ const MAX_SEGMENTS = 32;
 export function parsePath(key: string): string[] {
   const segments = key.split('.');
   if (segments.length > MAX_SEGMENTS) {
-    throw invalidQuery(`Field names have at most ${MAX_SEGMENTS} parts`);
+    throw MarketplaceError.invalidQuery(
+      `Field names have at most ${MAX_SEGMENTS} parts`,
+    );
   }
   for (const segment of segments) {
     if (segment === '' || segment.startsWith('$')) {
-      throw invalidQuery(`"${key}" is not a valid field name`);
+      throw MarketplaceError.invalidQuery(`"${key}" is not a valid field name`);
     }
   }
   return segments;

@@ -2,8 +2,8 @@ import { MarketplaceErrorCode } from '../marketplace.errors';
 import { compileGroup } from './compile-group';
 import { recogniseReduce } from './group-reduce';
 import { SqlParams } from './sql-params';
-import { errorCode } from './testing/error-code';
-import { sdkGroupBody } from './testing/sdk-aggregations';
+import { errorCode } from '../../testing/query/error-code';
+import { sdkGroupBody } from '../../testing/query/sdk-aggregations';
 
 describe('recogniseReduce', () => {
   it.each([

@@ -1,4 +1,4 @@
-import { featureUnavailable } from './query-errors';
+import { MarketplaceError } from '../marketplace.errors';
 
 /** One aggregate a recognised reduce function computes. */
 export type Reduction =
@@ -81,14 +81,16 @@ function withoutWhitespace(source: string): string {
 
 export function recogniseReduce(source: unknown): Reduction {
   if (typeof source !== 'string' || source.length > 2000) {
-    throw featureUnavailable('reduce must be one of the SDK aggregations');
+    throw MarketplaceError.featureUnavailable(
+      'reduce must be one of the SDK aggregations',
+    );
   }
   const text = withoutWhitespace(source);
   for (const template of TEMPLATES) {
     const match = template.pattern.exec(text);
     if (match) return template.build(match);
   }
-  throw featureUnavailable(
+  throw MarketplaceError.featureUnavailable(
     'Only the count, sum, min, max and average reduce functions of the Kinvey SDKs are supported',
   );
 }

@@ -1,6 +1,5 @@
 import { assertSafeJson } from '@quitanda/http';
-
-import { invalidQuery } from './query-errors';
+import { MarketplaceError } from '../marketplace.errors';
 
 /** `query`/`sort` query-string parameters: absent or empty means none. */
 export function parseJsonParam(
@@ -13,12 +12,16 @@ export function parseJsonParam(
     value = JSON.parse(raw) as unknown;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw invalidQuery(`The ${name} parameter is not valid JSON: ${reason}`);
+    throw MarketplaceError.invalidQuery(
+      `The ${name} parameter is not valid JSON: ${reason}`,
+    );
   }
   try {
     assertSafeJson(value, name);
   } catch (error) {
-    throw invalidQuery(`The ${name} parameter: ${(error as Error).message}`);
+    throw MarketplaceError.invalidQuery(
+      `The ${name} parameter: ${(error as Error).message}`,
+    );
   }
   return value;
 }

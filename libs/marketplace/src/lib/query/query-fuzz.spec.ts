@@ -3,8 +3,8 @@ import { compileFilter } from './compile-filter';
 import { compileGroup } from './compile-group';
 import { compileSort } from './compile-sort';
 import { SqlParams } from './sql-params';
-import { Random } from './testing/random';
-import { randomJson } from './testing/random-json';
+import { Random } from '../../testing/query/random';
+import { randomJson } from '../../testing/query/random-json';
 
 const SEED = Number(process.env['QUERY_DIFF_SEED'] ?? 20261122);
 

@@ -1,11 +1,8 @@
-import {
-  featureUnavailable,
-  invalidQuery,
-  isPlainObject,
-} from './query-errors';
+import { isPlainObject } from '../kinvey/kinvey-doc';
+import { MarketplaceError } from '../marketplace.errors';
 
 /** Operators MongoDB knows that this service does not evaluate. */
-export const GEO_OPERATORS = new Set([
+const GEO_OPERATORS = new Set([
   '$near',
   '$nearSphere',
   '$geoWithin',
@@ -21,7 +18,7 @@ export const GEO_OPERATORS = new Set([
 ]);
 
 /** Valid MongoDB, refused: client code, text indexes, other evaluators. */
-export const UNAVAILABLE_OPERATORS = new Set([
+const UNAVAILABLE_OPERATORS = new Set([
   '$where',
   '$expr',
   '$text',
@@ -55,17 +52,21 @@ export function isOperatorObject(
   const keys = Object.keys(value);
   if (!keys.some((k) => k.startsWith('$'))) return false;
   if (!keys.every((k) => k.startsWith('$'))) {
-    throw invalidQuery('Operators and fields cannot be mixed in one object');
+    throw MarketplaceError.invalidQuery(
+      'Operators and fields cannot be mixed in one object',
+    );
   }
   return true;
 }
 
 export function unknownOperator(op: string): Error {
   if (GEO_OPERATORS.has(op)) {
-    return featureUnavailable(`Geo queries (${op}) are not supported`);
+    return MarketplaceError.featureUnavailable(
+      `Geo queries (${op}) are not supported`,
+    );
   }
   if (UNAVAILABLE_OPERATORS.has(op)) {
-    return featureUnavailable(`${op} is not supported`);
+    return MarketplaceError.featureUnavailable(`${op} is not supported`);
   }
-  return invalidQuery(`Unknown operator ${op}`);
+  return MarketplaceError.invalidQuery(`Unknown operator ${op}`);
 }

@@ -1,6 +1,6 @@
 import { MarketplaceErrorCode } from '../marketplace.errors';
 import { toPostgresRegex } from './regex';
-import { errorCode } from './testing/error-code';
+import { errorCode } from '../../testing/query/error-code';
 
 function code(pattern: string, options?: string) {
   return errorCode(() => toPostgresRegex(pattern, options));

@@ -1,4 +1,4 @@
-import { featureUnavailable, invalidQuery } from './query-errors';
+import { MarketplaceError } from '../marketplace.errors';
 
 const MAX_PATTERN_LENGTH = 1000;
 const MAX_REPEAT = 255; // PostgreSQL's limit for {m,n}
@@ -11,17 +11,21 @@ const MAX_REPEAT = 255; // PostgreSQL's limit for {m,n}
  */
 export function toPostgresRegex(pattern: unknown, options: unknown): string {
   if (typeof pattern !== 'string') {
-    throw invalidQuery('$regex needs a string');
+    throw MarketplaceError.invalidQuery('$regex needs a string');
   }
   if (pattern.length > MAX_PATTERN_LENGTH) {
-    throw invalidQuery(`$regex is longer than ${MAX_PATTERN_LENGTH}`);
+    throw MarketplaceError.invalidQuery(
+      `$regex is longer than ${MAX_PATTERN_LENGTH}`,
+    );
   }
   const flags = parseOptions(options);
   const source = flags.has('x') ? stripExtended(pattern) : pattern;
   try {
     new RegExp(source);
   } catch (error) {
-    throw invalidQuery(`$regex is not valid: ${(error as Error).message}`);
+    throw MarketplaceError.invalidQuery(
+      `$regex is not valid: ${(error as Error).message}`,
+    );
   }
   return `(?${embeddedOptions(flags)})${translate(source)}`;
 }
@@ -29,7 +33,9 @@ export function toPostgresRegex(pattern: unknown, options: unknown): string {
 function parseOptions(options: unknown): Set<string> {
   if (options === undefined) return new Set();
   if (typeof options !== 'string' || !/^[imsx]*$/.test(options)) {
-    throw invalidQuery('$options accepts only the letters i, m, s and x');
+    throw MarketplaceError.invalidQuery(
+      '$options accepts only the letters i, m, s and x',
+    );
   }
   return new Set(options);
 }
@@ -72,7 +78,7 @@ function stripExtended(pattern: string): string {
 }
 
 function unsupported(what: string): never {
-  throw featureUnavailable(`$regex: ${what} is not supported`);
+  throw MarketplaceError.featureUnavailable(`$regex: ${what} is not supported`);
 }
 
 function hex(code: string): string {

@@ -1,4 +1,4 @@
-import { invalidQuery } from './query-errors';
+import { MarketplaceError } from '../marketplace.errors';
 
 const LONE_SURROGATE =
   /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -7,10 +7,13 @@ const LONE_SURROGATE =
 function assertStorable(value: unknown, depth = 0): void {
   if (typeof value === 'string') {
     if (value.includes('\u0000') || LONE_SURROGATE.test(value)) {
-      throw invalidQuery('Text may not contain NUL or unpaired surrogates');
+      throw MarketplaceError.invalidQuery(
+        'Text may not contain NUL or unpaired surrogates',
+      );
     }
   } else if (typeof value === 'object' && value !== null) {
-    if (depth > 100) throw invalidQuery('A value is nested too deeply');
+    if (depth > 100)
+      throw MarketplaceError.invalidQuery('A value is nested too deeply');
     for (const [key, item] of Object.entries(value)) {
       assertStorable(key, depth + 1);
       assertStorable(item, depth + 1);

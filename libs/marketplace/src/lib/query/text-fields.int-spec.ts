@@ -5,11 +5,11 @@ import { MarketplaceError } from '../marketplace.errors';
 import { compileFilter } from './compile-filter';
 import { compileSort } from './compile-sort';
 import { SqlParams } from './sql-params';
-import { mingoFind } from './testing/mingo-oracle';
-import { Random } from './testing/random';
-import type { Doc } from './testing/random-documents';
-import { openScratchTable } from './testing/scratch-table';
-import type { ScratchTable } from './testing/scratch-table';
+import { mingoFind } from '../../testing/query/mingo-oracle';
+import { Random } from '../../testing/query/random';
+import type { Doc } from '../../testing/query/random-documents';
+import { openScratchTable } from '../../testing/query/scratch-table';
+import type { ScratchTable } from '../../testing/query/scratch-table';
 
 const SEED = Number(process.env['QUERY_DIFF_SEED'] ?? 20261125);
 const DOCUMENTS = 200;

@@ -1,6 +1,7 @@
 import { conjunction, isOperatorObject } from './query-operators';
-import { invalidQuery, isPlainObject } from './query-errors';
+import { isPlainObject } from '../kinvey/kinvey-doc';
 import type { SqlParams } from './sql-params';
+import { MarketplaceError } from '../marketplace.errors';
 
 /**
  * Dotted field names that every stored document of a collection holds as a
@@ -111,7 +112,8 @@ function anyOf(
   if (!Array.isArray(values)) return undefined;
   const operators = (v: unknown) =>
     isPlainObject(v) && Object.keys(v).some((k) => k.startsWith('$'));
-  if (values.some(operators)) throw invalidQuery(`${op} cannot hold operators`);
+  if (values.some(operators))
+    throw MarketplaceError.invalidQuery(`${op} cannot hold operators`);
   const strings = values.filter((v): v is string => typeof v === 'string');
   const parts: string[] = [];
   if (strings.length > 0)

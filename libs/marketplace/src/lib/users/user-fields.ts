@@ -1,21 +1,24 @@
-import { isPlainObject } from '../data/kinvey-doc';
-import type { KinveyDoc } from '../data/kinvey-doc';
+import { isPlainObject } from '../kinvey/kinvey-doc';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DIGITS = /^\d*$/;
 
-export const MIN_PASSWORD = 8;
-export const MAX_PASSWORD = 256;
+const MIN_PASSWORD = 8;
+const MAX_PASSWORD = 256;
 
 function fail(code: MarketplaceErrorCode, problems: string[]): never {
-  throw new MarketplaceError(
-    code,
-    code === MarketplaceErrorCode.IncompleteRequestBody
-      ? 'The request body is missing a required field.'
-      : 'The request body has invalid values.',
-    problems.join('; '),
-  );
+  const debug = problems.join('; ');
+  throw code === MarketplaceErrorCode.IncompleteRequestBody
+    ? MarketplaceError.incompleteBody(
+        'The request body is missing a required field.',
+        debug,
+      )
+    : MarketplaceError.badRequest(
+        'The request body has invalid values.',
+        debug,
+      );
 }
 
 /**

@@ -7,26 +7,24 @@ import {
   fieldsParam,
   project,
   rawParam,
-} from '../data/find-params';
-import type { FindParams } from '../data/find-params';
-import { Finder } from '../data/finder';
-import type { KinveyDoc } from '../data/kinvey-doc';
-import { isPlainObject } from '../data/kinvey-doc';
-import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+} from '../kinvey/find-params';
+import type { FindParams } from '../kinvey/find-params';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
+import { isPlainObject } from '../kinvey/kinvey-doc';
+import { MarketplaceError } from '../marketplace.errors';
+import { parseJsonParam } from '../query/parse-json-param';
+import { UsersRepository } from './users.repository';
 
 /** Finding users: `GET /user/{appKey}?query=` and `_lookup`; never disabled users. */
 @Injectable()
 export class UserQueryService {
-  constructor(private readonly finder: Finder) {}
+  constructor(private readonly users: UsersRepository) {}
 
   async list(principal: Principal, params: FindParams): Promise<KinveyDoc[]> {
     requireUserOrMaster(principal);
-    const compiler = this.finder.compiler;
-    const docs = await this.finder.find({
-      table: 'users',
-      scope: { app_key: principal.app.appKey, disabled: false },
-      filter: compiler.parseJsonParam(rawParam(params.query), 'query'),
-      sort: compiler.parseJsonParam(rawParam(params.sort), 'sort'),
+    const docs = await this.users.list(principal.app.appKey, {
+      filter: parseJsonParam(rawParam(params.query), 'query'),
+      sort: parseJsonParam(rawParam(params.sort), 'sort'),
       limit: countParam(params.limit, 'limit'),
       skip: countParam(params.skip, 'skip'),
     });
@@ -37,14 +35,10 @@ export class UserQueryService {
   async lookup(principal: Principal, filter: unknown): Promise<KinveyDoc[]> {
     requireUserOrMaster(principal);
     if (!isPlainObject(filter))
-      throw new MarketplaceError(
-        MarketplaceErrorCode.InvalidQuerySyntax,
+      throw MarketplaceError.invalidQuery(
+        '',
         'The lookup body must be a filter object.',
       );
-    return this.finder.find({
-      table: 'users',
-      scope: { app_key: principal.app.appKey, disabled: false },
-      filter,
-    });
+    return this.users.list(principal.app.appKey, { filter });
   }
 }

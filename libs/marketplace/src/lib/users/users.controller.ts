@@ -18,8 +18,8 @@ import type { Response } from 'express';
 import { parseAuthorization } from '../auth/authorization-header';
 import { Caller, KinveyAuthGuard } from '../auth/kinvey-auth.guard';
 import type { Principal } from '../auth/principal';
-import type { FindParams } from '../data/find-params';
-import type { KinveyDoc } from '../data/kinvey-doc';
+import type { FindParams } from '../kinvey/find-params';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import {
   KINVEY_ENTITIES,
   KINVEY_ENTITY,

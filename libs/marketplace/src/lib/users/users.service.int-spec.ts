@@ -9,7 +9,9 @@ import { AppsService } from '../apps/apps.service';
 import { AuthService } from '../auth/auth.service';
 import { SESSION_CACHE_PROVIDER } from '../auth/session-cache';
 import { MarketplaceErrorCode } from '../marketplace.errors';
-import { LoginService } from './login.service';
+import { LoginService } from '../auth/login.service';
+import { CredentialsRepository } from '../auth/credentials.repository';
+import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
@@ -31,6 +33,7 @@ describe('users: sessions and passwords', () => {
         AppsRepository,
         AppsService,
         UsersRepository,
+        CredentialsRepository,
         LoginService,
         UsersService,
         AuthService,
@@ -65,16 +68,16 @@ describe('users: sessions and passwords', () => {
   it('stores only the token digest and an argon2id password hash', async () => {
     const user = await signup('hash@example.com');
     const rows = await module
-      .get(UsersRepository)
-      .sql.rows<{ doc: unknown; password_hash: string }>(
+      .get(MarketplaceDatabase)
+      .primary.rows<{ doc: unknown; password_hash: string }>(
         'SELECT doc, password_hash FROM marketplace.users WHERE id = $1',
         [user.id],
       );
     expect(rows[0]?.password_hash).toMatch(/^\$argon2id\$/);
     expect(JSON.stringify(rows[0]?.doc)).not.toContain('a long password');
     const tokens = await module
-      .get(UsersRepository)
-      .sql.rows<{ digest: string }>(
+      .get(MarketplaceDatabase)
+      .primary.rows<{ digest: string }>(
         'SELECT digest FROM marketplace.user_tokens WHERE user_id = $1',
         [user.id],
       );
@@ -120,7 +123,7 @@ describe('users: sessions and passwords', () => {
 
     it('serves a repeated call without reading the token again', async () => {
       const user = await session('cached@example.com');
-      const repository = module.get(UsersRepository);
+      const repository = module.get(CredentialsRepository);
       const reads = jest.spyOn(repository, 'findSession');
       await module
         .get(AuthService)

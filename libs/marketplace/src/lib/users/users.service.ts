@@ -6,30 +6,23 @@ import {
   requireMaster,
   requireUser,
   requireUserOrMaster,
-  insufficient,
 } from '../auth/access';
 import type { Principal } from '../auth/principal';
+import { CredentialsRepository } from '../auth/credentials.repository';
 import { SessionCache } from '../auth/session-cache';
-import { entityIdOf } from '../data/ids';
-import type { KinveyDoc } from '../data/kinvey-doc';
-import { isPlainObject } from '../data/kinvey-doc';
+import type { StoredUser } from '../auth/stored-user';
+import { entityIdOf } from '../kinvey/ids';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
+import { isPlainObject } from '../kinvey/kinvey-doc';
 import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
-import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceDatabase } from '../persistence/marketplace-database';
+import { MarketplaceError } from '../marketplace.errors';
 import type { MarketplaceModuleOptions } from '../marketplace.options';
-import { LoginService } from './login.service';
+import { LoginService } from '../auth/login.service';
 import { checkUserBody, clientFields, loginEmail } from './user-fields';
 import { UsersRepository } from './users.repository';
-import type { StoredUser } from './users.repository';
 
 const DAY_MS = 86_400_000;
-
-export function userNotFound(id: string): MarketplaceError {
-  return new MarketplaceError(
-    MarketplaceErrorCode.UserNotFound,
-    'This user does not exist for this app backend.',
-    id,
-  );
-}
 
 function withToken(doc: KinveyDoc, token: string): KinveyDoc {
   const kmd = isPlainObject(doc['_kmd']) ? doc['_kmd'] : {};
@@ -41,6 +34,8 @@ function withToken(doc: KinveyDoc, token: string): KinveyDoc {
 export class UsersService {
   constructor(
     private readonly users: UsersRepository,
+    private readonly credentials: CredentialsRepository,
+    private readonly db: MarketplaceDatabase,
     private readonly login: LoginService,
     private readonly sessions: SessionCache,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -51,7 +46,7 @@ export class UsersService {
   private async issueToken(appKey: string, userId: string): Promise<string> {
     const token = randomToken(24);
     const now = this.clock.now();
-    await this.users.insertToken(
+    await this.credentials.insertToken(
       appKey,
       userId,
       hashToken(token),
@@ -64,7 +59,9 @@ export class UsersService {
   /** 201 reply: every submitted field, the password as sent, a session. */
   async signup(principal: Principal, body: unknown): Promise<KinveyDoc> {
     if (principal.kind === 'user')
-      throw insufficient('signup needs app or master credentials');
+      throw MarketplaceError.insufficient(
+        'signup needs app or master credentials',
+      );
     const password = checkUserBody(body, true) as string;
     const input = body as Record<string, unknown>;
     const now = this.clock.now();
@@ -93,22 +90,19 @@ export class UsersService {
 
   async logIn(principal: Principal, body: unknown): Promise<KinveyDoc> {
     if (principal.kind === 'user')
-      throw insufficient('login needs app or master credentials');
-    if (!isPlainObject(body))
-      throw new MarketplaceError(
-        MarketplaceErrorCode.BadRequest,
-        'The body must be a JSON object.',
+      throw MarketplaceError.insufficient(
+        'login needs app or master credentials',
       );
+    if (!isPlainObject(body)) throw MarketplaceError.notAnObject();
     if (body['_socialIdentity'] !== undefined)
-      throw featureUnavailable('Social login');
+      throw MarketplaceError.needsInfrastructure('Social login');
     const { username, password } = body;
     if (
       typeof username !== 'string' ||
       typeof password !== 'string' ||
       !username
     )
-      throw new MarketplaceError(
-        MarketplaceErrorCode.IncompleteRequestBody,
+      throw MarketplaceError.incompleteBody(
         'Login needs a username and a password.',
         'username, password',
       );
@@ -131,7 +125,10 @@ export class UsersService {
   async logOut(principal: Principal): Promise<void> {
     requireUser(principal);
     if (principal.tokenDigest) {
-      await this.users.revokeToken(principal.app.appKey, principal.tokenDigest);
+      await this.credentials.revokeToken(
+        principal.app.appKey,
+        principal.tokenDigest,
+      );
       this.sessions.forgetToken(principal.tokenDigest);
     }
   }
@@ -144,7 +141,7 @@ export class UsersService {
   async get(principal: Principal, id: string): Promise<KinveyDoc> {
     requireUserOrMaster(principal);
     const user = await this.users.findById(principal.app.appKey, id);
-    if (!user || user.disabled) throw userNotFound(id);
+    if (!user || user.disabled) throw MarketplaceError.userNotFound(id);
     return user.doc;
   }
 
@@ -157,21 +154,17 @@ export class UsersService {
     requireUserOrMaster(principal);
     const self = principal.kind === 'user' && principal.user.id === id;
     if (principal.kind === 'user' && !self)
-      throw insufficient('users update only themselves');
+      throw MarketplaceError.insufficient('users update only themselves');
     const appKey = principal.app.appKey;
     const existing: StoredUser | undefined =
       self && principal.kind === 'user'
         ? principal.user
         : await this.users.findById(appKey, id);
-    if (!existing || existing.disabled) throw userNotFound(id);
+    if (!existing || existing.disabled) throw MarketplaceError.userNotFound(id);
     const password = checkUserBody(body, false);
     const input = body as Record<string, unknown>;
     if (input['_id'] !== undefined && input['_id'] !== id)
-      throw new MarketplaceError(
-        MarketplaceErrorCode.BadRequest,
-        'The _id of the body differs from the URL.',
-        '_id',
-      );
+      throw MarketplaceError.idMismatch();
     const now = this.clock.now().toISOString();
     const kmd = isPlainObject(existing.doc['_kmd']) ? existing.doc['_kmd'] : {};
     const acl = isPlainObject(input['_acl'])
@@ -201,10 +194,9 @@ export class UsersService {
     // Sessions read before this hold the old profile (`_me`) or password.
     this.sessions.forgetUser(appKey, id);
     if (passwordHash !== undefined)
-      await this.users.revokeAll(
+      await this.credentials.revokeAll(
         appKey,
         id,
-        undefined,
         self && sessionToken ? hashToken(sessionToken) : '',
       );
     if (!self) return doc;
@@ -215,11 +207,10 @@ export class UsersService {
 
   async usernameExists(principal: Principal, body: unknown): Promise<boolean> {
     if (principal.kind === 'user')
-      throw insufficient('needs app or master credentials');
+      throw MarketplaceError.insufficient('needs app or master credentials');
     const username = isPlainObject(body) ? body['username'] : undefined;
     if (typeof username !== 'string' || !username)
-      throw new MarketplaceError(
-        MarketplaceErrorCode.IncompleteRequestBody,
+      throw MarketplaceError.incompleteBody(
         'username is required.',
         'username',
       );
@@ -229,18 +220,17 @@ export class UsersService {
   async remove(principal: Principal, id: string, hard: boolean): Promise<void> {
     requireMaster(principal);
     const appKey = principal.app.appKey;
-    const done = hard
-      ? await this.users.remove(appKey, id)
-      : await this.users.disable(appKey, id);
+    const done = await this.db.transaction(async (tx) => {
+      if (hard) {
+        const removed = await this.users.remove(appKey, id, tx);
+        await this.credentials.removeAll(appKey, id, tx);
+        return removed;
+      }
+      const disabled = await this.users.disable(appKey, id, tx);
+      await this.credentials.revokeAll(appKey, id, '', tx);
+      return disabled;
+    });
     this.sessions.forgetUser(appKey, id);
-    if (!done) throw userNotFound(id);
+    if (!done) throw MarketplaceError.userNotFound(id);
   }
-}
-
-export function featureUnavailable(what: string): MarketplaceError {
-  return new MarketplaceError(
-    MarketplaceErrorCode.FeatureUnavailable,
-    `${what} is not available on this backend.`,
-    'it needs infrastructure (e-mail, identity providers) this server does not have',
-  );
 }

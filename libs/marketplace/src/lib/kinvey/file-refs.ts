@@ -9,7 +9,7 @@ export interface FileRef {
   readonly _id: string;
 }
 
-export function isFileRef(value: unknown): value is FileRef {
+function isFileRef(value: unknown): value is FileRef {
   return (
     isPlainObject(value) &&
     typeof value['_type'] === 'string' &&

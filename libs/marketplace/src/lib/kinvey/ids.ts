@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 
-import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceError } from '../marketplace.errors';
 
 const CLIENT_ID = /^[A-Za-z0-9_-]{1,255}$/;
 
 /** 24 lowercase hex characters, ObjectId-like (seconds, then randomness). */
-export function newEntityId(now: Date): string {
+function newEntityId(now: Date): string {
   const seconds = Math.floor(now.getTime() / 1000)
     .toString(16)
     .padStart(8, '0');
@@ -16,8 +16,7 @@ export function newEntityId(now: Date): string {
 export function entityIdOf(value: unknown, now: Date): string {
   if (value === undefined || value === null) return newEntityId(now);
   if (typeof value !== 'string' || !CLIENT_ID.test(value))
-    throw new MarketplaceError(
-      MarketplaceErrorCode.BadRequest,
+    throw MarketplaceError.badRequest(
       'The _id must be 1 to 255 characters of letters, digits, _ and -.',
       '_id',
     );

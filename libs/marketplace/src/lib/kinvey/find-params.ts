@@ -1,5 +1,5 @@
 import { RESULT_SET_CAP } from '../marketplace.constants';
-import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceError } from '../marketplace.errors';
 import type { KinveyDoc } from './kinvey-doc';
 
 /** The URL parameters of a find; anything else (`_`, `kinveyfile_tls`...) is ignored. */
@@ -24,8 +24,7 @@ export function countParam(
   const raw = text(value);
   if (raw === undefined || raw === '') return undefined;
   if (!/^\d{1,9}$/.test(raw.trim()))
-    throw new MarketplaceError(
-      MarketplaceErrorCode.BadRequest,
+    throw MarketplaceError.badRequest(
       `${name} must be a non-negative integer.`,
       `${name}=${raw}`,
     );
@@ -64,9 +63,5 @@ export function project(
 /** Fails with ResultSetSizeExceeded when an unlimited query found too much. */
 export function checkCap(count: number, limited: boolean): void {
   if (!limited && count > RESULT_SET_CAP)
-    throw new MarketplaceError(
-      MarketplaceErrorCode.ResultSetSizeExceeded,
-      'Your query produced more than 10,000 results. Please rewrite your query to be more selective.',
-      `more than ${RESULT_SET_CAP} results; use limit and skip`,
-    );
+    throw MarketplaceError.resultSetTooLarge(RESULT_SET_CAP);
 }

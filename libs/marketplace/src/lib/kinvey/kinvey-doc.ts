@@ -19,8 +19,3 @@ export function isPlainObject(
 export function aclOf(doc: KinveyDoc): Acl {
   return isPlainObject(doc['_acl']) ? (doc['_acl'] as Acl) : {};
 }
-
-/** ISO 8601 UTC with milliseconds, as `_kmd` carries. */
-export function kinveyTime(date: Date): string {
-  return date.toISOString();
-}

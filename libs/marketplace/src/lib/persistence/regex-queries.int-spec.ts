@@ -5,7 +5,7 @@ import type { TestDatabase } from '@quitanda/testing';
 import { marketplaceTestModule } from '../../testing/marketplace-test-module';
 import { REGEX_STATEMENT_TIMEOUT_MS } from '../marketplace.constants';
 import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
-import { RecordsRepository } from './records.repository';
+import { MarketplaceDatabase } from './marketplace-database';
 
 // PGlite (the embedded default) runs in one thread without the timer that
 // enforces statement_timeout: only a PostgreSQL server can show the cut-off.
@@ -17,7 +17,7 @@ describe('queries with regular expressions', () => {
 
   beforeAll(async () => {
     database = await openTestDatabase();
-    module = await marketplaceTestModule(database.url, [RecordsRepository]);
+    module = await marketplaceTestModule(database.url, []);
   });
 
   afterAll(async () => {
@@ -28,14 +28,14 @@ describe('queries with regular expressions', () => {
   it('answer normally when they finish in time', async () => {
     await expect(
       module
-        .get(RecordsRepository)
+        .get(MarketplaceDatabase)
         .select<{ ok: boolean }>("SELECT 'abc' ~ $1 AS ok", ['^a'], true),
     ).resolves.toEqual([{ ok: true }]);
   });
 
   it('answer InvalidQuerySyntax when PostgreSQL rejects the pattern', async () => {
     const error = await module
-      .get(RecordsRepository)
+      .get(MarketplaceDatabase)
       .select("SELECT 'abc' ~ $1 AS ok", ['(unclosed'], true)
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(MarketplaceError);
@@ -49,7 +49,7 @@ describe('queries with regular expressions', () => {
     async () => {
       const started = Date.now();
       const error = await module
-        .get(RecordsRepository)
+        .get(MarketplaceDatabase)
         .select(
           'SELECT pg_sleep($1::float8)',
           [(REGEX_STATEMENT_TIMEOUT_MS * 3) / 1000],
@@ -66,7 +66,7 @@ describe('queries with regular expressions', () => {
 
   it('leave the connection without the timeout afterwards', async () => {
     const rows = await module
-      .get(RecordsRepository)
+      .get(MarketplaceDatabase)
       .select<{ statement_timeout: string }>(
         'SHOW statement_timeout',
         [],

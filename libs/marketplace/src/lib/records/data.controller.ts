@@ -29,11 +29,10 @@ import {
 import { apiVersionOf } from '../http/kinvey-http.middleware';
 import { publicBaseUrl } from '../http/public-base-url';
 import { MARKETPLACE_OPTIONS, SERVER_VERSION } from '../marketplace.constants';
-import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceError } from '../marketplace.errors';
 import type { MarketplaceModuleOptions } from '../marketplace.options';
-import type { FindParams } from './find-params';
-import { GroupService } from './group.service';
-import type { KinveyDoc } from './kinvey-doc';
+import type { FindParams } from '../kinvey/find-params';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { RecordsService } from './records.service';
 
 type ReadParams = FindParams & { kinveyfile_ttl?: unknown; since?: unknown };
@@ -51,7 +50,6 @@ export class DataController {
   constructor(
     private readonly records: RecordsService,
     private readonly files: FilesService,
-    private readonly groups: GroupService,
     @Inject(MARKETPLACE_OPTIONS)
     private readonly options: MarketplaceModuleOptions,
   ) {}
@@ -78,10 +76,6 @@ export class DataController {
     ttl?: unknown,
   ): Promise<KinveyDoc> {
     return (await this.expand(principal, req, [doc], ttl))[0] as KinveyDoc;
-  }
-
-  private checkRefs(principal: Principal) {
-    return (docs: KinveyDoc[]) => this.files.checkRefs(principal.app, docs);
   }
 
   @Get()
@@ -171,7 +165,7 @@ export class DataController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<unknown[]> {
     res.status(200);
-    return this.groups.group(principal, collection, body);
+    return this.records.group(principal, collection, body);
   }
 
   @Get(':collection')
@@ -272,12 +266,7 @@ export class DataController {
   ): Promise<unknown> {
     res.status(201);
     if (!Array.isArray(body)) {
-      const doc = await this.records.create(
-        principal,
-        collection,
-        body,
-        this.checkRefs(principal),
-      );
+      const doc = await this.records.create(principal, collection, body);
       res.setHeader(
         'Location',
         `${req.path.replace(/\/+$/, '')}/${String(doc['_id'])}`,
@@ -286,17 +275,11 @@ export class DataController {
     }
     const version = apiVersionOf(req);
     if (version < 5)
-      throw new MarketplaceError(
-        MarketplaceErrorCode.FeatureUnavailable,
-        'Creating several entities at once needs X-Kinvey-API-Version 5 or later.',
+      throw MarketplaceError.featureUnavailable(
         `X-Kinvey-API-Version ${version}`,
+        'Creating several entities at once needs X-Kinvey-API-Version 5 or later.',
       );
-    const result = await this.records.createMany(
-      principal,
-      collection,
-      body,
-      this.checkRefs(principal),
-    );
+    const result = await this.records.createMany(principal, collection, body);
     const stored = result.entities.filter((e): e is KinveyDoc => e !== null);
     const expanded = await this.expand(principal, req, stored);
     let next = 0;
@@ -324,13 +307,7 @@ export class DataController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<KinveyDoc> {
-    const result = await this.records.upsert(
-      principal,
-      collection,
-      id,
-      body,
-      this.checkRefs(principal),
-    );
+    const result = await this.records.upsert(principal, collection, id, body);
     res.status(result.created ? 201 : 200);
     return this.expandOne(principal, req, result.doc);
   }

@@ -6,9 +6,8 @@ import { Client } from 'pg';
 import { marketplaceTestModule } from '../../testing/marketplace-test-module';
 import { textFieldsOf } from './collections';
 import type { CollectionName } from './collections';
-import { Finder } from './finder';
-import { QUERY_COMPILER_PROVIDER } from './query-compiler.binding';
-import { RecordsRepository } from './records.repository';
+import { MarketplaceDatabase } from '../persistence/marketplace-database';
+import { findSelect } from '../query/find-query';
 
 const APP = 'kid_plans';
 const RECORDS = 6_000;
@@ -20,18 +19,14 @@ const PRODUCERS = 300;
  * index made for it (the compiler's text and the migration's expression
  * must stay the same for that).
  */
-describe('Finder: the common queries are index-served', () => {
+describe('finds: the common queries are index-served', () => {
   let database: TestDatabase;
   let module: TestingModule;
   let client: Client;
 
   beforeAll(async () => {
     database = await openTestDatabase();
-    module = await marketplaceTestModule(database.url, [
-      QUERY_COMPILER_PROVIDER,
-      RecordsRepository,
-      Finder,
-    ]);
+    module = await marketplaceTestModule(database.url, []);
     client = new Client({ connectionString: database.url });
     await client.connect();
     await client.query(
@@ -58,7 +53,7 @@ describe('Finder: the common queries are index-served', () => {
     collection: CollectionName,
     query: { filter?: unknown; sort?: unknown; limit?: number },
   ): Promise<string> {
-    const select = module.get(Finder).select({
+    const select = findSelect({
       table: 'records',
       scope: { app_key: APP, collection },
       textFields: textFieldsOf(collection),
@@ -106,7 +101,7 @@ describe('Finder: the common queries are index-served', () => {
   });
 
   it('finds the same records through the index as the documents hold', async () => {
-    const docs = await module.get(Finder).find({
+    const docs = await module.get(MarketplaceDatabase).find({
       table: 'records',
       scope: { app_key: APP, collection: 'availableAssortment' },
       textFields: textFieldsOf('availableAssortment'),

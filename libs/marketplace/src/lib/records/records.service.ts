@@ -2,50 +2,27 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
-import {
-  canRead,
-  canWrite,
-  insufficient,
-  readableSql,
-  requireAccess,
-} from '../auth/access';
+import { canRead, canWrite, requireAccess } from '../auth/access';
 import type { Principal } from '../auth/principal';
 import { creatorOf } from '../auth/principal';
-import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
-import {
-  collectionOf,
-  textFieldsOf,
-  uniqueNameOf,
-  validateRecord,
-} from './collections';
+import { MarketplaceError } from '../marketplace.errors';
+import { FilesService } from '../files/files.service';
+import { parseJsonParam } from '../query/parse-json-param';
+import { collectionOf, uniqueNameOf, validateRecord } from './collections';
 import type { CollectionName } from './collections';
-import { reduceFileRefs } from './file-refs';
-import { countParam, fieldsParam, project, rawParam } from './find-params';
-import type { FindParams } from './find-params';
-import { Finder } from './finder';
-import type { FindSpec } from './finder';
-import { entityIdOf } from './ids';
-import { aclOf, isPlainObject } from './kinvey-doc';
-import type { KinveyDoc } from './kinvey-doc';
-import type { ParamList } from './query-compiler.port';
+import { reduceFileRefs } from '../kinvey/file-refs';
+import {
+  countParam,
+  fieldsParam,
+  project,
+  rawParam,
+} from '../kinvey/find-params';
+import type { FindParams } from '../kinvey/find-params';
+import { entityIdOf } from '../kinvey/ids';
+import { aclOf, isPlainObject } from '../kinvey/kinvey-doc';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { RecordsRepository } from './records.repository';
-import type { NewRecord } from './records.repository';
-
-export function entityNotFound(id: string): MarketplaceError {
-  return new MarketplaceError(
-    MarketplaceErrorCode.EntityNotFound,
-    'This entity not found in the collection',
-    id,
-  );
-}
-
-/** Anything not a JSON object where a record is expected. */
-function notAnObject(): MarketplaceError {
-  return new MarketplaceError(
-    MarketplaceErrorCode.BadRequest,
-    'A record must be a JSON object.',
-  );
-}
+import type { NewRecord, RecordCriteria } from './records.repository';
 
 const ACL_FIELDS = ['gr', 'gw', 'r', 'w', 'groups'];
 
@@ -55,14 +32,6 @@ function clientAcl(value: unknown): Record<string, unknown> {
   for (const field of ACL_FIELDS)
     if (value[field] !== undefined) acl[field] = value[field];
   return acl;
-}
-
-function notAProducer(): MarketplaceError {
-  return new MarketplaceError(
-    MarketplaceErrorCode.BadRequest,
-    'id_producer must be the _id of a user of this app.',
-    'id_producer',
-  );
 }
 
 interface PreparedRecord {
@@ -81,27 +50,16 @@ export interface MultiInsertResult {
 export class RecordsService {
   constructor(
     private readonly records: RecordsRepository,
-    private readonly finder: Finder,
+    private readonly files: FilesService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** Scope, access rules and filter of a read by this principal. */
-  spec(
-    principal: Principal,
-    collection: CollectionName,
-    params: FindParams,
-  ): FindSpec {
-    const compiler = this.finder.compiler;
+  /** Access rules and filter of a read by this principal. */
+  private criteria(principal: Principal, params: FindParams): RecordCriteria {
     return {
-      table: 'records',
-      scope: { app_key: principal.app.appKey, collection },
-      extra:
-        principal.kind === 'user'
-          ? (p: ParamList) => readableSql('t.doc', p.add(principal.user.id))
-          : undefined,
-      filter: compiler.parseJsonParam(rawParam(params.query), 'query'),
-      textFields: textFieldsOf(collection),
-      sort: compiler.parseJsonParam(rawParam(params.sort), 'sort'),
+      readableBy: principal.kind === 'user' ? principal.user.id : undefined,
+      filter: parseJsonParam(rawParam(params.query), 'query'),
+      sort: parseJsonParam(rawParam(params.sort), 'sort'),
       limit: countParam(params.limit, 'limit'),
       skip: countParam(params.skip, 'skip'),
     };
@@ -118,10 +76,11 @@ export class RecordsService {
   ): Promise<string[]> {
     const collection = collectionOf(name);
     requireAccess(principal, 'read');
-    const spec = this.spec(principal, collection, params);
+    const appKey = principal.app.appKey;
+    const criteria = this.criteria(principal, params);
     const fields = fieldsParam(params.fields);
-    if (!fields) return this.finder.findTexts(spec);
-    const docs = await this.finder.find(spec);
+    if (!fields) return this.records.listTexts(appKey, collection, criteria);
+    const docs = await this.records.list(appKey, collection, criteria);
     return docs.map((doc) => JSON.stringify(project(doc, fields)));
   }
 
@@ -132,8 +91,10 @@ export class RecordsService {
   ): Promise<number> {
     const collection = collectionOf(name);
     requireAccess(principal, 'read');
-    return this.finder.count(
-      this.spec(principal, collection, { query: params.query }),
+    return this.records.count(
+      principal.app.appKey,
+      collection,
+      this.criteria(principal, { query: params.query }),
     );
   }
 
@@ -148,9 +109,11 @@ export class RecordsService {
       { appKey: principal.app.appKey, collection, id },
       'replica',
     );
-    if (!doc) throw entityNotFound(id);
+    if (!doc) throw MarketplaceError.entityNotFound(id);
     if (!canRead(principal, doc))
-      throw insufficient('the record is not readable by this user');
+      throw MarketplaceError.insufficient(
+        'the record is not readable by this user',
+      );
     return doc;
   }
 
@@ -165,17 +128,14 @@ export class RecordsService {
     id: string | undefined,
     existing: KinveyDoc | undefined,
   ): PreparedRecord {
-    if (!isPlainObject(body)) throw notAnObject();
+    if (!isPlainObject(body))
+      throw MarketplaceError.badRequest('A record must be a JSON object.');
     const now = this.clock.now();
     const iso = now.toISOString();
     const { _kmd: _ignored, _acl: sentAcl, ...fields } = reduceFileRefs(body);
     const recordId = id ?? entityIdOf(fields['_id'], now);
     if (id !== undefined && fields['_id'] !== undefined && fields['_id'] !== id)
-      throw new MarketplaceError(
-        MarketplaceErrorCode.BadRequest,
-        'The _id of the body differs from the URL.',
-        '_id',
-      );
+      throw MarketplaceError.idMismatch();
     let acl: Record<string, unknown>;
     if (!existing)
       acl = { ...clientAcl(sentAcl), creator: creatorOf(principal) };
@@ -220,14 +180,14 @@ export class RecordsService {
 
   /** Inserts a prepared record; its producer must be a user of the app. */
   private async insert({ record, producer }: PreparedRecord): Promise<void> {
-    if (!(await this.records.insert(record, producer))) throw notAProducer();
+    if (!(await this.records.insert(record, producer)))
+      throw MarketplaceError.unknownProducer();
   }
 
   async create(
     principal: Principal,
     name: string,
     body: unknown,
-    checkRefs: (docs: KinveyDoc[]) => Promise<void>,
   ): Promise<KinveyDoc> {
     const collection = collectionOf(name);
     requireAccess(principal, 'create');
@@ -238,7 +198,7 @@ export class RecordsService {
       undefined,
       undefined,
     );
-    await checkRefs([prepared.record.doc]);
+    await this.files.checkRefs(principal.app, [prepared.record.doc]);
     await this.insert(prepared);
     return prepared.record.doc;
   }
@@ -248,7 +208,6 @@ export class RecordsService {
     principal: Principal,
     name: string,
     body: unknown[],
-    checkRefs: (docs: KinveyDoc[]) => Promise<void>,
   ): Promise<MultiInsertResult> {
     const collection = collectionOf(name);
     requireAccess(principal, 'create');
@@ -263,7 +222,7 @@ export class RecordsService {
             undefined,
             undefined,
           );
-          await checkRefs([record.record.doc]);
+          await this.files.checkRefs(principal.app, [record.record.doc]);
           return record;
         })
         .map((p) =>
@@ -284,7 +243,10 @@ export class RecordsService {
           result.entities.push(p.record.record.doc);
           return;
         }
-        error = outcome === false ? notAProducer() : outcome?.error;
+        error =
+          outcome === false
+            ? MarketplaceError.unknownProducer()
+            : outcome?.error;
       }
       result.entities.push(null);
       if (!(error instanceof MarketplaceError)) throw error;
@@ -303,7 +265,6 @@ export class RecordsService {
     name: string,
     id: string,
     body: unknown,
-    checkRefs: (docs: KinveyDoc[]) => Promise<void>,
   ): Promise<{ doc: KinveyDoc; created: boolean }> {
     const collection = collectionOf(name);
     const existing = await this.records.find({
@@ -320,12 +281,14 @@ export class RecordsService {
         entityIdOf(id, this.clock.now()),
         undefined,
       );
-      await checkRefs([prepared.record.doc]);
+      await this.files.checkRefs(principal.app, [prepared.record.doc]);
       await this.insert(prepared);
       return { doc: prepared.record.doc, created: true };
     }
     if (!canWrite(principal, existing))
-      throw insufficient('the record is not writable by these credentials');
+      throw MarketplaceError.insufficient(
+        'the record is not writable by these credentials',
+      );
     const { record, producer } = this.prepare(
       principal,
       collection,
@@ -337,8 +300,8 @@ export class RecordsService {
       producer !== undefined &&
       !(await this.records.userExists(principal.app.appKey, producer))
     )
-      throw notAProducer();
-    await checkRefs([record.doc]);
+      throw MarketplaceError.unknownProducer();
+    await this.files.checkRefs(principal.app, [record.doc]);
     await this.records.replace(record);
     return { doc: record.doc, created: false };
   }
@@ -354,16 +317,13 @@ export class RecordsService {
       collection,
       id,
     });
-    if (!existing) throw entityNotFound(id);
+    if (!existing) throw MarketplaceError.entityNotFound(id);
     if (!canWrite(principal, existing))
-      throw insufficient('the record is not writable by these credentials');
-    const params = this.finder.compiler.params();
-    const where = `r.id = ${params.add(id)}`;
-    return this.records.deleteWhere(
-      principal.app.appKey,
-      collection,
-      where,
-      params.values,
+      throw MarketplaceError.insufficient(
+        'the record is not writable by these credentials',
+      );
+    return this.records.deleteOne(
+      { appKey: principal.app.appKey, collection, id },
       this.clock.now(),
     );
   }
@@ -375,37 +335,19 @@ export class RecordsService {
   ): Promise<number> {
     const collection = collectionOf(name);
     if (principal.kind === 'app')
-      throw insufficient('app credentials may not delete');
+      throw MarketplaceError.insufficient('app credentials may not delete');
     const raw = rawParam(params.query);
-    const filter = this.finder.compiler.parseJsonParam(raw, 'query');
+    const filter = parseJsonParam(raw, 'query');
     if (raw === undefined || filter === undefined)
-      throw new MarketplaceError(
-        MarketplaceErrorCode.BadRequest,
+      throw MarketplaceError.badRequest(
         'Deleting by query needs a query.',
         'query',
       );
-    const built = this.finder.where(
-      {
-        table: 'records',
-        scope: { app_key: principal.app.appKey, collection },
-        extra:
-          principal.kind === 'user'
-            ? (p) => {
-                const user = p.add(principal.user.id);
-                return `(r.doc->'_acl'->'gw' = 'true'::jsonb OR r.doc->'_acl'->>'creator' = ${user}
-                  OR (jsonb_typeof(r.doc->'_acl'->'w') = 'array' AND r.doc->'_acl'->'w' ? ${user}))`;
-              }
-            : undefined,
-        filter,
-        textFields: textFieldsOf(collection),
-      },
-      'r',
-    );
-    return this.records.deleteWhere(
+    return this.records.deleteMatching(
       principal.app.appKey,
       collection,
-      built.where,
-      built.params.values,
+      filter,
+      principal.kind === 'user' ? principal.user.id : undefined,
       this.clock.now(),
     );
   }
@@ -420,19 +362,13 @@ export class RecordsService {
     const raw = rawParam(params.since);
     const since = raw ? new Date(raw) : undefined;
     if (!since || Number.isNaN(since.getTime()))
-      throw new MarketplaceError(
-        MarketplaceErrorCode.ParameterValueOutOfRange,
+      throw MarketplaceError.outOfRange(
         'since must be an ISO 8601 time.',
         `since=${raw ?? ''}`,
       );
-    const spec = this.spec(principal, collection, { query: params.query });
-    const changed = await this.finder.find({
-      ...spec,
-      extra: (p) => {
-        const own = spec.extra?.(p);
-        const after = `t.updated_at >= ${p.add(since)}`;
-        return own ? `${own} AND ${after}` : after;
-      },
+    const changed = await this.records.list(principal.app.appKey, collection, {
+      ...this.criteria(principal, { query: params.query }),
+      updatedSince: since,
     });
     const deleted = await this.records.tombstonesSince(
       principal.app.appKey,
@@ -440,5 +376,21 @@ export class RecordsService {
       since,
     );
     return { changed, deleted: deleted.map((id) => ({ _id: id })) };
+  }
+
+  /** `POST /{collection}/_group`. */
+  async group(
+    principal: Principal,
+    name: string,
+    body: unknown,
+  ): Promise<unknown[]> {
+    const collection = collectionOf(name);
+    requireAccess(principal, 'read');
+    return this.records.group(
+      principal.app.appKey,
+      collection,
+      body,
+      principal.kind === 'user' ? principal.user.id : undefined,
+    );
   }
 }

@@ -3,8 +3,7 @@ import { openTestDatabase } from '@quitanda/testing';
 import type { TestDatabase } from '@quitanda/testing';
 
 import { marketplaceTestModule } from '../../testing/marketplace-test-module';
-import { Finder } from './finder';
-import { QUERY_COMPILER_PROVIDER } from './query-compiler.binding';
+import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { RecordsRepository } from './records.repository';
 
 const DOCS: Array<[string, unknown]> = [
@@ -18,17 +17,13 @@ const DOCS: Array<[string, unknown]> = [
   ['missing', undefined],
 ];
 
-describe('Finder over the GIN-indexed documents', () => {
+describe('finds over the GIN-indexed documents', () => {
   let database: TestDatabase;
   let module: TestingModule;
 
   beforeAll(async () => {
     database = await openTestDatabase();
-    module = await marketplaceTestModule(database.url, [
-      QUERY_COMPILER_PROVIDER,
-      RecordsRepository,
-      Finder,
-    ]);
+    module = await marketplaceTestModule(database.url, [RecordsRepository]);
     const now = new Date();
     for (const [id, value] of DOCS)
       await module.get(RecordsRepository).insert({
@@ -48,7 +43,7 @@ describe('Finder over the GIN-indexed documents', () => {
   });
 
   async function ids(filter: unknown): Promise<string[]> {
-    const docs = await module.get(Finder).find({
+    const docs = await module.get(MarketplaceDatabase).find({
       table: 'records',
       scope: { app_key: 'kid_finder', collection: 'assortment' },
       filter,

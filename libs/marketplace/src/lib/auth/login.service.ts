@@ -4,12 +4,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, DUMMY_PASSWORD_HASH, verifyPassword } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
-import { invalidCredentials } from '../auth/access';
 import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
-import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceError } from '../marketplace.errors';
 import type { MarketplaceModuleOptions } from '../marketplace.options';
-import { UsersRepository } from './users.repository';
-import type { StoredUser } from './users.repository';
+import { CredentialsRepository } from './credentials.repository';
+import type { StoredUser } from './stored-user';
 
 const FAILURE_DELAY_MS = 100;
 const MAX_FAILURE_DELAY_MS = 1_000;
@@ -23,7 +22,7 @@ const MAX_FAILURE_DELAY_MS = 1_000;
 @Injectable()
 export class LoginService {
   constructor(
-    private readonly users: UsersRepository,
+    private readonly users: CredentialsRepository,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(MARKETPLACE_OPTIONS)
     private readonly options: MarketplaceModuleOptions,
@@ -38,11 +37,7 @@ export class LoginService {
     const attempts = await this.users.attempts(appKey, username);
     const lockedUntil = attempts?.lockedUntil;
     if (lockedUntil && lockedUntil > now)
-      throw new MarketplaceError(
-        MarketplaceErrorCode.TooManyRequests,
-        'Too many failed logins for this username. Please retry later.',
-        `retry after ${lockedUntil.toISOString()}`,
-      );
+      throw MarketplaceError.tooManyLogins(lockedUntil);
     const user = await this.users.findByUsername(appKey, username);
     const ok = await verifyPassword(
       password,
@@ -60,7 +55,7 @@ export class LoginService {
       await delay(
         Math.min((failures - 1) * FAILURE_DELAY_MS, MAX_FAILURE_DELAY_MS),
       );
-      throw invalidCredentials();
+      throw MarketplaceError.invalidCredentials();
     }
     if (attempts) await this.users.clearFailures(appKey, username);
     return user;

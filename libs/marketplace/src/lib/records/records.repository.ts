@@ -1,14 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Sql, isUniqueViolation } from '@quitanda/database';
-import { DataSource } from 'typeorm';
+import { isUniqueViolation } from '@quitanda/database';
 
-import {
-  MARKETPLACE_DATA_SOURCE,
-  REGEX_STATEMENT_TIMEOUT_MS,
-} from '../marketplace.constants';
-import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
-import type { KinveyDoc } from './kinvey-doc';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
+import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceDatabase } from '../persistence/marketplace-database';
+import { compileGroup } from '../query/compile-group';
+import { findWhere } from '../query/find-query';
+import type { FindSpec } from '../query/find-query';
+import { readableSql } from '../query/acl-conditions';
+import { SqlParams } from '../query/sql-params';
+import { textFieldsOf } from './collections';
+import type { CollectionName } from './collections';
 
 export interface RecordKey {
   readonly appKey: string;
@@ -23,41 +25,45 @@ export interface NewRecord extends RecordKey {
   readonly now: Date;
 }
 
-const QUERY_CANCELED = '57014';
-/** What the query compiler calls to open paths and arrays (see `select`). */
-const SET_FUNCTIONS =
-  /\bjsonb_(?:path_query|array_elements|each|object_keys)\b/;
-const INVALID_REGULAR_EXPRESSION = '2201B';
+/** What a Kinvey find over a collection asks, beyond its app and collection. */
+export interface RecordCriteria {
+  readonly filter?: unknown;
+  readonly sort?: unknown;
+  readonly limit?: number;
+  readonly skip?: number;
+  /** Only the records this user may read. */
+  readonly readableBy?: string;
+  /** Only the records updated at or after this time. */
+  readonly updatedSince?: Date;
+}
+
+function recordsSpec(
+  appKey: string,
+  collection: CollectionName,
+  criteria: RecordCriteria,
+): FindSpec {
+  return {
+    table: 'records',
+    scope: { app_key: appKey, collection },
+    textFields: textFieldsOf(collection),
+    ...criteria,
+  };
+}
 
 function duplicate(error: unknown, id: string): never {
   if (isUniqueViolation(error, 'records_unique_name_key'))
-    throw new MarketplaceError(
-      MarketplaceErrorCode.DuplicateEntity,
+    throw MarketplaceError.duplicate(
       'A product with this name already exists.',
       'name',
     );
-  if (isUniqueViolation(error))
-    throw new MarketplaceError(
-      MarketplaceErrorCode.DuplicateEntity,
-      'An entity with this _id already exists.',
-      id,
-    );
+  if (isUniqueViolation(error)) throw MarketplaceError.duplicateId(id);
   throw error;
 }
 
 /** Records of the four collections, and tombstones of deleted ones. */
 @Injectable()
 export class RecordsRepository {
-  readonly sql: Sql;
-  /** Listings and reads that tolerate replica lag (`DATABASE_READ_URL`). */
-  readonly replica: Sql;
-
-  constructor(
-    @InjectDataSource(MARKETPLACE_DATA_SOURCE) dataSource: DataSource,
-  ) {
-    this.sql = new Sql(dataSource);
-    this.replica = Sql.replica(dataSource);
-  }
+  constructor(private readonly db: MarketplaceDatabase) {}
 
   /**
    * Stores a new record, unless `producer` (its `id_producer`) names no
@@ -67,7 +73,7 @@ export class RecordsRepository {
   async insert(record: NewRecord, producer?: string): Promise<boolean> {
     try {
       // Prepared: the statement of every create, parsed once per connection.
-      const rows = await this.sql.prepared(
+      const rows = await this.db.primary.prepared(
         'mkt_insert_record',
         `WITH admitted AS (
            SELECT WHERE $8::text IS NULL
@@ -112,7 +118,7 @@ export class RecordsRepository {
 
   async replace(record: NewRecord): Promise<void> {
     try {
-      await this.sql.rows(
+      await this.db.primary.rows(
         `UPDATE marketplace.records SET doc = $4, unique_name = $5, updated_at = $6
           WHERE app_key = $1 AND collection = $2 AND id = $3`,
         [
@@ -135,7 +141,7 @@ export class RecordsRepository {
     collection: string,
     ids: readonly string[],
   ): Promise<Set<string>> {
-    const rows = await this.sql.rows<{ id: string }>(
+    const rows = await this.db.primary.rows<{ id: string }>(
       'SELECT id FROM marketplace.records WHERE app_key = $1 AND collection = $2 AND id = ANY($3::text[])',
       [appKey, collection, ids],
     );
@@ -147,7 +153,7 @@ export class RecordsRepository {
     key: RecordKey,
     from: 'primary' | 'replica' = 'primary',
   ): Promise<KinveyDoc | undefined> {
-    const sql = from === 'replica' ? this.replica : this.sql;
+    const sql = from === 'replica' ? this.db.replica : this.db.primary;
     const rows = await sql.rows<{ doc: KinveyDoc }>(
       'SELECT doc FROM marketplace.records WHERE app_key = $1 AND collection = $2 AND id = $3',
       [key.appKey, key.collection, key.id],
@@ -155,54 +161,102 @@ export class RecordsRepository {
     return rows[0]?.doc;
   }
 
-  /**
-   * Runs a SELECT built by the data layer (listings, counts, groups: on the
-   * replica when there is one). One that calls jsonb set functions runs
-   * with JIT off: PostgreSQL estimates them at hundreds of rows, so such
-   * queries over a few thousand records would be JIT-compiled (about a
-   * second each); without JIT they take milliseconds. Transaction-local, as
-   * PgBouncer's transaction pooling carries no session setting; the plain
-   * and indexed ones (a listing, the text-field conditions) skip that
-   * transaction's two extra round trips. With regular expressions, it also
-   * runs under a statement timeout; a timeout is the client's 400.
-   */
-  async select<T extends Record<string, unknown>>(
-    text: string,
-    values: readonly unknown[],
-    usesRegex: boolean,
-  ): Promise<T[]> {
-    if (!usesRegex && !SET_FUNCTIONS.test(text))
-      return this.replica.rows<T>(text, values);
-    try {
-      return await this.replica.transaction(
-        (tx) => tx.rows<T>(text, values),
-        usesRegex
-          ? { jit: 'off', statement_timeout: REGEX_STATEMENT_TIMEOUT_MS }
-          : { jit: 'off' },
-      );
-    } catch (error) {
-      if (!usesRegex) throw error;
-      const code = (error as { code?: string }).code;
-      if (code === QUERY_CANCELED)
-        throw new MarketplaceError(
-          MarketplaceErrorCode.BadRequest,
-          'The query took too long (regular expression).',
-          `statement timeout ${REGEX_STATEMENT_TIMEOUT_MS} ms`,
-        );
-      // The compiler refuses what PostgreSQL would reject; this is the net
-      // for a pattern it missed, so the client sees its own mistake.
-      if (code === INVALID_REGULAR_EXPRESSION)
-        throw new MarketplaceError(
-          MarketplaceErrorCode.InvalidQuerySyntax,
-          'Invalid regular expression in the query.',
-          (error as Error).message,
-        );
-      throw error;
-    }
+  /** The records a find selects (on the replica when there is one). */
+  list(
+    appKey: string,
+    collection: CollectionName,
+    criteria: RecordCriteria,
+  ): Promise<KinveyDoc[]> {
+    return this.db.find(recordsSpec(appKey, collection, criteria));
   }
 
-  /** Deletes the records matching `where` and leaves tombstones; returns the count. */
-  async deleteWhere(
+  /** `list`, each record as JSON text as PostgreSQL renders it. */
+  listTexts(
+    appKey: string,
+    collection: CollectionName,
+    criteria: RecordCriteria,
+  ): Promise<string[]> {
+    return this.db.findTexts(recordsSpec(appKey, collection, criteria));
+  }
+
+  count(
+    appKey: string,
+    collection: CollectionName,
+    criteria: RecordCriteria,
+  ): Promise<number> {
+    return this.db.count(recordsSpec(appKey, collection, criteria));
+  }
+
+  /**
+   * `_group`: the aggregations Kinvey SDKs generate, recognised by the
+   * compiler and computed in one SELECT; client code never runs.
+   */
+  async group(
+    appKey: string,
+    collection: CollectionName,
+    body: unknown,
+    readableBy?: string,
+  ): Promise<Record<string, unknown>[]> {
+    const params = new SqlParams();
+    const compiled = compileGroup(body, 't.doc', params);
+    const scope = [
+      `t.app_key = ${params.add(appKey)}`,
+      `t.collection = ${params.add(collection)}`,
+    ];
+    if (readableBy !== undefined)
+      scope.push(readableSql('t.doc', params.add(readableBy)));
+    const rows = await this.db.select<Record<string, unknown>>(
+      compiled.select('marketplace.records t', scope.join(' AND ')),
+      params.values,
+      compiled.condition.usesRegex,
+    );
+    return compiled.reply(rows);
+  }
+
+  /** Deletes one record and leaves its tombstone; returns the count. */
+  deleteOne(key: RecordKey, now: Date): Promise<number> {
+    const params = new SqlParams();
+    const where = `r.id = ${params.add(key.id)}`;
+    return this.deleteWhere(
+      key.appKey,
+      key.collection,
+      where,
+      params.values,
+      now,
+    );
+  }
+
+  /**
+   * Deletes the records matching `filter` (those `writableBy` may write,
+   * when given) and leaves their tombstones; returns the count.
+   */
+  deleteMatching(
+    appKey: string,
+    collection: CollectionName,
+    filter: unknown,
+    writableBy: string | undefined,
+    now: Date,
+  ): Promise<number> {
+    const built = findWhere(
+      {
+        table: 'records',
+        scope: { app_key: appKey, collection },
+        writableBy,
+        filter,
+        textFields: textFieldsOf(collection),
+      },
+      'r',
+    );
+    return this.deleteWhere(
+      appKey,
+      collection,
+      built.where,
+      built.params.values,
+      now,
+    );
+  }
+
+  private async deleteWhere(
     appKey: string,
     collection: string,
     where: string,
@@ -210,7 +264,7 @@ export class RecordsRepository {
     now: Date,
   ): Promise<number> {
     const n = values.length;
-    const rows = await this.sql.rows<{ n: number }>(
+    const rows = await this.db.primary.rows<{ n: number }>(
       `WITH gone AS (
          DELETE FROM marketplace.records r WHERE r.app_key = $${n + 1} AND r.collection = $${n + 2} AND (${where})
          RETURNING r.id),
@@ -229,7 +283,7 @@ export class RecordsRepository {
     collection: string,
     since: Date,
   ): Promise<string[]> {
-    const rows = await this.sql.rows<{ id: string }>(
+    const rows = await this.db.primary.rows<{ id: string }>(
       `SELECT id FROM marketplace.record_tombstones
         WHERE app_key = $1 AND collection = $2 AND deleted_at >= $3 ORDER BY deleted_at, id`,
       [appKey, collection, since],
@@ -238,7 +292,7 @@ export class RecordsRepository {
   }
 
   async userExists(appKey: string, id: string): Promise<boolean> {
-    const rows = await this.sql.prepared(
+    const rows = await this.db.primary.prepared(
       'mkt_user_exists',
       'SELECT 1 FROM marketplace.users WHERE app_key = $1 AND id = $2',
       [appKey, id],

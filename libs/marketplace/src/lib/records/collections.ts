@@ -1,6 +1,6 @@
-import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
-import { isPlainObject } from './kinvey-doc';
-import type { KinveyDoc } from './kinvey-doc';
+import { MarketplaceError } from '../marketplace.errors';
+import { isPlainObject } from '../kinvey/kinvey-doc';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
 
 export const COLLECTIONS = [
   'product',
@@ -16,11 +16,7 @@ const NUMERIC = /^\s*\d+(?:[.,]\d+)?\s*$/;
 export function collectionOf(name: string): CollectionName {
   if ((COLLECTIONS as readonly string[]).includes(name))
     return name as CollectionName;
-  throw new MarketplaceError(
-    MarketplaceErrorCode.CollectionNotFound,
-    'This collection not found for this app backend',
-    name,
-  );
+  throw MarketplaceError.collectionNotFound(name);
 }
 
 /** Written by the server on every record, always as strings. */
@@ -67,16 +63,14 @@ class Problems {
 
   throwIfAny(): void {
     if (this.missing.length > 0)
-      throw new MarketplaceError(
-        MarketplaceErrorCode.IncompleteRequestBody,
+      throw MarketplaceError.incompleteBody(
         'The request body is missing required fields.',
         [...this.missing.map((f) => `${f} is required`), ...this.bad].join(
           '; ',
         ),
       );
     if (this.bad.length > 0)
-      throw new MarketplaceError(
-        MarketplaceErrorCode.BadRequest,
+      throw MarketplaceError.badRequest(
         'The request body has invalid values.',
         this.bad.join('; '),
       );

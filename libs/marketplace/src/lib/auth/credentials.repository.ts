@@ -1,0 +1,140 @@
+import { Injectable } from '@nestjs/common';
+
+import { MarketplaceDatabase } from '../persistence/marketplace-database';
+import type { MarketplaceTx } from '../persistence/marketplace-database';
+import { USER_COLUMNS, toUser } from './stored-user';
+import type { StoredUser, UserRow } from './stored-user';
+
+/**
+ * What authentication reads and writes: session tokens, failed-login
+ * counters, and the users they lead to.
+ */
+@Injectable()
+export class CredentialsRepository {
+  constructor(private readonly db: MarketplaceDatabase) {}
+
+  async findByUsername(
+    appKey: string,
+    username: string,
+  ): Promise<StoredUser | undefined> {
+    const rows = await this.db.primary.rows<UserRow>(
+      `SELECT ${USER_COLUMNS} FROM marketplace.users WHERE app_key = $1 AND username = $2`,
+      [appKey, username],
+    );
+    return rows[0] ? toUser(rows[0]) : undefined;
+  }
+
+  async insertToken(
+    appKey: string,
+    userId: string,
+    digest: string,
+    expiresAt: Date,
+    now: Date,
+  ): Promise<void> {
+    await this.db.primary.rows(
+      `INSERT INTO marketplace.user_tokens (digest, app_key, user_id, expires_at, created_at)
+       VALUES ($1, $2, $3, $4, $5)`,
+      [digest, appKey, userId, expiresAt, now],
+    );
+  }
+
+  /** The user of a live session token, and until when the token lives. */
+  async findSession(
+    appKey: string,
+    digest: string,
+    now: Date,
+  ): Promise<{ user: StoredUser; expiresAt: Date } | undefined> {
+    const rows = await this.db.primary.prepared<UserRow & { expires_at: Date }>(
+      'mkt_user_by_token',
+      `SELECT u.id, u.username, u.doc, u.password_hash, u.disabled, t.expires_at
+         FROM marketplace.user_tokens t
+         JOIN marketplace.users u ON u.app_key = t.app_key AND u.id = t.user_id
+        WHERE t.digest = $1 AND t.app_key = $2 AND NOT t.revoked
+          AND t.expires_at > $3 AND NOT u.disabled`,
+      [digest, appKey, now],
+    );
+    const row = rows[0];
+    return row ? { user: toUser(row), expiresAt: row.expires_at } : undefined;
+  }
+
+  /** Deletes every token of a user being deleted. */
+  async removeAll(
+    appKey: string,
+    userId: string,
+    tx: MarketplaceTx = this.db.primary,
+  ): Promise<void> {
+    await tx.rows(
+      'DELETE FROM marketplace.user_tokens WHERE app_key = $1 AND user_id = $2',
+      [appKey, userId],
+    );
+  }
+
+  async revokeToken(appKey: string, digest: string): Promise<void> {
+    await this.db.primary.rows(
+      'UPDATE marketplace.user_tokens SET revoked = true WHERE app_key = $1 AND digest = $2',
+      [appKey, digest],
+    );
+  }
+
+  /** Revokes every token of the user except `keepDigest`. */
+  async revokeAll(
+    appKey: string,
+    userId: string,
+    keepDigest = '',
+    tx: MarketplaceTx = this.db.primary,
+  ): Promise<void> {
+    await tx.rows(
+      `UPDATE marketplace.user_tokens SET revoked = true
+        WHERE app_key = $1 AND user_id = $2 AND digest <> $3 AND NOT revoked`,
+      [appKey, userId, keepDigest],
+    );
+  }
+
+  /** The username's failed-login state; undefined when it has none. */
+  async attempts(
+    appKey: string,
+    username: string,
+  ): Promise<{ lockedUntil: Date | null } | undefined> {
+    const rows = await this.db.primary.rows<{ locked_until: Date | null }>(
+      'SELECT locked_until FROM marketplace.login_attempts WHERE app_key = $1 AND username = $2',
+      [appKey, username],
+    );
+    return rows[0] ? { lockedUntil: rows[0].locked_until } : undefined;
+  }
+
+  /**
+   * Counts a failed login and returns the count; from `maxFailures` on, the
+   * username is locked for `lockSeconds`. Failures older than the lock
+   * window are forgotten.
+   */
+  async recordFailure(
+    appKey: string,
+    username: string,
+    now: Date,
+    maxFailures: number,
+    lockSeconds: number,
+  ): Promise<number> {
+    const rows = await this.db.primary.rows<{ failures: number }>(
+      `INSERT INTO marketplace.login_attempts AS a (app_key, username, failures, last_failure_at, locked_until)
+       VALUES ($1, $2, 1, $3, CASE WHEN $4 <= 1 THEN $3::timestamptz + make_interval(secs => $5) END)
+       ON CONFLICT (app_key, username) DO UPDATE SET
+         failures = CASE WHEN a.last_failure_at < $3::timestamptz - make_interval(secs => $5)
+                         THEN 1 ELSE a.failures + 1 END,
+         last_failure_at = $3,
+         locked_until = CASE
+           WHEN (CASE WHEN a.last_failure_at < $3::timestamptz - make_interval(secs => $5)
+                      THEN 1 ELSE a.failures + 1 END) >= $4
+           THEN $3::timestamptz + make_interval(secs => $5) ELSE a.locked_until END
+       RETURNING failures`,
+      [appKey, username, now, maxFailures, lockSeconds],
+    );
+    return rows[0]?.failures ?? 1;
+  }
+
+  async clearFailures(appKey: string, username: string): Promise<void> {
+    await this.db.primary.rows(
+      'DELETE FROM marketplace.login_attempts WHERE app_key = $1 AND username = $2',
+      [appKey, username],
+    );
+  }
+}
