@@ -1,8 +1,8 @@
 export {
   ErrorTrackingModule,
-  ErrorTrackingCliModule,
   bootstrapErrorTracking,
 } from './lib/error-tracking.module';
+export { ErrorTrackingCliModule } from './lib/cli/error-tracking-cli.module';
 export type { ErrorTrackingModuleOptions } from './lib/error-tracking.options';
 export type { AlertsOptions } from './lib/alerts/alert.types';
 export {

@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 
+import type { DynamicModule, ModuleMetadata, Provider } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
 import { Test } from '@nestjs/testing';
 import type { TestingModule } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -17,8 +19,8 @@ import {
   DEFAULT_MAX_EVENT_BYTES,
   DEFAULT_MAX_ARTIFACT_BYTES,
   ERROR_TRACKING_DATA_SOURCE,
-  ERROR_TRACKING_OPTIONS,
 } from '../lib/error-tracking.constants';
+import { ErrorTrackingOptionsModule } from '../lib/error-tracking-options.module';
 import type { ErrorTrackingModuleOptions } from '../lib/error-tracking.options';
 import { errorTrackingDataSourceOptions } from '../lib/persistence/error-tracking.data-source-options';
 
@@ -36,27 +38,45 @@ export const TEST_OPTIONS: ErrorTrackingModuleOptions = {
   signInLockSeconds: 900,
 };
 
+/** What a spec wires: area modules, and providers of its own. */
+export interface TestModuleParts {
+  readonly imports?: ModuleMetadata['imports'];
+  readonly providers?: Provider[];
+}
+
 /**
- * A Nest testing module with the context's DataSource on `url`, a clock,
- * a fresh metrics registry and the given providers.
+ * A Nest testing module with the context's DataSource on `url`, and what the
+ * gateway and the root module make global (clock, a fresh metrics registry,
+ * the scheduler registry, the options) for the given area modules, or just
+ * for the given providers.
  */
 export async function errorTrackingTestModule(
   url: string,
-  providers: unknown[],
+  parts: TestModuleParts | Provider[],
   options: Partial<ErrorTrackingModuleOptions> = {},
   clock: Clock = new FixedClock('2026-11-22T10:00:00.000Z'),
 ): Promise<TestingModule> {
-  return Test.createTestingModule({
-    imports: [TypeOrmModule.forRoot(errorTrackingDataSourceOptions(url, 4))],
+  const platform: DynamicModule = {
+    module: class ErrorTrackingTestPlatformModule {},
+    global: true,
     providers: [
       { provide: CLOCK, useValue: clock },
       { provide: METRICS_REGISTRY, useValue: new Registry() },
-      {
-        provide: ERROR_TRACKING_OPTIONS,
-        useValue: { ...TEST_OPTIONS, ...options },
-      },
-      ...(providers as never[]),
+      { provide: SchedulerRegistry, useValue: new SchedulerRegistry() },
     ],
+    exports: [CLOCK, METRICS_REGISTRY, SchedulerRegistry],
+  };
+  const { imports = [], providers = [] } = Array.isArray(parts)
+    ? { providers: parts }
+    : parts;
+  return Test.createTestingModule({
+    imports: [
+      TypeOrmModule.forRoot(errorTrackingDataSourceOptions(url, 4)),
+      platform,
+      ErrorTrackingOptionsModule.forRoot({ ...TEST_OPTIONS, ...options }),
+      ...imports,
+    ],
+    providers,
   }).compile();
 }
 

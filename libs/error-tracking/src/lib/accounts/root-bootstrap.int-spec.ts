@@ -3,8 +3,7 @@ import { openTestDatabase } from '@quitanda/testing';
 import type { TestDatabase } from '@quitanda/testing';
 
 import { errorTrackingTestModule } from '../../testing/error-tracking-test-module';
-import { DOMAIN_PROVIDERS } from '../error-tracking.module';
-import { ClientKeyCache } from '../ingestion/client-key-cache';
+import { ErrorTrackingCoreModule } from '../error-tracking-core.module';
 import { AccountsService } from './accounts.service';
 import { RootBootstrapService } from './root-bootstrap.service';
 
@@ -24,7 +23,7 @@ describe('first-boot bootstrap of root', () => {
   async function replica(initialRootToken?: string): Promise<TestingModule> {
     const module = await errorTrackingTestModule(
       database.url,
-      [...DOMAIN_PROVIDERS, ClientKeyCache],
+      { imports: [ErrorTrackingCoreModule] },
       { initialRootToken },
     );
     modules.push(module);

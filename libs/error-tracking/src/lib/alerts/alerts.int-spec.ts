@@ -14,21 +14,19 @@ import {
   seedProject,
   sqlOf,
 } from '../../testing/error-tracking-test-module';
-import {
-  ALERT_PROVIDERS,
-  DOMAIN_PROVIDERS,
-  INGESTION_PROVIDERS,
-} from '../error-tracking.module';
 import { ErrorTrackingError } from '../error-tracking.errors';
 import type { JsonObject } from '../ingestion/envelope';
 import type { IngestRequest } from '../ingestion/ingest-request';
 import { IngestionQueue } from '../ingestion/ingestion-queue';
+import { IngestionModule } from '../ingestion/ingestion.module';
 import { prepareEvent } from '../ingestion/prepare-request';
 import type { ProjectAccess } from '../projects/project.types';
 import type { WebhookBody } from './alert-content';
 import type { AlertsOptions } from './alert.types';
+import { AlertsModule } from './alerts.module';
 import { AlertsService } from './alerts.service';
 import { AlertsWorker } from './alerts-worker';
+import { RetentionModule } from '../retention/retention.module';
 import { RetentionRepository } from '../retention/retention.repository';
 
 const MINUTE = 60_000;
@@ -49,12 +47,7 @@ describe('alerts (outbox, worker, webhooks, e-mail) against the database', () =>
   async function open(options: Partial<AlertsOptions>): Promise<TestingModule> {
     const module = await errorTrackingTestModule(
       database.url,
-      [
-        ...INGESTION_PROVIDERS,
-        ...DOMAIN_PROVIDERS,
-        ...ALERT_PROVIDERS,
-        AlertsWorker,
-      ],
+      { imports: [IngestionModule, AlertsModule, RetentionModule] },
       {
         alerts: {
           allowLocalTargets: true,

@@ -1,15 +1,13 @@
 import { PassThrough } from 'node:stream';
 
 import type { TestingModule } from '@nestjs/testing';
-import { SchedulerRegistry } from '@nestjs/schedule';
 import { openTestDatabase } from '@quitanda/testing';
 import type { TestDatabase } from '@quitanda/testing';
 
 import { errorTrackingTestModule } from '../../testing/error-tracking-test-module';
 import { AccountsService } from '../accounts/accounts.service';
-import { DOMAIN_PROVIDERS } from '../error-tracking.module';
-import { ClientKeyCache } from '../ingestion/client-key-cache';
-import { RetentionService } from '../retention/retention.service';
+import { ErrorTrackingCoreModule } from '../error-tracking-core.module';
+import { RetentionModule } from '../retention/retention.module';
 import {
   CreateTokenCommand,
   CreateUserCommand,
@@ -31,16 +29,15 @@ describe('error-tracking CLI commands', () => {
 
   beforeAll(async () => {
     database = await openTestDatabase();
-    module = await errorTrackingTestModule(database.url, [
-      ...DOMAIN_PROVIDERS,
-      ClientKeyCache,
-      RetentionService,
-      { provide: SchedulerRegistry, useValue: new SchedulerRegistry() },
-      CreateUserCommand,
-      SetUserPasswordCommand,
-      CreateTokenCommand,
-      RunRetentionCommand,
-    ]);
+    module = await errorTrackingTestModule(database.url, {
+      imports: [ErrorTrackingCoreModule, RetentionModule],
+      providers: [
+        CreateUserCommand,
+        SetUserPasswordCommand,
+        CreateTokenCommand,
+        RunRetentionCommand,
+      ],
+    });
   });
 
   beforeEach(() => {

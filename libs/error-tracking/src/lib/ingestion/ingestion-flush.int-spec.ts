@@ -10,10 +10,10 @@ import {
   sqlOf,
 } from '../../testing/error-tracking-test-module';
 import { recountErrors } from '../../testing/recount';
-import { INGESTION_PROVIDERS } from '../error-tracking.module';
 import type { JsonObject } from './envelope';
 import type { IngestRequest } from './ingest-request';
 import { IngestionQueue } from './ingestion-queue';
+import { IngestionModule } from './ingestion.module';
 import { prepareEvent } from './prepare-request';
 
 const SEED = 20261122;
@@ -31,7 +31,7 @@ describe('ingestion flush (group commit against the database)', () => {
     database = await openTestDatabase();
     module = await errorTrackingTestModule(
       database.url,
-      INGESTION_PROVIDERS,
+      { imports: [IngestionModule] },
       {},
       clock,
     );

@@ -17,7 +17,7 @@ import {
   seedProject,
   sqlOf,
 } from '../../testing/error-tracking-test-module';
-import { INGESTION_PROVIDERS } from '../error-tracking.module';
+import { IngestionModule } from './ingestion.module';
 import { IngestionService } from './ingestion.service';
 
 describe('IngestionService (fixtures through the service)', () => {
@@ -28,7 +28,9 @@ describe('IngestionService (fixtures through the service)', () => {
 
   beforeAll(async () => {
     database = await openTestDatabase();
-    module = await errorTrackingTestModule(database.url, INGESTION_PROVIDERS);
+    module = await errorTrackingTestModule(database.url, {
+      imports: [IngestionModule],
+    });
     await module.init();
     service = module.get(IngestionService);
     sql = sqlOf(module);

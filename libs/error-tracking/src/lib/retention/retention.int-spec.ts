@@ -1,5 +1,4 @@
 import type { TestingModule } from '@nestjs/testing';
-import { SchedulerRegistry } from '@nestjs/schedule';
 import type { Sql } from '@quitanda/database';
 import { FixedClock } from '@quitanda/kernel';
 import { defined, openTestDatabase } from '@quitanda/testing';
@@ -11,13 +10,14 @@ import {
   sqlOf,
 } from '../../testing/error-tracking-test-module';
 import { recountErrors } from '../../testing/recount';
-import { INGESTION_PROVIDERS } from '../error-tracking.module';
 import type { JsonObject } from '../ingestion/envelope';
 import { IngestionQueue } from '../ingestion/ingestion-queue';
+import { IngestionModule } from '../ingestion/ingestion.module';
 import { prepareEvent } from '../ingestion/prepare-request';
 import { listEventPartitionDays } from '../persistence/event-partitions';
 import { ArtifactsRepository } from '../sourcemaps/artifacts.repository';
 import { RETENTION_BATCH, RetentionRepository } from './retention.repository';
+import { RetentionModule } from './retention.module';
 import { RetentionService } from './retention.service';
 
 const DAY = 86_400_000;
@@ -35,12 +35,7 @@ describe('retention (fake clock)', () => {
     database = await openTestDatabase();
     module = await errorTrackingTestModule(
       database.url,
-      [
-        ...INGESTION_PROVIDERS,
-        RetentionRepository,
-        RetentionService,
-        { provide: SchedulerRegistry, useValue: new SchedulerRegistry() },
-      ],
+      { imports: [IngestionModule, RetentionModule] },
       { retentionDays: 90, retentionIntervalMinutes: 0 },
       clock,
     );

@@ -1,0 +1,40 @@
+import { Module } from '@nestjs/common';
+import type { DynamicModule } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
+
+import { ErrorTrackingCoreModule } from '../error-tracking-core.module';
+import { ErrorTrackingOptionsModule } from '../error-tracking-options.module';
+import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
+import { RetentionModule } from '../retention/retention.module';
+import {
+  CreateTokenCommand,
+  CreateUserCommand,
+  RunRetentionCommand,
+  SetUserPasswordCommand,
+} from './error-tracking-cli.commands';
+
+/** The context's operator commands: users:create, users:set-password, tokens:create, retention:run. */
+@Module({})
+export class ErrorTrackingCliModule {
+  static forRoot(options: ErrorTrackingModuleOptions): DynamicModule {
+    return {
+      module: ErrorTrackingCliModule,
+      imports: [
+        // A command runs retention once, never on a schedule.
+        ErrorTrackingOptionsModule.forRoot({
+          ...options,
+          retentionIntervalMinutes: 0,
+        }),
+        ScheduleModule.forRoot(),
+        ErrorTrackingCoreModule,
+        RetentionModule,
+      ],
+      providers: [
+        CreateUserCommand,
+        SetUserPasswordCommand,
+        CreateTokenCommand,
+        RunRetentionCommand,
+      ],
+    };
+  }
+}

@@ -1,0 +1,67 @@
+import { Module } from '@nestjs/common';
+
+import { AccountsRepository } from './accounts/accounts.repository';
+import { AccountsService } from './accounts/accounts.service';
+import { RootBootstrapService } from './accounts/root-bootstrap.service';
+import { TokenAuthGuard } from './accounts/token-auth.guard';
+import { AlertSignal } from './alerts/alert-signal';
+import { ErrorsRepository } from './errors/errors.repository';
+import { ErrorsService } from './errors/errors.service';
+import { ClientKeyCache } from './ingestion/client-key-cache';
+import { CollectorKeysRepository } from './ingestion/collector-keys.repository';
+import { IssueFollowsError } from './issues/issue-follows-error';
+import { IssuesRepository } from './issues/issues.repository';
+import { IssuesService } from './issues/issues.service';
+import { ErrorTrackingDatabase } from './persistence/error-tracking.database';
+import { ProjectAccessService } from './projects/project-access.service';
+import { ProjectsRepository } from './projects/projects.repository';
+import { ProjectsService } from './projects/projects.service';
+import { ClientKeysRepository } from './settings/client-keys.repository';
+import { SettingsService } from './settings/settings.service';
+
+/**
+ * The domain every edge shares (the GitLab API, the web UI, the CLI, the
+ * collector, alerts): users and tokens, projects and access, settings and
+ * client keys, errors and issues. No controllers: an edge imports this
+ * module and adds its own; `ErrorTrackingDatabase` (the unit of work) stays
+ * inside it. `ClientKeyCache` and `AlertSignal` live here
+ * because each is one instance shared by two areas (settings invalidate the
+ * collector's cache; a flush wakes the alerts worker).
+ */
+@Module({
+  providers: [
+    ErrorTrackingDatabase,
+    AccountsRepository,
+    AccountsService,
+    RootBootstrapService,
+    TokenAuthGuard,
+    ProjectsRepository,
+    ProjectsService,
+    ProjectAccessService,
+    ClientKeysRepository,
+    CollectorKeysRepository,
+    ClientKeyCache,
+    SettingsService,
+    ErrorsRepository,
+    ErrorsService,
+    IssuesRepository,
+    IssueFollowsError,
+    IssuesService,
+    AlertSignal,
+  ],
+  exports: [
+    AccountsRepository,
+    AccountsService,
+    TokenAuthGuard,
+    ProjectsRepository,
+    ProjectsService,
+    ProjectAccessService,
+    ClientKeyCache,
+    SettingsService,
+    ErrorsRepository,
+    ErrorsService,
+    IssuesService,
+    AlertSignal,
+  ],
+})
+export class ErrorTrackingCoreModule {}

@@ -1,0 +1,23 @@
+import { Global, Module } from '@nestjs/common';
+import type { DynamicModule } from '@nestjs/common';
+
+import { ERROR_TRACKING_OPTIONS } from './error-tracking.constants';
+import type { ErrorTrackingModuleOptions } from './error-tracking.options';
+
+/**
+ * The context's options, registered once by the root module (the gateway's
+ * or the CLI's) and visible to every area module, as the gateway's
+ * `PlatformModule` does for the clock: the area modules stay static classes
+ * that import each other by name.
+ */
+@Global()
+@Module({})
+export class ErrorTrackingOptionsModule {
+  static forRoot(options: ErrorTrackingModuleOptions): DynamicModule {
+    return {
+      module: ErrorTrackingOptionsModule,
+      providers: [{ provide: ERROR_TRACKING_OPTIONS, useValue: options }],
+      exports: [ERROR_TRACKING_OPTIONS],
+    };
+  }
+}

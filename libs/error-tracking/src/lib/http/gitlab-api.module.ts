@@ -1,0 +1,44 @@
+import { Module } from '@nestjs/common';
+import type { MiddlewareConsumer, NestModule } from '@nestjs/common';
+
+import { GitLabUsersController } from '../accounts/users.controller';
+import { AlertRulesController } from '../alerts/alert-rules.controller';
+import { AlertsModule } from '../alerts/alerts.module';
+import { HooksController } from '../alerts/hooks.controller';
+import { ErrorTrackingCoreModule } from '../error-tracking-core.module';
+import { ErrorsController } from '../errors/errors.controller';
+import { IssuesController } from '../issues/issues.controller';
+import { ProjectsController } from '../projects/projects.controller';
+import { ReleaseHealthRepository } from '../release-health/release-health.repository';
+import { ReleaseHealthService } from '../release-health/release-health.service';
+import { SettingsController } from '../settings/settings.controller';
+import { apiBody } from './api-body.middleware';
+import { gitlabJsonContentType } from './gitlab-json.middleware';
+
+const CONTROLLERS = [
+  GitLabUsersController,
+  ProjectsController,
+  SettingsController,
+  ErrorsController,
+  IssuesController,
+  HooksController,
+  AlertRulesController,
+];
+
+/**
+ * GitLab's REST API under `/api/v4` (users, tokens, projects, members,
+ * settings, client keys, errors, issues, hooks, alert rules, release
+ * health): token auth, GitLab's bodies and content type.
+ */
+@Module({
+  imports: [ErrorTrackingCoreModule, AlertsModule],
+  controllers: CONTROLLERS,
+  providers: [ReleaseHealthRepository, ReleaseHealthService],
+})
+export class GitLabApiModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer
+      .apply(gitlabJsonContentType(), apiBody())
+      .forRoutes(...CONTROLLERS);
+  }
+}

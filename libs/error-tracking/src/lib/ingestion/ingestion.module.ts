@@ -1,0 +1,26 @@
+import { Module } from '@nestjs/common';
+
+import { ErrorTrackingCoreModule } from '../error-tracking-core.module';
+import { SourcemapsModule } from '../sourcemaps/sourcemaps.module';
+import { CollectorController } from './collector.controller';
+import { IngestionQueue } from './ingestion-queue';
+import { IngestionMetrics } from './ingestion.metrics';
+import { IngestionRepository } from './ingestion.repository';
+import { IngestionService } from './ingestion.service';
+
+/**
+ * The Sentry collector: requests in, events normalised, resolved and
+ * grouped, written by the group-commit flush. The collector reads its
+ * bodies itself (raw, any encoding), so no body middleware.
+ */
+@Module({
+  imports: [ErrorTrackingCoreModule, SourcemapsModule],
+  controllers: [CollectorController],
+  providers: [
+    IngestionMetrics,
+    IngestionRepository,
+    IngestionQueue,
+    IngestionService,
+  ],
+})
+export class IngestionModule {}
