@@ -1,5 +1,4 @@
 import {
-  Controller,
   Delete,
   Get,
   HttpCode,
@@ -9,7 +8,6 @@ import {
   Post,
   Req,
   Res,
-  UseGuards,
 } from '@nestjs/common';
 import {
   ApiBody,
@@ -17,7 +15,6 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiTags,
 } from '@nestjs/swagger';
 import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
@@ -27,8 +24,9 @@ import { ERROR_TRACKING_OPTIONS } from '../error-tracking.constants';
 import { ErrorTrackingError } from '../error-tracking.errors';
 import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
 import { baseUrlOf } from '../http/base-url';
-import { ApiGitLabPage, GitLabRestApi } from '../http/openapi';
-import { pageRequest, setPageHeaders } from '../http/pagination';
+import { GitLabController } from '../http/gitlab-controller';
+import { ApiGitLabPage } from '../http/openapi';
+import { offsetPage } from '../http/pagination';
 import { Params } from '../http/params';
 import { parseId } from '../http/path-params';
 import type { Caller } from './account.types';
@@ -43,7 +41,7 @@ import {
   toTokenResponse,
 } from './dto/token.response.dto';
 import { UserResponseDto, toUserResponse } from './dto/user.response.dto';
-import { CurrentCaller, TokenAuthGuard } from './token-auth.guard';
+import { CurrentCaller } from './token-auth.guard';
 
 function requireAdmin(caller: Caller): void {
   if (!caller.user.isAdmin) throw ErrorTrackingError.forbidden();
@@ -53,10 +51,7 @@ function requireAdmin(caller: Caller): void {
  * GitLab's users and personal access tokens. Named apart from the
  * marketplace's UsersController: OpenAPI operation ids come from class names.
  */
-@ApiTags('error tracking: users and tokens')
-@GitLabRestApi()
-@UseGuards(TokenAuthGuard)
-@Controller('api/v4')
+@GitLabController('api/v4', 'error tracking: users and tokens')
 export class GitLabUsersController {
   constructor(
     private readonly accounts: AccountsService,
@@ -81,14 +76,10 @@ export class GitLabUsersController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<UserResponseDto[]> {
     requireAdmin(caller);
-    const query = req.query as Record<string, unknown>;
-    const page = pageRequest(query);
-    const { users, total } = await this.accounts.listUsers(
-      page.perPage,
-      page.offset,
-    );
     const base = baseUrlOf(req, this.options);
-    setPageHeaders(res, req, base, page, total);
+    const users = await offsetPage(req, res, base, 'users', (limit, offset) =>
+      this.accounts.listUsers(limit, offset),
+    );
     return users.map((user) => toUserResponse(user, base));
   }
 

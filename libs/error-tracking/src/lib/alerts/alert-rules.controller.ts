@@ -1,17 +1,11 @@
-import { Controller, Get, Param, Put, Req, UseGuards } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Get, Param, Put, Req } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Request } from 'express';
 
 import type { Caller } from '../accounts/account.types';
-import { CurrentCaller, TokenAuthGuard } from '../accounts/token-auth.guard';
+import { CurrentCaller } from '../accounts/token-auth.guard';
 import { AccessLevel } from '../error-tracking.constants';
-import { GitLabRestApi } from '../http/openapi';
+import { GitLabProjectController } from '../http/gitlab-controller';
 import { Params } from '../http/params';
 import { ProjectAccessService } from '../projects/project-access.service';
 import { readAlertRules } from './alert-rules.params';
@@ -28,14 +22,10 @@ function toRulesResponse(rules: AlertRules): AlertRulesResponseDto {
 }
 
 /** The `frequent` alert rule (reporter reads, maintainer changes). */
-@ApiTags('error tracking: alerts')
-@GitLabRestApi()
-@ApiParam({
-  name: 'id',
-  description: 'Numeric project id or URL-encoded path.',
-})
-@UseGuards(TokenAuthGuard)
-@Controller('api/v4/projects/:id/error_tracking/alerts')
+@GitLabProjectController(
+  'api/v4/projects/:id/error_tracking/alerts',
+  'error tracking: alerts',
+)
 export class AlertRulesController {
   constructor(
     private readonly alerts: AlertsService,
@@ -62,11 +52,8 @@ export class AlertRulesController {
     @Param('id') id: string,
     @Req() req: Request,
   ): Promise<AlertRulesResponseDto> {
-    const merged: Record<string, unknown> = { ...(req.query as object) };
-    if (req.body && typeof req.body === 'object' && !Array.isArray(req.body))
-      Object.assign(merged, req.body);
-    const params = new Params(merged);
-    const rules = readAlertRules(params, merged);
+    const params = Params.of(req.query, req.body);
+    const rules = readAlertRules(params, params.source);
     const access = await this.access.require(
       caller,
       id,

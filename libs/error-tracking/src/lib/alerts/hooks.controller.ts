@@ -1,5 +1,4 @@
 import {
-  Controller,
   Delete,
   Get,
   HttpCode,
@@ -10,30 +9,28 @@ import {
   Put,
   Req,
   Res,
-  UseGuards,
 } from '@nestjs/common';
 import {
   ApiBody,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiParam,
   ApiResponse,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
 import type { Caller } from '../accounts/account.types';
-import { CurrentCaller, TokenAuthGuard } from '../accounts/token-auth.guard';
+import { CurrentCaller } from '../accounts/token-auth.guard';
 import {
   AccessLevel,
   ERROR_TRACKING_OPTIONS,
 } from '../error-tracking.constants';
 import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
 import { baseUrlOf } from '../http/base-url';
-import { ApiGitLabPage, GitLabErrorDto, GitLabRestApi } from '../http/openapi';
+import { GitLabProjectController } from '../http/gitlab-controller';
+import { ApiGitLabPage, GitLabErrorDto } from '../http/openapi';
 import { ErrorTrackingError } from '../error-tracking.errors';
-import { pageRequest, setPageHeaders } from '../http/pagination';
+import { offsetPage } from '../http/pagination';
 import { Params } from '../http/params';
 import { parseId } from '../http/path-params';
 import { ProjectAccessService } from '../projects/project-access.service';
@@ -59,14 +56,7 @@ function hookInput(params: Params, create: boolean): HookInput {
 }
 
 /** GitLab's project hooks, for error-tracking alerts (maintainer). */
-@ApiTags('error tracking: alerts')
-@GitLabRestApi()
-@ApiParam({
-  name: 'id',
-  description: 'Numeric project id or URL-encoded path.',
-})
-@UseGuards(TokenAuthGuard)
-@Controller('api/v4/projects/:id/hooks')
+@GitLabProjectController('api/v4/projects/:id/hooks', 'error tracking: alerts')
 export class HooksController {
   constructor(
     private readonly alerts: AlertsService,
@@ -190,15 +180,14 @@ export class HooksController {
       id,
       AccessLevel.Maintainer,
     );
-    const query = req.query as Record<string, unknown>;
-    const page = pageRequest(query);
-    const { attempts, total } = await this.alerts.attempts(
-      access,
-      parseId(hookId, 'Hook'),
-      page.perPage,
-      page.offset,
+    const attempts = await offsetPage(
+      req,
+      res,
+      baseUrlOf(req, this.options),
+      'attempts',
+      (limit, offset) =>
+        this.alerts.attempts(access, parseId(hookId, 'Hook'), limit, offset),
     );
-    setPageHeaders(res, req, baseUrlOf(req, this.options), page, total);
     return attempts.map(toHookEventResponse);
   }
 

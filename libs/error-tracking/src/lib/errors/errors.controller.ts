@@ -1,27 +1,15 @@
-import {
-  Controller,
-  Get,
-  Inject,
-  Param,
-  Post,
-  Put,
-  Req,
-  Res,
-  UseGuards,
-} from '@nestjs/common';
+import { Get, Inject, Param, Post, Put, Req, Res } from '@nestjs/common';
 import {
   ApiBody,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiParam,
   ApiQuery,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
 import type { Caller } from '../accounts/account.types';
-import { CurrentCaller, TokenAuthGuard } from '../accounts/token-auth.guard';
+import { CurrentCaller } from '../accounts/token-auth.guard';
 import {
   AccessLevel,
   DEFAULT_PER_PAGE,
@@ -30,8 +18,9 @@ import {
 } from '../error-tracking.constants';
 import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
 import { baseUrlOf } from '../http/base-url';
-import { ApiGitLabKeysetPage, GitLabRestApi } from '../http/openapi';
-import { setNextLink } from '../http/pagination';
+import { GitLabProjectController } from '../http/gitlab-controller';
+import { ApiGitLabKeysetPage } from '../http/openapi';
+import { setNextCursorLink } from '../http/pagination';
 import { Params } from '../http/params';
 import { parseBigId } from '../http/path-params';
 import {
@@ -71,14 +60,10 @@ function perPage(params: Params): number {
   return Math.min(value ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
 }
 
-@ApiTags('error tracking: errors')
-@GitLabRestApi()
-@ApiParam({
-  name: 'id',
-  description: 'Numeric project id or URL-encoded path.',
-})
-@UseGuards(TokenAuthGuard)
-@Controller('api/v4/projects/:id/error_tracking')
+@GitLabProjectController(
+  'api/v4/projects/:id/error_tracking',
+  'error tracking: errors',
+)
 export class ErrorsController {
   constructor(
     private readonly errors: ErrorsService,
@@ -133,12 +118,7 @@ export class ErrorsController {
       cursor,
       limit,
     });
-    setNextLink(
-      res,
-      req,
-      baseUrlOf(req, this.options),
-      page.nextCursor ? { cursor: page.nextCursor } : undefined,
-    );
+    setNextCursorLink(res, req, baseUrlOf(req, this.options), page.nextCursor);
     return page.items.map(({ error, frequency }) =>
       toErrorResponse(error, frequency),
     );
@@ -211,12 +191,7 @@ export class ErrorsController {
       limit,
       cursor,
     );
-    setNextLink(
-      res,
-      req,
-      baseUrlOf(req, this.options),
-      page.nextCursor ? { cursor: page.nextCursor } : undefined,
-    );
+    setNextCursorLink(res, req, baseUrlOf(req, this.options), page.nextCursor);
     return page.items.map(toEventSummaryResponse);
   }
 

@@ -88,6 +88,27 @@ export function setPageHeaders(
 }
 
 /**
+ * GitLab's offset-paginated list: reads `page`/`per_page` (400 if invalid),
+ * fetches that page, sets the headers for its `total`, and returns the
+ * fetched `key` (the services name their lists: `users`, `members`, ...).
+ */
+export async function offsetPage<K extends string, T>(
+  req: Request,
+  res: Response,
+  baseUrl: string,
+  key: K,
+  fetch: (
+    limit: number,
+    offset: number,
+  ) => Promise<Readonly<Record<K, readonly T[]>> & { readonly total: number }>,
+): Promise<readonly T[]> {
+  const page = pageRequest(req.query as Record<string, unknown>);
+  const found = await fetch(page.perPage, page.offset);
+  setPageHeaders(res, req, baseUrl, page, found.total);
+  return found[key];
+}
+
+/**
  * Keyset pagination's only header, as GitLab sends it: `Link` with
  * `rel="next"` carrying the boundary parameters, absent on the last page.
  */
@@ -99,4 +120,19 @@ export function setNextLink(
 ): void {
   if (next)
     res.setHeader('Link', `<${linkTo(req, baseUrl, next)}>; rel="next"`);
+}
+
+/** A keyset page's `Link`, by the opaque `cursor` of the next page if any. */
+export function setNextCursorLink(
+  res: Response,
+  req: Request,
+  baseUrl: string,
+  nextCursor: string | undefined | null,
+): void {
+  setNextLink(
+    res,
+    req,
+    baseUrl,
+    nextCursor ? { cursor: nextCursor } : undefined,
+  );
 }

@@ -11,7 +11,7 @@ const FALSE = new Set(['false', '0', 'no', 'f']);
 export class Params {
   private readonly problems: string[] = [];
 
-  constructor(private readonly source: Readonly<Record<string, unknown>>) {}
+  constructor(readonly source: Readonly<Record<string, unknown>>) {}
 
   static of(query: unknown, body: unknown): Params {
     const merged: Record<string, unknown> = {};

@@ -1,35 +1,24 @@
-import {
-  Controller,
-  Get,
-  Inject,
-  Param,
-  Post,
-  Put,
-  Req,
-  Res,
-  UseGuards,
-} from '@nestjs/common';
+import { Get, Inject, Param, Post, Put, Req, Res } from '@nestjs/common';
 import {
   ApiBody,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiParam,
   ApiQuery,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
 import type { Caller } from '../accounts/account.types';
-import { CurrentCaller, TokenAuthGuard } from '../accounts/token-auth.guard';
+import { CurrentCaller } from '../accounts/token-auth.guard';
 import {
   AccessLevel,
   ERROR_TRACKING_OPTIONS,
 } from '../error-tracking.constants';
 import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
 import { baseUrlOf } from '../http/base-url';
-import { ApiGitLabPage, GitLabRestApi } from '../http/openapi';
-import { pageRequest, setPageHeaders } from '../http/pagination';
+import { GitLabProjectController } from '../http/gitlab-controller';
+import { ApiGitLabPage } from '../http/openapi';
+import { offsetPage } from '../http/pagination';
 import { Params } from '../http/params';
 import { parseId } from '../http/path-params';
 import { ProjectAccessService } from '../projects/project-access.service';
@@ -40,14 +29,7 @@ import {
 } from './dto/request-bodies.dto';
 import { IssuesService } from './issues.service';
 
-@ApiTags('error tracking: issues')
-@GitLabRestApi()
-@ApiParam({
-  name: 'id',
-  description: 'Numeric project id or URL-encoded path.',
-})
-@UseGuards(TokenAuthGuard)
-@Controller('api/v4/projects/:id/issues')
+@GitLabProjectController('api/v4/projects/:id/issues', 'error tracking: issues')
 export class IssuesController {
   constructor(
     private readonly issues: IssuesService,
@@ -71,23 +53,24 @@ export class IssuesController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<IssueResponseDto[]> {
     const access = await this.access.require(caller, id, AccessLevel.Reporter);
-    const query = req.query as Record<string, unknown>;
-    const params = new Params(query);
+    const params = new Params(req.query as Record<string, unknown>);
     const state = params.oneOf('state', params.string('state'), [
       'opened',
       'closed',
       'all',
     ]);
     params.check();
-    const page = pageRequest(query);
-    const { issues, total } = await this.issues.list(
-      access,
-      state === 'all' ? undefined : (state as 'opened' | 'closed' | undefined),
-      page.perPage,
-      page.offset,
-    );
     const base = baseUrlOf(req, this.options);
-    setPageHeaders(res, req, base, page, total);
+    const issues = await offsetPage(req, res, base, 'issues', (limit, offset) =>
+      this.issues.list(
+        access,
+        state === 'all'
+          ? undefined
+          : (state as 'opened' | 'closed' | undefined),
+        limit,
+        offset,
+      ),
+    );
     return issues.map((issue) => toIssueResponse(issue, base));
   }
 

@@ -1,5 +1,4 @@
 import {
-  Controller,
   Delete,
   Get,
   HttpCode,
@@ -9,7 +8,6 @@ import {
   Post,
   Req,
   Res,
-  UseGuards,
 } from '@nestjs/common';
 import {
   ApiBody,
@@ -19,13 +17,13 @@ import {
   ApiOperation,
   ApiParam,
   ApiQuery,
-  ApiTags,
 } from '@nestjs/swagger';
 import { ApiErrorResponses } from '@quitanda/http';
 import type { Request, Response } from 'express';
 
 import type { Caller } from '../accounts/account.types';
-import { CurrentCaller, TokenAuthGuard } from '../accounts/token-auth.guard';
+import { CurrentCaller } from '../accounts/token-auth.guard';
+import { GitLabController } from '../http/gitlab-controller';
 import {
   ACCESS_LEVELS,
   AccessLevel,
@@ -38,10 +36,14 @@ import {
   ApiGitLabPage,
   ApiPageQueries,
   GitLabErrorDto,
-  GitLabRestApi,
   PAGE_OR_KEYSET_HEADERS,
 } from '../http/openapi';
-import { pageRequest, setNextLink, setPageHeaders } from '../http/pagination';
+import {
+  offsetPage,
+  pageRequest,
+  setNextLink,
+  setPageHeaders,
+} from '../http/pagination';
 import { Params } from '../http/params';
 import { parseId } from '../http/path-params';
 import {
@@ -64,10 +66,7 @@ const PROJECT_ID = ApiParam({
   description: 'Numeric project id or URL-encoded path.',
 });
 
-@ApiTags('error tracking: projects and members')
-@GitLabRestApi()
-@UseGuards(TokenAuthGuard)
-@Controller('api/v4/projects')
+@GitLabController('api/v4/projects', 'error tracking: projects and members')
 export class ProjectsController {
   constructor(
     private readonly projects: ProjectsService,
@@ -222,15 +221,14 @@ export class ProjectsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<MemberResponseDto[]> {
     const access = await this.access.require(caller, id, AccessLevel.Guest);
-    const query = req.query as Record<string, unknown>;
-    const page = pageRequest(query);
-    const { members, total } = await this.projects.listMembers(
-      access,
-      page.perPage,
-      page.offset,
-    );
     const base = baseUrlOf(req, this.options);
-    setPageHeaders(res, req, base, page, total);
+    const members = await offsetPage(
+      req,
+      res,
+      base,
+      'members',
+      (limit, offset) => this.projects.listMembers(access, limit, offset),
+    );
     return members.map((m) => toMemberResponse(m, base));
   }
 

@@ -1,5 +1,4 @@
 import {
-  Controller,
   Delete,
   Get,
   HttpCode,
@@ -11,28 +10,26 @@ import {
   Put,
   Req,
   Res,
-  UseGuards,
 } from '@nestjs/common';
 import {
   ApiBody,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiParam,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
 import type { Caller } from '../accounts/account.types';
-import { CurrentCaller, TokenAuthGuard } from '../accounts/token-auth.guard';
+import { CurrentCaller } from '../accounts/token-auth.guard';
 import {
   AccessLevel,
   ERROR_TRACKING_OPTIONS,
 } from '../error-tracking.constants';
 import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
 import { baseUrlOf } from '../http/base-url';
-import { ApiGitLabPage, GitLabRestApi } from '../http/openapi';
-import { pageRequest, setPageHeaders } from '../http/pagination';
+import { GitLabProjectController } from '../http/gitlab-controller';
+import { ApiGitLabPage } from '../http/openapi';
+import { offsetPage } from '../http/pagination';
 import { Params } from '../http/params';
 import { parseId } from '../http/path-params';
 import { ProjectAccessService } from '../projects/project-access.service';
@@ -48,14 +45,10 @@ import {
 } from './dto/settings.response.dto';
 import { SettingsService } from './settings.service';
 
-@ApiTags('error tracking: settings and client keys')
-@GitLabRestApi()
-@ApiParam({
-  name: 'id',
-  description: 'Numeric project id or URL-encoded path.',
-})
-@UseGuards(TokenAuthGuard)
-@Controller('api/v4/projects/:id/error_tracking')
+@GitLabProjectController(
+  'api/v4/projects/:id/error_tracking',
+  'error tracking: settings and client keys',
+)
 export class SettingsController {
   constructor(
     private readonly settings: SettingsService,
@@ -145,15 +138,10 @@ export class SettingsController {
       id,
       AccessLevel.Maintainer,
     );
-    const query = req.query as Record<string, unknown>;
-    const page = pageRequest(query);
-    const { keys, total } = await this.settings.listKeys(
-      access,
-      page.perPage,
-      page.offset,
-    );
     const base = baseUrlOf(req, this.options);
-    setPageHeaders(res, req, base, page, total);
+    const keys = await offsetPage(req, res, base, 'keys', (limit, offset) =>
+      this.settings.listKeys(access, limit, offset),
+    );
     return keys.map((key) => toClientKeyResponse(key, base));
   }
 

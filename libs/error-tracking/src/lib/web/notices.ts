@@ -1,3 +1,6 @@
+import type { Response } from 'express';
+
+import type { ProjectAccess } from '../projects/project.types';
 import { html } from './html';
 import type { SafeHtml } from './html';
 
@@ -40,4 +43,20 @@ export function noticeBanner(key: unknown): SafeHtml | null {
 /** `path?notice=key` (path is one of ours). */
 export function withNotice(path: string, key: NoticeKey): string {
   return `${path}${path.includes('?') ? '&' : '?'}notice=${encodeURIComponent(key)}`;
+}
+
+/**
+ * After a change on Settings > Monitor: back to the page (303) with the
+ * notice, at `anchor` (`#alerts` for that section's forms).
+ */
+export function backToMonitor(
+  res: Response,
+  access: ProjectAccess,
+  notice: NoticeKey,
+  anchor = '',
+): void {
+  res.redirect(
+    303,
+    `${withNotice(`/projects/${access.project.id}/settings/monitor`, notice)}${anchor}`,
+  );
 }

@@ -1,8 +1,7 @@
 import type { Caller } from '../accounts/account.types';
-import type { AccessLevel } from '../error-tracking.constants';
 import { ErrorTrackingError } from '../error-tracking.errors';
-import type { ProjectAccessService } from '../projects/project-access.service';
-import type { ProjectAccess } from '../projects/project.types';
+import { projectAccessParam } from '../projects/project-access.pipe';
+import { webContextOf } from './web-context';
 import type { WebContext } from './web-context';
 
 /** The signed-in user as the services' callers (the middleware ensured one). */
@@ -20,12 +19,7 @@ export function formField(body: unknown, name: string, max = 1024): string {
   return typeof value === 'string' ? value.slice(0, max) : '';
 }
 
-/** The project as the signed-in user may use it (404 non-member, 403 role). */
-export function webProjectAccess(
-  access: ProjectAccessService,
-  ctx: WebContext,
-  id: string,
-  minimum: AccessLevel,
-): Promise<ProjectAccess> {
-  return access.require(webCaller(ctx), id, minimum);
-}
+/** The page's project (`:id`) as the signed-in user may use it. */
+export const WebProjectAt = projectAccessParam((req) =>
+  webCaller(webContextOf(req)),
+);

@@ -32,12 +32,16 @@ const contexts = new WeakMap<Request, WebContext>();
 
 /** The page's context, with the session the middleware required. */
 export const Web = createParamDecorator(
-  (_data: unknown, ctx: ExecutionContext): WebContext => {
-    const found = contexts.get(ctx.switchToHttp().getRequest<Request>());
-    if (!found) throw new Error('WebContextMiddleware did not run');
-    return found;
-  },
+  (_data: unknown, ctx: ExecutionContext): WebContext =>
+    webContextOf(ctx.switchToHttp().getRequest<Request>()),
 );
+
+/** The context `WebContextMiddleware` left on this request. */
+export function webContextOf(req: Request): WebContext {
+  const found = contexts.get(req);
+  if (!found) throw new Error('WebContextMiddleware did not run');
+  return found;
+}
 
 function isPublic(req: Request): boolean {
   return req.path === SIGN_IN_PATH;

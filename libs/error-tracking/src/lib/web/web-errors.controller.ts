@@ -25,12 +25,12 @@ import { ErrorsService } from '../errors/errors.service';
 import { stackFrames, toStackTraceEntry } from '../errors/stack-trace';
 import { baseUrlOf } from '../http/base-url';
 import { parseBigId } from '../http/path-params';
-import { ProjectAccessService } from '../projects/project-access.service';
+import type { ProjectAccess } from '../projects/project.types';
 import { withNotice } from './notices';
 import { errorDetailPage } from './pages/error-detail.page';
 import { errorListPage } from './pages/error-list.page';
 import type { ErrorListQuery } from './pages/error-list.page';
-import { formField, webCaller, webProjectAccess } from './web-caller';
+import { WebProjectAt, formField, webCaller } from './web-caller';
 import { Web } from './web-context';
 import type { WebContext } from './web-context';
 
@@ -57,7 +57,6 @@ function text(value: unknown, max: number): string {
 export class WebErrorsController {
   constructor(
     private readonly errors: ErrorsService,
-    private readonly access: ProjectAccessService,
     @Inject(ERROR_TRACKING_OPTIONS)
     private readonly options: ErrorTrackingModuleOptions,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -66,15 +65,9 @@ export class WebErrorsController {
   @Get()
   async list(
     @Web() ctx: WebContext,
-    @Param('id') id: string,
+    @WebProjectAt(AccessLevel.Reporter) access: ProjectAccess,
     @Query() params: Record<string, unknown>,
   ): Promise<string> {
-    const access = await webProjectAccess(
-      this.access,
-      ctx,
-      id,
-      AccessLevel.Reporter,
-    );
     const query: ErrorListQuery = {
       status: oneOf<ErrorStatus>(
         params['status'],
@@ -105,16 +98,10 @@ export class WebErrorsController {
   @Get(':error_id')
   async detail(
     @Web() ctx: WebContext,
-    @Param('id') id: string,
+    @WebProjectAt(AccessLevel.Reporter) access: ProjectAccess,
     @Param('error_id') errorId: string,
     @Query('notice') notice: unknown,
   ): Promise<string> {
-    const access = await webProjectAccess(
-      this.access,
-      ctx,
-      id,
-      AccessLevel.Reporter,
-    );
     const { error, frequency } = await this.errors.get(
       access,
       parseBigId(errorId, 'Error'),
@@ -142,18 +129,11 @@ export class WebErrorsController {
 
   @Post(':error_id/status')
   async status(
-    @Web() ctx: WebContext,
-    @Param('id') id: string,
+    @WebProjectAt(AccessLevel.Developer) access: ProjectAccess,
     @Param('error_id') errorId: string,
     @Body() body: unknown,
     @Res() res: Response,
   ): Promise<void> {
-    const access = await webProjectAccess(
-      this.access,
-      ctx,
-      id,
-      AccessLevel.Developer,
-    );
     const status = oneOf<ErrorStatus>(
       formField(body, 'status'),
       ERROR_STATUSES,
@@ -176,13 +156,12 @@ export class WebErrorsController {
   @Post(':error_id/issue')
   async createIssue(
     @Web() ctx: WebContext,
-    @Param('id') id: string,
+    @WebProjectAt(AccessLevel.Developer) access: ProjectAccess,
     @Param('error_id') errorId: string,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
     const caller = webCaller(ctx);
-    const access = await this.access.require(caller, id, AccessLevel.Developer);
     const parsed = parseBigId(errorId, 'Error');
     const { issue, created } = await this.errors.createIssue(
       caller,

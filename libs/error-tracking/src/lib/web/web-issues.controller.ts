@@ -17,11 +17,11 @@ import { AccessLevel } from '../error-tracking.constants';
 import { ErrorTrackingError } from '../error-tracking.errors';
 import { parseId } from '../http/path-params';
 import { IssuesService } from '../issues/issues.service';
-import { ProjectAccessService } from '../projects/project-access.service';
+import type { ProjectAccess } from '../projects/project.types';
 import { withNotice } from './notices';
 import { issueListPage, issuePage } from './pages/issues.page';
 import type { IssueStateFilter } from './pages/issues.page';
-import { formField, webProjectAccess } from './web-caller';
+import { WebProjectAt, formField } from './web-caller';
 import { Web } from './web-context';
 import type { WebContext } from './web-context';
 
@@ -33,23 +33,16 @@ const PER_PAGE = 20;
 export class WebIssuesController {
   constructor(
     private readonly issues: IssuesService,
-    private readonly access: ProjectAccessService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Get()
   async list(
     @Web() ctx: WebContext,
-    @Param('id') id: string,
+    @WebProjectAt(AccessLevel.Reporter) access: ProjectAccess,
     @Query('state') stateParam: unknown,
     @Query('page') pageParam: unknown,
   ): Promise<string> {
-    const access = await webProjectAccess(
-      this.access,
-      ctx,
-      id,
-      AccessLevel.Reporter,
-    );
     const state: IssueStateFilter =
       stateParam === 'closed' || stateParam === 'all' ? stateParam : 'opened';
     const pageNo =
@@ -77,16 +70,10 @@ export class WebIssuesController {
   @Get(':iid')
   async show(
     @Web() ctx: WebContext,
-    @Param('id') id: string,
+    @WebProjectAt(AccessLevel.Reporter) access: ProjectAccess,
     @Param('iid') iid: string,
     @Query('notice') notice: unknown,
   ): Promise<string> {
-    const access = await webProjectAccess(
-      this.access,
-      ctx,
-      id,
-      AccessLevel.Reporter,
-    );
     const issue = await this.issues.get(access, parseId(iid, 'Issue'));
     return issuePage(ctx, {
       project: access.project,
@@ -100,18 +87,11 @@ export class WebIssuesController {
 
   @Post(':iid/state')
   async state(
-    @Web() ctx: WebContext,
-    @Param('id') id: string,
+    @WebProjectAt(AccessLevel.Developer) access: ProjectAccess,
     @Param('iid') iid: string,
     @Body() body: unknown,
     @Res() res: Response,
   ): Promise<void> {
-    const access = await webProjectAccess(
-      this.access,
-      ctx,
-      id,
-      AccessLevel.Developer,
-    );
     const event = formField(body, 'state_event');
     if (event !== 'close' && event !== 'reopen')
       throw ErrorTrackingError.badRequest(

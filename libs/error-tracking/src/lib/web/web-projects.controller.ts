@@ -26,16 +26,14 @@ import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
 import { baseUrlOf, dsnOf } from '../http/base-url';
 import { parseId } from '../http/path-params';
 import { AlertsService } from '../alerts/alerts.service';
-import { ProjectAccessService } from '../projects/project-access.service';
 import type { ProjectAccess } from '../projects/project.types';
 import { ProjectsService } from '../projects/projects.service';
 import { SettingsService } from '../settings/settings.service';
-import { withNotice } from './notices';
-import type { NoticeKey } from './notices';
+import { backToMonitor, withNotice } from './notices';
 import type { AlertsView } from './pages/monitor-alerts.view';
 import { monitorSettingsPage } from './pages/monitor-settings.page';
 import { projectsPage } from './pages/projects.page';
-import { formField, webCaller, webProjectAccess } from './web-caller';
+import { WebProjectAt, formField, webCaller } from './web-caller';
 import { Web } from './web-context';
 import type { WebContext } from './web-context';
 
@@ -48,7 +46,6 @@ const RECENT_DELIVERIES = 10;
 export class WebProjectsController {
   constructor(
     private readonly projects: ProjectsService,
-    private readonly access: ProjectAccessService,
     private readonly settings: SettingsService,
     private readonly alerts: AlertsService,
     @Inject(ERROR_TRACKING_OPTIONS)
@@ -121,33 +118,20 @@ export class WebProjectsController {
 
   @Get('/projects/:id')
   async project(
-    @Web() ctx: WebContext,
-    @Param('id') id: string,
+    @WebProjectAt(AccessLevel.Guest) access: ProjectAccess,
     @Res() res: Response,
   ): Promise<void> {
-    const access = await webProjectAccess(
-      this.access,
-      ctx,
-      id,
-      AccessLevel.Guest,
-    );
     res.redirect(302, `/projects/${access.project.id}/error_tracking`);
   }
 
   @Get('/projects/:id/settings/monitor')
   async monitor(
     @Web() ctx: WebContext,
-    @Param('id') id: string,
+    @WebProjectAt(AccessLevel.Developer) access: ProjectAccess,
     @Query('notice') notice: unknown,
     @Req() req: Request,
   ): Promise<string> {
     // Developers see only their own alert e-mail choice; the rest is maintainers'.
-    const access = await webProjectAccess(
-      this.access,
-      ctx,
-      id,
-      AccessLevel.Developer,
-    );
     const maintainer = access.accessLevel >= AccessLevel.Maintainer;
     const base = baseUrlOf(req, this.options);
     const { keys } = maintainer
@@ -170,40 +154,34 @@ export class WebProjectsController {
   }
 
   @Post('/projects/:id/settings/monitor')
-  saveMonitor(
-    @Web() ctx: WebContext,
-    @Param('id') id: string,
+  async saveMonitor(
+    @WebProjectAt(AccessLevel.Maintainer) access: ProjectAccess,
     @Body() body: unknown,
     @Res() res: Response,
   ): Promise<void> {
     // Integrated is the only backend this platform has.
     const active = formField(body, 'active') === 'true';
-    return this.settingsAction(ctx, id, res, 'settings-saved', (access) =>
-      this.settings.update(access, active, true),
-    );
+    await this.settings.update(access, active, true);
+    backToMonitor(res, access, 'settings-saved');
   }
 
   @Post('/projects/:id/settings/monitor/client_keys')
-  createKey(
-    @Web() ctx: WebContext,
-    @Param('id') id: string,
+  async createKey(
+    @WebProjectAt(AccessLevel.Maintainer) access: ProjectAccess,
     @Res() res: Response,
   ): Promise<void> {
-    return this.settingsAction(ctx, id, res, 'key-created', (access) =>
-      this.settings.createKey(access),
-    );
+    await this.settings.createKey(access);
+    backToMonitor(res, access, 'key-created');
   }
 
   @Post('/projects/:id/settings/monitor/client_keys/:key_id/delete')
-  deleteKey(
-    @Web() ctx: WebContext,
-    @Param('id') id: string,
+  async deleteKey(
+    @WebProjectAt(AccessLevel.Maintainer) access: ProjectAccess,
     @Param('key_id') keyId: string,
     @Res() res: Response,
   ): Promise<void> {
-    return this.settingsAction(ctx, id, res, 'key-deleted', (access) =>
-      this.settings.deleteKey(access, parseId(keyId, 'Client key')),
-    );
+    await this.settings.deleteKey(access, parseId(keyId, 'Client key'));
+    backToMonitor(res, access, 'key-deleted');
   }
 
   private async alertsView(
@@ -229,26 +207,5 @@ export class WebProjectsController {
       optedOut: await this.alerts.isOptedOut(access, userId),
       now: this.clock.now(),
     };
-  }
-
-  /** A maintainer's change on the settings page, then back to it. */
-  private async settingsAction(
-    ctx: WebContext,
-    id: string,
-    res: Response,
-    notice: NoticeKey,
-    change: (access: ProjectAccess) => Promise<unknown>,
-  ): Promise<void> {
-    const access = await webProjectAccess(
-      this.access,
-      ctx,
-      id,
-      AccessLevel.Maintainer,
-    );
-    await change(access);
-    res.redirect(
-      303,
-      withNotice(`/projects/${access.project.id}/settings/monitor`, notice),
-    );
   }
 }
