@@ -31,10 +31,7 @@ import { Params } from '../http/params';
 import { parseId } from '../http/path-params';
 import type { Caller } from './account.types';
 import { AccountsService } from './accounts.service';
-import {
-  CreateTokenBodyDto,
-  CreateUserBodyDto,
-} from './dto/request-bodies.dto';
+import { CREATE_TOKEN_BODY, CREATE_USER_BODY } from './dto/request-bodies.dto';
 import {
   NewTokenResponseDto,
   TokenResponseDto,
@@ -85,7 +82,7 @@ export class GitLabUsersController {
 
   @Post('users')
   @ApiOperation({ summary: 'Create a user (admin)' })
-  @ApiBody({ type: CreateUserBodyDto })
+  @ApiBody({ type: CREATE_USER_BODY.dto })
   @ApiCreatedResponse({ type: UserResponseDto })
   async create(
     @CurrentCaller() caller: Caller,
@@ -93,11 +90,8 @@ export class GitLabUsersController {
   ): Promise<UserResponseDto> {
     requireAdmin(caller);
     const params = Params.of(req.query, req.body);
-    const email = params.string('email', true, 255);
-    const password = params.string('password', false, 1024);
-    const name = params.string('name', true, 255);
-    const username = params.string('username', true, 255);
-    const admin = params.boolean('admin');
+    const { email, password, name, username, admin } =
+      CREATE_USER_BODY.read(params);
     params.check();
     const user = await this.accounts.createUser({
       username,
@@ -114,7 +108,7 @@ export class GitLabUsersController {
     summary:
       "Create a user's personal access token (admin); shows `token` once",
   })
-  @ApiBody({ type: CreateTokenBodyDto })
+  @ApiBody({ type: CREATE_TOKEN_BODY.dto })
   @ApiCreatedResponse({ type: NewTokenResponseDto })
   async createToken(
     @CurrentCaller() caller: Caller,
@@ -124,14 +118,12 @@ export class GitLabUsersController {
     requireAdmin(caller);
     const id = parseId(userId, 'User');
     const params = Params.of(req.query, req.body);
-    const name = params.string('name', true, 255);
-    const scopes = params.list('scopes', true);
-    const expiresAt = params.string('expires_at');
+    const body = CREATE_TOKEN_BODY.read(params);
     params.check();
     const issued = await this.accounts.createToken(id, {
-      name,
-      scopes: scopes ?? [],
-      expiresAt: expiresAt || null,
+      name: body.name,
+      scopes: body.scopes ?? [],
+      expiresAt: body.expires_at || null,
     });
     return {
       ...toTokenResponse(issued.record, this.clock.now()),

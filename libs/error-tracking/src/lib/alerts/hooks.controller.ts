@@ -42,16 +42,15 @@ import {
   toHookEventResponse,
   toHookResponse,
 } from './dto/hook.response.dto';
-import { HookBodyDto } from './dto/request-bodies.dto';
+import { HOOK_BODY } from './dto/request-bodies.dto';
 
 function hookInput(params: Params, create: boolean): HookInput {
+  const body = HOOK_BODY.read(params, { partial: !create });
   return {
-    url: create
-      ? params.string('url', true, 2_048)
-      : params.string('url', false, 2_048),
-    token: params.string('token', false, 255),
-    errorTrackingEvents: params.boolean('error_tracking_events'),
-    enableSslVerification: params.boolean('enable_ssl_verification'),
+    url: body.url,
+    token: body.token,
+    errorTrackingEvents: body.error_tracking_events,
+    enableSslVerification: body.enable_ssl_verification,
   };
 }
 
@@ -84,7 +83,7 @@ export class HooksController {
   @ApiOperation({
     summary: 'Add a webhook (maintainer); the token is write-only',
   })
-  @ApiBody({ type: HookBodyDto })
+  @ApiBody({ type: HOOK_BODY.dto })
   @ApiCreatedResponse({ type: HookResponseDto })
   async create(
     @CurrentCaller() caller: Caller,
@@ -124,7 +123,7 @@ export class HooksController {
   @ApiOperation({
     summary: 'Change a webhook (maintainer); an empty token removes it',
   })
-  @ApiBody({ type: HookBodyDto })
+  @ApiBody({ type: HOOK_BODY.dto })
   @ApiOkResponse({ type: HookResponseDto })
   async update(
     @CurrentCaller() caller: Caller,

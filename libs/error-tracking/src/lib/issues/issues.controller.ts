@@ -23,10 +23,7 @@ import { Params } from '../http/params';
 import { parseId } from '../http/path-params';
 import { ProjectAccessService } from '../projects/project-access.service';
 import { IssueResponseDto, toIssueResponse } from './dto/issue.response.dto';
-import {
-  CreateIssueBodyDto,
-  UpdateIssueBodyDto,
-} from './dto/request-bodies.dto';
+import { CREATE_ISSUE_BODY, UPDATE_ISSUE_BODY } from './dto/request-bodies.dto';
 import { IssuesService } from './issues.service';
 
 @GitLabProjectController('api/v4/projects/:id/issues', 'error tracking: issues')
@@ -76,7 +73,7 @@ export class IssuesController {
 
   @Post()
   @ApiOperation({ summary: 'Create an issue (developer)' })
-  @ApiBody({ type: CreateIssueBodyDto })
+  @ApiBody({ type: CREATE_ISSUE_BODY.dto })
   @ApiCreatedResponse({ type: IssueResponseDto })
   async create(
     @CurrentCaller() caller: Caller,
@@ -85,9 +82,7 @@ export class IssuesController {
   ): Promise<IssueResponseDto> {
     const access = await this.access.require(caller, id, AccessLevel.Developer);
     const params = Params.of(req.query, req.body);
-    const title = params.string('title', true, 255);
-    const description = params.string('description', false, 1_048_576);
-    const labels = params.list('labels');
+    const { title, description, labels } = CREATE_ISSUE_BODY.read(params);
     params.check();
     const issue = await this.issues.create(caller, access, {
       title,
@@ -116,7 +111,7 @@ export class IssuesController {
     summary:
       'Update, close (`state_event=close`) or reopen an issue (developer)',
   })
-  @ApiBody({ type: UpdateIssueBodyDto })
+  @ApiBody({ type: UPDATE_ISSUE_BODY.dto })
   @ApiOkResponse({ type: IssueResponseDto })
   async update(
     @CurrentCaller() caller: Caller,
@@ -126,14 +121,12 @@ export class IssuesController {
   ): Promise<IssueResponseDto> {
     const access = await this.access.require(caller, id, AccessLevel.Developer);
     const params = Params.of(req.query, req.body);
-    const title = params.string('title', false, 255);
-    const description = params.string('description', false, 1_048_576);
-    const labels = params.list('labels');
-    const stateEvent = params.oneOf(
-      'state_event',
-      params.string('state_event'),
-      ['close', 'reopen'],
-    );
+    const {
+      title,
+      description,
+      labels,
+      state_event: stateEvent,
+    } = UPDATE_ISSUE_BODY.read(params);
     if (title !== undefined && title.trim() === '')
       params.invalid('title is empty');
     params.check();
@@ -141,7 +134,7 @@ export class IssuesController {
       title,
       description,
       labels,
-      stateEvent: stateEvent as 'close' | 'reopen' | undefined,
+      stateEvent,
     });
     return toIssueResponse(issue, baseUrlOf(req, this.options));
   }

@@ -25,7 +25,6 @@ import type { Caller } from '../accounts/account.types';
 import { CurrentCaller } from '../accounts/token-auth.guard';
 import { GitLabController } from '../http/gitlab-controller';
 import {
-  ACCESS_LEVELS,
   AccessLevel,
   ERROR_TRACKING_OPTIONS,
 } from '../error-tracking.constants';
@@ -52,10 +51,7 @@ import {
   toMemberResponse,
   toProjectResponse,
 } from './dto/project.response.dto';
-import {
-  AddMemberBodyDto,
-  CreateProjectBodyDto,
-} from './dto/request-bodies.dto';
+import { ADD_MEMBER_BODY, CREATE_PROJECT_BODY } from './dto/request-bodies.dto';
 import { PROJECT_ORDERS } from './project.types';
 import type { ProjectOrder } from './project.types';
 import { ProjectAccessService } from './project-access.service';
@@ -77,16 +73,14 @@ export class ProjectsController {
 
   @Post()
   @ApiOperation({ summary: 'Create a project; the creator becomes its owner' })
-  @ApiBody({ type: CreateProjectBodyDto })
+  @ApiBody({ type: CREATE_PROJECT_BODY.dto })
   @ApiCreatedResponse({ type: ProjectResponseDto })
   async create(
     @CurrentCaller() caller: Caller,
     @Req() req: Request,
   ): Promise<ProjectResponseDto> {
     const params = Params.of(req.query, req.body);
-    const name = params.string('name', false, 255);
-    const path = params.string('path', false, 255);
-    const description = params.string('description', false, 10_000);
+    const { name, path, description } = CREATE_PROJECT_BODY.read(params);
     if (!name && !path)
       params.invalid(
         'name, path are missing, at least one parameter must be provided',
@@ -255,7 +249,7 @@ export class ProjectsController {
   @ApiOperation({
     summary: 'Add a member (maintainer; not above your own level)',
   })
-  @ApiBody({ type: AddMemberBodyDto })
+  @ApiBody({ type: ADD_MEMBER_BODY.dto })
   @ApiCreatedResponse({ type: MemberResponseDto })
   async addMember(
     @CurrentCaller() caller: Caller,
@@ -268,17 +262,12 @@ export class ProjectsController {
       AccessLevel.Maintainer,
     );
     const params = Params.of(req.query, req.body);
-    const userId = params.integer('user_id', true);
-    const level = params.oneOf(
-      'access_level',
-      params.integer('access_level', true),
-      ACCESS_LEVELS,
-    );
+    const body = ADD_MEMBER_BODY.read(params);
     params.check();
     const member = await this.projects.addMember(
       access,
-      userId,
-      level as number,
+      body.user_id,
+      body.access_level,
     );
     return toMemberResponse(member, baseUrlOf(req, this.options));
   }

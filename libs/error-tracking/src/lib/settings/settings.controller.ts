@@ -33,10 +33,7 @@ import { offsetPage } from '../http/pagination';
 import { Params } from '../http/params';
 import { parseId } from '../http/path-params';
 import { ProjectAccessService } from '../projects/project-access.service';
-import {
-  PatchSettingBodyDto,
-  PutSettingBodyDto,
-} from './dto/request-bodies.dto';
+import { PATCH_SETTING_BODY, PUT_SETTING_BODY } from './dto/request-bodies.dto';
 import {
   ClientKeyResponseDto,
   SettingResponseDto,
@@ -77,7 +74,7 @@ export class SettingsController {
     summary:
       'Enable or disable error tracking (maintainer); enabling creates the first key',
   })
-  @ApiBody({ type: PatchSettingBodyDto })
+  @ApiBody({ type: PATCH_SETTING_BODY.dto })
   @ApiOkResponse({ type: SettingResponseDto })
   async patch(
     @CurrentCaller() caller: Caller,
@@ -85,8 +82,7 @@ export class SettingsController {
     @Req() req: Request,
   ): Promise<SettingResponseDto> {
     const params = Params.of(req.query, req.body);
-    const active = params.boolean('active', true);
-    const integrated = params.boolean('integrated');
+    const { active, integrated } = PATCH_SETTING_BODY.read(params);
     const access = await this.access.require(
       caller,
       id,
@@ -103,7 +99,7 @@ export class SettingsController {
 
   @Put('settings')
   @ApiOperation({ summary: 'Create or replace the setting (maintainer)' })
-  @ApiBody({ type: PutSettingBodyDto })
+  @ApiBody({ type: PUT_SETTING_BODY.dto })
   @ApiOkResponse({ type: SettingResponseDto })
   async put(
     @CurrentCaller() caller: Caller,
@@ -111,8 +107,7 @@ export class SettingsController {
     @Req() req: Request,
   ): Promise<SettingResponseDto> {
     const params = Params.of(req.query, req.body);
-    const active = params.boolean('active', true);
-    const integrated = params.boolean('integrated', true);
+    const { active, integrated } = PUT_SETTING_BODY.read(params);
     const access = await this.access.require(
       caller,
       id,

@@ -1,20 +1,27 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ACCESS_LEVELS } from '../../error-tracking.constants';
+import { GitLabBody } from '../../http/gitlab-body';
 
-export class CreateProjectBodyDto {
-  @ApiPropertyOptional({ description: 'Name; or give only `path`.' })
-  name?: string;
-  @ApiPropertyOptional({
-    description: 'Unique slug; derived from the name when absent.',
-  })
-  path?: string;
-  @ApiPropertyOptional() description?: string;
-}
+/** `POST /projects`: `name`, `path` or both (the handler checks that). */
+export const CREATE_PROJECT_BODY = new GitLabBody('CreateProjectBodyDto', {
+  name: {
+    type: 'string',
+    max: 255,
+    doc: { description: 'Name; or give only `path`.' },
+  },
+  path: {
+    type: 'string',
+    max: 255,
+    doc: { description: 'Unique slug; derived from the name when absent.' },
+  },
+  description: { type: 'string', max: 10_000 },
+});
 
-export class AddMemberBodyDto {
-  @ApiProperty() user_id!: number;
-  @ApiProperty({
-    enum: [10, 20, 30, 40, 50],
-    description: 'guest 10 .. owner 50',
-  })
-  access_level!: number;
-}
+export const ADD_MEMBER_BODY = new GitLabBody('AddMemberBodyDto', {
+  user_id: { type: 'integer', required: true },
+  access_level: {
+    type: 'integer',
+    required: true,
+    oneOf: ACCESS_LEVELS,
+    doc: { description: 'guest 10 .. owner 50' },
+  },
+});

@@ -1,12 +1,18 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { GitLabBody } from '../../http/gitlab-body';
 
-export class PatchSettingBodyDto {
-  @ApiProperty({ description: 'Enable error tracking.' }) active!: boolean;
-  @ApiPropertyOptional({ description: 'Use the integrated backend.' })
-  integrated?: boolean;
-}
+export const PATCH_SETTING_BODY = new GitLabBody('PatchSettingBodyDto', {
+  active: {
+    type: 'boolean',
+    required: true,
+    doc: { description: 'Enable error tracking.' },
+  },
+  integrated: {
+    type: 'boolean',
+    doc: { description: 'Use the integrated backend.' },
+  },
+});
 
-export class PutSettingBodyDto {
-  @ApiProperty() active!: boolean;
-  @ApiProperty() integrated!: boolean;
-}
+export const PUT_SETTING_BODY = new GitLabBody('PutSettingBodyDto', {
+  active: { type: 'boolean', required: true },
+  integrated: { type: 'boolean', required: true },
+});
