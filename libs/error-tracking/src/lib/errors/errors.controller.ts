@@ -4,7 +4,6 @@ import {
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiQuery,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
@@ -45,13 +44,13 @@ import {
   toErrorResponse,
   toEventSummaryResponse,
 } from './dto/error.response.dto';
-import { ERROR_SORTS, ERROR_STATUSES } from './error.types';
-import type {
-  ErrorRecord,
-  ErrorSort,
-  ErrorStatus,
-  Frequency,
-} from './error.types';
+import {
+  LIST_ERRORS_QUERY,
+  LIST_EVENTS_QUERY,
+  RELEASE_HEALTH_QUERY,
+} from './dto/request-queries.dto';
+import { ERROR_STATUSES } from './error.types';
+import type { ErrorRecord, ErrorStatus, Frequency } from './error.types';
 import { ErrorsService } from './errors.service';
 
 function perPage(params: Params): number {
@@ -78,16 +77,7 @@ export class ErrorsController {
     summary:
       'Grouped errors, keyset-paginated via `Link: rel="next"` (reporter)',
   })
-  @ApiQuery({ name: 'status', required: false, enum: ERROR_STATUSES })
-  @ApiQuery({ name: 'sort', required: false, enum: ERROR_SORTS })
-  @ApiQuery({
-    name: 'search',
-    required: false,
-    description: 'In title, message, culprit.',
-  })
-  @ApiQuery({ name: 'environment', required: false })
-  @ApiQuery({ name: 'release', required: false })
-  @ApiQuery({ name: 'cursor', required: false })
+  @LIST_ERRORS_QUERY.ApiQueries()
   @ApiGitLabKeysetPage(ErrorResponseDto)
   async list(
     @CurrentCaller() caller: Caller,
@@ -97,25 +87,13 @@ export class ErrorsController {
   ): Promise<ErrorResponseDto[]> {
     const access = await this.access.require(caller, id, AccessLevel.Reporter);
     const params = new Params(req.query as Record<string, unknown>);
-    const status = params.oneOf(
-      'status',
-      params.string('status'),
-      ERROR_STATUSES,
-    );
-    const sort = params.oneOf('sort', params.string('sort'), ERROR_SORTS);
-    const search = params.string('search', false, 1_000);
-    const environment = params.string('environment', false, 200);
-    const release = params.string('release', false, 200);
-    const cursor = params.string('cursor', false, 1_000);
+    const query = LIST_ERRORS_QUERY.read(params);
     const limit = perPage(params);
     params.check();
     const page = await this.errors.list(access, {
-      status: (status ?? 'unresolved') as ErrorStatus,
-      sort: (sort ?? 'last_seen') as ErrorSort,
-      search,
-      environment,
-      release,
-      cursor,
+      ...query,
+      status: query.status ?? 'unresolved',
+      sort: query.sort ?? 'last_seen',
       limit,
     });
     setNextCursorLink(res, req, baseUrlOf(req, this.options), page.nextCursor);
@@ -171,7 +149,7 @@ export class ErrorsController {
   @ApiOperation({
     summary: 'Occurrences, newest first, keyset-paginated (reporter)',
   })
-  @ApiQuery({ name: 'cursor', required: false })
+  @LIST_EVENTS_QUERY.ApiQueries()
   @ApiGitLabKeysetPage(EventSummaryResponseDto)
   async events(
     @CurrentCaller() caller: Caller,
@@ -182,7 +160,7 @@ export class ErrorsController {
   ): Promise<EventSummaryResponseDto[]> {
     const access = await this.access.require(caller, id, AccessLevel.Reporter);
     const params = new Params(req.query as Record<string, unknown>);
-    const cursor = params.string('cursor', false, 1_000);
+    const { cursor } = LIST_EVENTS_QUERY.read(params);
     const limit = perPage(params);
     params.check();
     const page = await this.errors.events(
@@ -281,8 +259,7 @@ export class ErrorsController {
 
   @Get('release_health')
   @ApiOperation({ summary: 'Sessions per release and environment (reporter)' })
-  @ApiQuery({ name: 'release', required: false })
-  @ApiQuery({ name: 'environment', required: false })
+  @RELEASE_HEALTH_QUERY.ApiQueries()
   @ApiOkResponse({ type: ReleaseHealthResponseDto, isArray: true })
   async health(
     @CurrentCaller() caller: Caller,
@@ -291,8 +268,7 @@ export class ErrorsController {
   ): Promise<ReleaseHealthResponseDto[]> {
     const access = await this.access.require(caller, id, AccessLevel.Reporter);
     const params = new Params(req.query as Record<string, unknown>);
-    const release = params.string('release', false, 200);
-    const environment = params.string('environment', false, 200);
+    const { release, environment } = RELEASE_HEALTH_QUERY.read(params);
     params.check();
     const rows = await this.releaseHealth.list(access, {
       release: release || undefined,

@@ -4,7 +4,6 @@ import {
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiQuery,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
@@ -23,6 +22,7 @@ import { Params } from '../http/params';
 import { parseId } from '../http/path-params';
 import { ProjectAccessService } from '../projects/project-access.service';
 import { IssueResponseDto, toIssueResponse } from './dto/issue.response.dto';
+import { LIST_ISSUES_QUERY } from './dto/request-queries.dto';
 import { CREATE_ISSUE_BODY, UPDATE_ISSUE_BODY } from './dto/request-bodies.dto';
 import { IssuesService } from './issues.service';
 
@@ -37,11 +37,7 @@ export class IssuesController {
 
   @Get()
   @ApiOperation({ summary: 'Issues of a project, newest first (reporter)' })
-  @ApiQuery({
-    name: 'state',
-    required: false,
-    enum: ['opened', 'closed', 'all'],
-  })
+  @LIST_ISSUES_QUERY.ApiQueries()
   @ApiGitLabPage(IssueResponseDto)
   async list(
     @CurrentCaller() caller: Caller,
@@ -51,19 +47,13 @@ export class IssuesController {
   ): Promise<IssueResponseDto[]> {
     const access = await this.access.require(caller, id, AccessLevel.Reporter);
     const params = new Params(req.query as Record<string, unknown>);
-    const state = params.oneOf('state', params.string('state'), [
-      'opened',
-      'closed',
-      'all',
-    ]);
+    const { state } = LIST_ISSUES_QUERY.read(params);
     params.check();
     const base = baseUrlOf(req, this.options);
     const issues = await offsetPage(req, res, base, 'issues', (limit, offset) =>
       this.issues.list(
         access,
-        state === 'all'
-          ? undefined
-          : (state as 'opened' | 'closed' | undefined),
+        state === 'all' ? undefined : state,
         limit,
         offset,
       ),

@@ -16,7 +16,6 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
-  ApiQuery,
 } from '@nestjs/swagger';
 import { ApiErrorResponses } from '@quitanda/http';
 import type { Request, Response } from 'express';
@@ -52,8 +51,7 @@ import {
   toProjectResponse,
 } from './dto/project.response.dto';
 import { ADD_MEMBER_BODY, CREATE_PROJECT_BODY } from './dto/request-bodies.dto';
-import { PROJECT_ORDERS } from './project.types';
-import type { ProjectOrder } from './project.types';
+import { LIST_PROJECTS_QUERY } from './dto/request-queries.dto';
 import { ProjectAccessService } from './project-access.service';
 import { ProjectsService } from './projects.service';
 
@@ -99,26 +97,7 @@ export class ProjectsController {
     summary: 'Projects the caller is a member of (all for admins)',
   })
   @ApiPageQueries()
-  @ApiQuery({
-    name: 'pagination',
-    required: false,
-    enum: ['offset', 'keyset'],
-    description: 'Keyset pagination needs `order_by=id` (the default then).',
-  })
-  @ApiQuery({ name: 'order_by', required: false, enum: PROJECT_ORDERS })
-  @ApiQuery({ name: 'sort', required: false, enum: ['asc', 'desc'] })
-  @ApiQuery({
-    name: 'id_after',
-    required: false,
-    type: Number,
-    description: 'Keyset, ascending: the page after this id.',
-  })
-  @ApiQuery({
-    name: 'id_before',
-    required: false,
-    type: Number,
-    description: 'Keyset, descending: the page after this id.',
-  })
+  @LIST_PROJECTS_QUERY.ApiQueries()
   @ApiOkResponse({
     type: ProjectResponseDto,
     isArray: true,
@@ -137,15 +116,13 @@ export class ProjectsController {
     const query = req.query as Record<string, unknown>;
     const page = pageRequest(query);
     const params = new Params(query);
-    const pagination = params.string('pagination');
-    const by = params.oneOf(
-      'order_by',
-      params.string('order_by') as ProjectOrder['by'] | undefined,
-      PROJECT_ORDERS,
-    );
-    const sort = params.oneOf('sort', params.string('sort'), ['asc', 'desc']);
-    const idAfter = params.integer('id_after');
-    const idBefore = params.integer('id_before');
+    const {
+      pagination,
+      order_by: by,
+      sort,
+      id_after: idAfter,
+      id_before: idBefore,
+    } = LIST_PROJECTS_QUERY.read(params);
     params.check();
     const base = baseUrlOf(req, this.options);
     if (pagination !== 'keyset') {

@@ -1,4 +1,4 @@
-import { GitLabBody } from '../../http/gitlab-body';
+import { GitLabBody } from '../../http/gitlab-params';
 
 /** `POST /users` (parameters in the body or query). */
 export const CREATE_USER_BODY = new GitLabBody('CreateUserBodyDto', {

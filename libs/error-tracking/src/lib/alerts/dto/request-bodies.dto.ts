@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
-import { GitLabBody } from '../../http/gitlab-body';
+import { GitLabBody } from '../../http/gitlab-params';
 
 /** `POST` and (every field optional) `PUT /projects/:id/hooks[/:hook_id]`. */
 export const HOOK_BODY = new GitLabBody('HookBodyDto', {

@@ -1,4 +1,4 @@
-import { GitLabBody } from '../../http/gitlab-body';
+import { GitLabBody } from '../../http/gitlab-params';
 
 export const CREATE_ISSUE_BODY = new GitLabBody('CreateIssueBodyDto', {
   title: { type: 'string', required: true, max: 255 },

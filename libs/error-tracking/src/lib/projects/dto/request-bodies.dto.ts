@@ -1,5 +1,5 @@
 import { ACCESS_LEVELS } from '../../error-tracking.constants';
-import { GitLabBody } from '../../http/gitlab-body';
+import { GitLabBody } from '../../http/gitlab-params';
 
 /** `POST /projects`: `name`, `path` or both (the handler checks that). */
 export const CREATE_PROJECT_BODY = new GitLabBody('CreateProjectBodyDto', {

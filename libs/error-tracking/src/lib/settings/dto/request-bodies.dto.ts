@@ -1,4 +1,4 @@
-import { GitLabBody } from '../../http/gitlab-body';
+import { GitLabBody } from '../../http/gitlab-params';
 
 export const PATCH_SETTING_BODY = new GitLabBody('PatchSettingBodyDto', {
   active: {

@@ -1,5 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
-import type { ApiPropertyOptions } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiQuery } from '@nestjs/swagger';
+import type { ApiPropertyOptions, ApiQueryOptions } from '@nestjs/swagger';
 
 import type { Params } from './params';
 
@@ -58,33 +59,13 @@ const DOC_TYPES = {
 } as const;
 
 /**
- * A GitLab request body (or its query-string twin), described once: the
- * same declaration checks the parameters, in declaration order and with
- * Grape's messages, and is the OpenAPI schema `name` (`@ApiBody({ type:
- * body.dto })`). Rules across fields stay with the handler, before
+ * GitLab request parameters described once: the same declaration checks
+ * them, in declaration order and with Grape's messages, and documents them
+ * in OpenAPI. Rules across fields stay with the handler, before
  * `params.check()`.
  */
-export class GitLabBody<S extends Record<string, BodyField>> {
-  /** The OpenAPI model (a class only so Swagger can name and `$ref` it). */
-  readonly dto: new () => unknown;
-
-  constructor(
-    name: string,
-    private readonly fields: S,
-  ) {
-    const dto = { [name]: class {} }[name] as new () => unknown;
-    for (const [key, field] of Object.entries(fields)) {
-      const oneOf = 'oneOf' in field ? field.oneOf : undefined;
-      const options = {
-        type: DOC_TYPES[field.type],
-        required: field.required ?? false,
-        ...(oneOf ? { enum: [...oneOf] } : {}),
-        ...field.doc,
-      } as ApiPropertyOptions;
-      ApiProperty(options)(dto.prototype as object, key);
-    }
-    this.dto = dto;
-  }
+abstract class GitLabParams<S extends Record<string, BodyField>> {
+  constructor(protected readonly fields: S) {}
 
   /**
    * The fields, each checked (problems collect in `params`; call
@@ -101,6 +82,55 @@ export class GitLabBody<S extends Record<string, BodyField>> {
         (field.required ?? false) && !options.partial,
       );
     return values as BodyValues<S>;
+  }
+
+  protected docOf(field: BodyField): ApiPropertyOptions {
+    const oneOf = 'oneOf' in field ? field.oneOf : undefined;
+    return {
+      required: field.required ?? false,
+      ...(oneOf ? { enum: [...oneOf] } : {}),
+      ...field.doc,
+    } as ApiPropertyOptions;
+  }
+}
+
+/** A body (JSON or form; GitLab reads the query string too): the OpenAPI model `name`. */
+export class GitLabBody<
+  S extends Record<string, BodyField>,
+> extends GitLabParams<S> {
+  /** The OpenAPI model (a class only so Swagger can name and `$ref` it). */
+  readonly dto: new () => unknown;
+
+  constructor(name: string, fields: S) {
+    super(fields);
+    const dto = { [name]: class {} }[name] as new () => unknown;
+    for (const [key, field] of Object.entries(fields))
+      ApiProperty({ type: DOC_TYPES[field.type], ...this.docOf(field) })(
+        dto.prototype as object,
+        key,
+      );
+    this.dto = dto;
+  }
+}
+
+/** Query-string parameters of one operation: `@X.ApiQueries()` documents them. */
+export class GitLabQuery<
+  S extends Record<string, BodyField>,
+> extends GitLabParams<S> {
+  ApiQueries(): MethodDecorator {
+    // Stacked decorators apply bottom first; these keep the listed order.
+    return applyDecorators(
+      ...Object.entries(this.fields)
+        .reverse()
+        .map(([name, field]) =>
+          ApiQuery({
+            name,
+            // Swagger takes a query parameter for text unless told.
+            ...(field.type === 'integer' ? { type: Number } : {}),
+            ...this.docOf(field),
+          } as ApiQueryOptions),
+        ),
+    );
   }
 }
 

@@ -1,4 +1,4 @@
-import { GitLabBody } from './gitlab-body';
+import { GitLabBody } from './gitlab-params';
 import { Params } from './params';
 
 /** Where `@ApiProperty` keeps a property's options (Swagger's own key). */
