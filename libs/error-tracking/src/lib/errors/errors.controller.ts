@@ -44,13 +44,13 @@ import {
   toErrorResponse,
   toEventSummaryResponse,
 } from './dto/error.response.dto';
+import { UPDATE_ERROR_BODY } from './dto/request-bodies.dto';
 import {
   LIST_ERRORS_QUERY,
   LIST_EVENTS_QUERY,
   RELEASE_HEALTH_QUERY,
 } from './dto/request-queries.dto';
-import { ERROR_STATUSES } from './error.types';
-import type { ErrorRecord, ErrorStatus, Frequency } from './error.types';
+import type { ErrorRecord, Frequency } from './error.types';
 import { ErrorsService } from './errors.service';
 
 function perPage(params: Params): number {
@@ -196,13 +196,7 @@ export class ErrorsController {
   @ApiOperation({
     summary: 'Set the status; resolving closes the linked issue (developer)',
   })
-  @ApiBody({
-    schema: {
-      type: 'object',
-      required: ['status'],
-      properties: { status: { type: 'string', enum: [...ERROR_STATUSES] } },
-    },
-  })
+  @ApiBody({ type: UPDATE_ERROR_BODY.dto })
   @ApiOkResponse({ type: UpdatedErrorResponseDto })
   async update(
     @CurrentCaller() caller: Caller,
@@ -212,16 +206,12 @@ export class ErrorsController {
   ): Promise<UpdatedErrorResponseDto> {
     const access = await this.access.require(caller, id, AccessLevel.Developer);
     const params = Params.of(req.query, req.body);
-    const status = params.oneOf(
-      'status',
-      params.string('status', true),
-      ERROR_STATUSES,
-    );
+    const { status } = UPDATE_ERROR_BODY.read(params);
     params.check();
     const { error, closedIssueIid } = await this.errors.updateStatus(
       access,
       parseBigId(errorId, 'Error'),
-      status as ErrorStatus,
+      status,
     );
     const { frequency } = await this.errors.get(access, error.id);
     return {
