@@ -6,7 +6,7 @@ import { RootBootstrapService } from './accounts/root-bootstrap.service';
 import { AlertsModule } from './alerts/alerts.module';
 import { ErrorTrackingOptionsModule } from './error-tracking-options.module';
 import type { ErrorTrackingModuleOptions } from './error-tracking.options';
-import { GitLabApiModule } from './http/gitlab-api.module';
+import { GitLabApiModule } from './gitlab-api/gitlab-api.module';
 import { IngestionModule } from './ingestion/ingestion.module';
 import { RetentionModule } from './retention/retention.module';
 import { SourcemapsModule } from './sourcemaps/sourcemaps.module';

@@ -24,7 +24,7 @@ import { ERROR_TRACKING_OPTIONS } from '../error-tracking.constants';
 import { ErrorTrackingError } from '../error-tracking.errors';
 import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
 import { baseUrlOf } from '../http/base-url';
-import { GitLabController } from '../http/gitlab-controller';
+import { GitLabController } from './gitlab-controller.decorator';
 import { ApiGitLabPage } from '../http/openapi';
 import { offsetPage } from '../http/pagination';
 import { Params } from '../http/params';

@@ -5,7 +5,7 @@ import type { Request } from 'express';
 import type { Caller } from '../accounts/account.types';
 import { CurrentCaller } from '../accounts/token-auth.guard';
 import { AccessLevel } from '../error-tracking.constants';
-import { GitLabProjectController } from '../http/gitlab-controller';
+import { GitLabProjectController } from '../accounts/gitlab-controller.decorator';
 import { Params } from '../http/params';
 import { ProjectAccessService } from '../projects/project-access.service';
 import { readAlertRules } from './alert-rules.params';

@@ -27,7 +27,7 @@ import {
 } from '../error-tracking.constants';
 import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
 import { baseUrlOf } from '../http/base-url';
-import { GitLabProjectController } from '../http/gitlab-controller';
+import { GitLabProjectController } from '../accounts/gitlab-controller.decorator';
 import { ApiGitLabPage, GitLabErrorDto } from '../http/openapi';
 import { ErrorTrackingError } from '../error-tracking.errors';
 import { offsetPage } from '../http/pagination';

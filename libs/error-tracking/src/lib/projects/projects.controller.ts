@@ -22,7 +22,7 @@ import type { Request, Response } from 'express';
 
 import type { Caller } from '../accounts/account.types';
 import { CurrentCaller } from '../accounts/token-auth.guard';
-import { GitLabController } from '../http/gitlab-controller';
+import { GitLabController } from '../accounts/gitlab-controller.decorator';
 import {
   AccessLevel,
   ERROR_TRACKING_OPTIONS,

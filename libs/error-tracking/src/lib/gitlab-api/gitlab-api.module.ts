@@ -12,8 +12,8 @@ import { ProjectsController } from '../projects/projects.controller';
 import { ReleaseHealthRepository } from '../release-health/release-health.repository';
 import { ReleaseHealthService } from '../release-health/release-health.service';
 import { SettingsController } from '../settings/settings.controller';
-import { apiBody } from './api-body.middleware';
-import { gitlabJsonContentType } from './gitlab-json.middleware';
+import { apiBody } from '../http/api-body.middleware';
+import { gitlabJsonContentType } from '../http/gitlab-json.middleware';
 
 const CONTROLLERS = [
   GitLabUsersController,

@@ -1,8 +1,8 @@
 import { Controller, UseGuards, applyDecorators } from '@nestjs/common';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
 
-import { TokenAuthGuard } from '../accounts/token-auth.guard';
-import { GitLabRestApi } from './openapi';
+import { TokenAuthGuard } from './token-auth.guard';
+import { GitLabRestApi } from '../http/openapi';
 
 /**
  * A controller of GitLab's REST API at `path`: token auth, GitLab's
