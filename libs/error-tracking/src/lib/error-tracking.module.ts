@@ -10,7 +10,7 @@ import { GitLabApiModule } from './gitlab-api/gitlab-api.module';
 import { IngestionModule } from './ingestion/ingestion.module';
 import { RetentionModule } from './retention/retention.module';
 import { SourcemapsModule } from './sourcemaps/sourcemaps.module';
-import { WebModule } from './web/web.module';
+import { WebUiModule } from './web-ui/web-ui.module';
 
 /**
  * The error-tracking context (GitLab integrated error tracking over the
@@ -31,7 +31,7 @@ export class ErrorTrackingModule {
         IngestionModule,
         SourcemapsModule,
         GitLabApiModule,
-        WebModule,
+        WebUiModule,
         AlertsModule,
         RetentionModule,
       ],

@@ -15,7 +15,7 @@ import {
   sqlOf,
 } from '../../testing/error-tracking-test-module';
 import { ErrorTrackingError } from '../error-tracking.errors';
-import type { JsonObject } from '../ingestion/envelope';
+import type { JsonObject } from '../sentry-event/event-json';
 import type { IngestRequest } from '../ingestion/ingest-request';
 import { IngestionQueue } from '../ingestion/ingestion-queue';
 import { IngestionModule } from '../ingestion/ingestion.module';

@@ -1,5 +1,5 @@
-import { isJsonObject } from '../ingestion/envelope';
-import type { JsonObject } from '../ingestion/envelope';
+import { isJsonObject } from '../sentry-event/event-json';
+import type { JsonObject } from '../sentry-event/event-json';
 
 /** One frame as GitLab's stack trace endpoint shows it. */
 export interface StackTraceEntry {

@@ -1,3 +1,5 @@
+import { isJsonObject } from '../sentry-event/event-json';
+import type { JsonObject } from '../sentry-event/event-json';
 import { parsePayloadJson } from './payload-json';
 
 /**
@@ -7,8 +9,6 @@ import { parsePayloadJson } from './payload-json';
  */
 
 const NEWLINE = 0x0a;
-
-export type JsonObject = Record<string, unknown>;
 
 export interface EnvelopeItem {
   readonly header: JsonObject;
@@ -28,10 +28,6 @@ export class EnvelopeFramingError extends Error {
     super(message);
     this.name = 'EnvelopeFramingError';
   }
-}
-
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function parseHeaderLine(

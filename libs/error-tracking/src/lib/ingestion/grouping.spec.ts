@@ -1,6 +1,6 @@
 import { groupingCandidates, maskVariables, userKeyOf } from './grouping';
 import { normalizeEvent } from './normalize-event';
-import type { JsonObject } from './envelope';
+import type { JsonObject } from '../sentry-event/event-json';
 
 const ctx = { receivedAt: new Date('2026-11-22T10:00:00Z') };
 const fingerprint = (raw: JsonObject) =>

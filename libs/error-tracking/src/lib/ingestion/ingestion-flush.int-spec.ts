@@ -10,7 +10,7 @@ import {
   sqlOf,
 } from '../../testing/error-tracking-test-module';
 import { recountErrors } from '../../testing/recount';
-import type { JsonObject } from './envelope';
+import type { JsonObject } from '../sentry-event/event-json';
 import type { IngestRequest } from './ingest-request';
 import { IngestionQueue } from './ingestion-queue';
 import { IngestionModule } from './ingestion.module';

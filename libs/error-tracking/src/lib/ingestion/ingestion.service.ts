@@ -8,6 +8,8 @@ import type { Clock } from '@quitanda/kernel';
 import { ERROR_TRACKING_OPTIONS } from '../error-tracking.constants';
 import { ErrorTrackingError } from '../error-tracking.errors';
 import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
+import { readBody } from '../http/read-body';
+import { SourceMapResolver } from '../sourcemaps/source-map-resolver';
 import { ClientKeyCache } from './client-key-cache';
 import type { CollectorKey } from './collector-keys.repository';
 import { decodeBody } from './decode-body';
@@ -21,10 +23,8 @@ import {
 } from './prepare-request';
 import type { ParsedRequest } from './prepare-request';
 import { RateLimiter } from './rate-limiter';
-import { readBody } from './read-body';
 import { hasKeyOutsideBody, resolvePublicKey } from './sentry-auth';
 import type { AuthSources } from './sentry-auth';
-import { SourceMapResolver } from '../sourcemaps/source-map-resolver';
 
 export type CollectorEndpoint = 'store' | 'envelope';
 

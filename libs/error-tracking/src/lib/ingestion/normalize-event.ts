@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
-import { isJsonObject } from './envelope';
-import type { JsonObject } from './envelope';
+import { exceptionList, isJsonObject } from '../sentry-event/event-json';
+import type { JsonObject } from '../sentry-event/event-json';
 import {
   CULPRIT_MAX,
   FRAMES_MAX,
@@ -195,16 +195,6 @@ function normalizeStacktrace(value: unknown): JsonObject | undefined {
     ...value,
     frames: truncateFrames(value['frames'].filter(isJsonObject)),
   };
-}
-
-export function exceptionList(value: unknown): JsonObject[] {
-  if (Array.isArray(value)) return value.filter(isJsonObject);
-  if (isJsonObject(value)) {
-    if (Array.isArray(value['values']))
-      return value['values'].filter(isJsonObject);
-    if ('type' in value || 'value' in value) return [value];
-  }
-  return [];
 }
 
 function normalizeException(raw: JsonObject): JsonObject {

@@ -1,6 +1,8 @@
 import { ErrorTrackingError } from '../error-tracking.errors';
-import { isJsonObject, parseEnvelope } from './envelope';
-import type { EnvelopeItem, JsonObject } from './envelope';
+import { isJsonObject } from '../sentry-event/event-json';
+import type { JsonObject } from '../sentry-event/event-json';
+import { parseEnvelope } from './envelope';
+import type { EnvelopeItem } from './envelope';
 import { groupingCandidates, userKeyOf } from './grouping';
 import type { PreparedEvent, PreparedRequest } from './ingest-request';
 import { TAG_MAX } from './limits';

@@ -1,5 +1,5 @@
-import { isJsonObject } from './envelope';
-import type { JsonObject } from './envelope';
+import { isJsonObject } from '../sentry-event/event-json';
+import type { JsonObject } from '../sentry-event/event-json';
 import { SHORT_FIELD_MAX, TAG_MAX } from './limits';
 import { parseTimestamp, truncate } from './normalize-event';
 

@@ -4,6 +4,8 @@ import type { Request } from 'express';
 
 import type { Caller } from '../accounts/account.types';
 import type { AccessLevel } from '../error-tracking.constants';
+import { webCaller } from '../web/web-caller';
+import { webContextOf } from '../web/web-context';
 import { ProjectAccessService } from './project-access.service';
 import type { ProjectAccess } from './project.types';
 
@@ -56,3 +58,8 @@ export function projectAccessParam(
   );
   return (minimum) => request(minimum, ProjectAccessPipe);
 }
+
+/** The page's project (`:id`) as the signed-in user may use it. */
+export const WebProjectAt = projectAccessParam((req) =>
+  webCaller(webContextOf(req)),
+);

@@ -10,7 +10,7 @@ import {
   sqlOf,
 } from '../../testing/error-tracking-test-module';
 import { recountErrors } from '../../testing/recount';
-import type { JsonObject } from '../ingestion/envelope';
+import type { JsonObject } from '../sentry-event/event-json';
 import { IngestionQueue } from '../ingestion/ingestion-queue';
 import { IngestionModule } from '../ingestion/ingestion.module';
 import { prepareEvent } from '../ingestion/prepare-request';

@@ -1,4 +1,4 @@
-import { isJsonObject } from '../ingestion/envelope';
+import { isJsonObject } from '../sentry-event/event-json';
 import { ZipError, readZip } from './zip';
 
 /** One file of an artifact bundle, as its manifest describes it. */

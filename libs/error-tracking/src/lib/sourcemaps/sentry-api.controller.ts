@@ -36,7 +36,7 @@ import { ErrorTrackingError } from '../error-tracking.errors';
 import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
 import { baseUrlOf } from '../http/base-url';
 import { SentryErrorDto } from '../http/openapi';
-import { readBody } from '../ingestion/read-body';
+import { readBody } from '../http/read-body';
 import { readChunks } from './chunk-upload';
 import { SentryApiService } from './sentry-api.service';
 

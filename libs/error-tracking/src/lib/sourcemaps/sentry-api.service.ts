@@ -12,9 +12,9 @@ import {
 } from '../error-tracking.constants';
 import { ErrorTrackingError } from '../error-tracking.errors';
 import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
-import { isJsonObject } from '../ingestion/envelope';
 import { ProjectAccessService } from '../projects/project-access.service';
 import type { ProjectRecord } from '../projects/project.types';
+import { isJsonObject } from '../sentry-event/event-json';
 import { ArtifactBundleError, parseArtifactBundle } from './artifact-bundle';
 import { ArtifactsRepository } from './artifacts.repository';
 import type { Chunk, ReleaseRecord } from './artifacts.repository';

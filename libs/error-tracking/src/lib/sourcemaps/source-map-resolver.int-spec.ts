@@ -12,7 +12,7 @@ import {
   seedProject,
   sqlOf,
 } from '../../testing/error-tracking-test-module';
-import type { JsonObject } from '../ingestion/envelope';
+import type { JsonObject } from '../sentry-event/event-json';
 import type { ArtifactBundle } from './artifact-bundle';
 import { ArtifactsRepository } from './artifacts.repository';
 import { SourceMapResolver } from './source-map-resolver';

@@ -3,7 +3,7 @@ import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import { MIB } from '../error-tracking.constants';
-import type { JsonObject } from '../ingestion/envelope';
+import type { JsonObject } from '../sentry-event/event-json';
 import { ArtifactsRepository } from './artifacts.repository';
 import { BrokenSourceMapError, LoadedSourceMap } from './loaded-source-map';
 import { SourceMapCache } from './source-map-cache';

@@ -4,7 +4,7 @@ import {
   sentryCliAppFile,
 } from '@quitanda/testing';
 
-import type { JsonObject } from '../ingestion/envelope';
+import type { JsonObject } from '../sentry-event/event-json';
 import { groupingCandidates } from '../ingestion/grouping';
 import { normalizeEvent } from '../ingestion/normalize-event';
 import { LoadedSourceMap } from './loaded-source-map';

@@ -1,6 +1,5 @@
-import { isJsonObject } from '../ingestion/envelope';
-import type { JsonObject } from '../ingestion/envelope';
-import { exceptionList } from '../ingestion/normalize-event';
+import { exceptionList, isJsonObject } from '../sentry-event/event-json';
+import type { JsonObject } from '../sentry-event/event-json';
 import { normalizeDebugId } from './artifact-bundle';
 import type { SourceMapLookup } from './source-map-cache';
 

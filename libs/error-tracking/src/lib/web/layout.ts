@@ -1,17 +1,22 @@
 import { AccessLevel } from '../error-tracking.constants';
-import type { ProjectRecord } from '../projects/project.types';
 import { html } from './html';
 import type { HtmlValue, SafeHtml } from './html';
 import { WEB_ASSETS } from './web-assets';
-import { SIGN_OUT_PATH } from './web-paths';
 import type { WebContext } from './web-context';
+import { SIGN_OUT_PATH } from './web-paths';
 
 export type ProjectSection = 'errors' | 'issues' | 'settings';
+
+/** What the project sidebar shows (a project record is one). */
+export interface PageProject {
+  readonly id: number;
+  readonly name: string;
+}
 
 export interface PageOptions {
   readonly title: string;
   readonly ctx: WebContext;
-  readonly project?: ProjectRecord;
+  readonly project?: PageProject;
   /** The viewer's access level in `project`. */
   readonly accessLevel?: number;
   readonly section?: ProjectSection;
@@ -51,7 +56,7 @@ export function postForm(
 }
 
 function sidebar(
-  project: ProjectRecord,
+  project: PageProject,
   accessLevel: number,
   section?: ProjectSection,
 ): SafeHtml {

@@ -1,6 +1,5 @@
 import type { Response } from 'express';
 
-import type { ProjectAccess } from '../projects/project.types';
 import { html } from './html';
 import type { SafeHtml } from './html';
 
@@ -51,12 +50,12 @@ export function withNotice(path: string, key: NoticeKey): string {
  */
 export function backToMonitor(
   res: Response,
-  access: ProjectAccess,
+  projectId: number,
   notice: NoticeKey,
   anchor = '',
 ): void {
   res.redirect(
     303,
-    `${withNotice(`/projects/${access.project.id}/settings/monitor`, notice)}${anchor}`,
+    `${withNotice(`/projects/${projectId}/settings/monitor`, notice)}${anchor}`,
   );
 }

@@ -1,9 +1,9 @@
-import { Controller, Get, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Res } from '@nestjs/common';
 import { endWithBody } from '@quitanda/http';
 import type { Response } from 'express';
 
 import { WEB_ASSETS } from './web-assets';
+import { WebController } from './web-controller.decorator';
 import { WEB_SECURITY_HEADERS } from './web-paths';
 
 function send(res: Response, type: string, body: Buffer): void {
@@ -14,8 +14,7 @@ function send(res: Response, type: string, body: Buffer): void {
   endWithBody(res, body);
 }
 
-@ApiExcludeController()
-@Controller('assets')
+@WebController('assets')
 export class WebAssetsController {
   @Get('ui.css')
   css(@Res() res: Response): void {

@@ -1,7 +1,5 @@
 import type { Caller } from '../accounts/account.types';
 import { ErrorTrackingError } from '../error-tracking.errors';
-import { projectAccessParam } from '../projects/project-access.pipe';
-import { webContextOf } from './web-context';
 import type { WebContext } from './web-context';
 
 /** The signed-in user as the services' callers (the middleware ensured one). */
@@ -18,8 +16,3 @@ export function formField(body: unknown, name: string, max = 1024): string {
       : undefined;
   return typeof value === 'string' ? value.slice(0, max) : '';
 }
-
-/** The page's project (`:id`) as the signed-in user may use it. */
-export const WebProjectAt = projectAccessParam((req) =>
-  webCaller(webContextOf(req)),
-);

@@ -1,22 +1,21 @@
-import { Body, Controller, Get, Post, Query, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Body, Get, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 
-import { signInPage } from './pages/sign-in.page';
 import {
   SESSION_COOKIE,
   safeRedirectPath,
   serializeCookie,
 } from './sessions/cookies';
 import { WebSessionsService } from './sessions/web-sessions.service';
+import { signInPage } from './sign-in.page';
 import { formField } from './web-caller';
 import { Web } from './web-context';
 import type { WebContext } from './web-context';
+import { WebController } from './web-controller.decorator';
 import { SIGN_IN_PATH } from './web-paths';
 
 /** Sign-in and sign-out of the web UI. */
-@ApiExcludeController()
-@Controller()
+@WebController()
 export class WebSessionController {
   constructor(private readonly sessions: WebSessionsService) {}
 

@@ -1,21 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Sql } from '@quitanda/database';
-import { DataSource } from 'typeorm';
 
-import { ERROR_TRACKING_DATA_SOURCE } from '../../error-tracking.constants';
+import { SqlRepository } from '../../persistence/sql-repository';
 
 /** Sessions of the web UI and the per-username sign-in throttle. */
 @Injectable()
-export class WebSessionsRepository {
-  readonly sql: Sql;
-
-  constructor(
-    @InjectDataSource(ERROR_TRACKING_DATA_SOURCE) dataSource: DataSource,
-  ) {
-    this.sql = new Sql(dataSource);
-  }
-
+export class WebSessionsRepository extends SqlRepository {
   async insert(
     idDigest: string,
     userId: number,

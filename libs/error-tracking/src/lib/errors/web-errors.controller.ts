@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Get,
   Inject,
   Param,
@@ -9,7 +8,6 @@ import {
   Req,
   Res,
 } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
 import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 import type { Request, Response } from 'express';
@@ -19,20 +17,22 @@ import {
   ERROR_TRACKING_OPTIONS,
 } from '../error-tracking.constants';
 import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
-import { ERROR_SORTS, ERROR_STATUSES } from '../errors/error.types';
-import type { ErrorSort, ErrorStatus } from '../errors/error.types';
-import { ErrorsService } from '../errors/errors.service';
-import { stackFrames, toStackTraceEntry } from '../errors/stack-trace';
 import { baseUrlOf } from '../http/base-url';
 import { parseBigId } from '../http/path-params';
+import { WebProjectAt } from '../projects/project-access.pipe';
 import type { ProjectAccess } from '../projects/project.types';
-import { withNotice } from './notices';
-import { errorDetailPage } from './pages/error-detail.page';
-import { errorListPage } from './pages/error-list.page';
-import type { ErrorListQuery } from './pages/error-list.page';
-import { WebProjectAt, formField, webCaller } from './web-caller';
-import { Web } from './web-context';
-import type { WebContext } from './web-context';
+import { withNotice } from '../web/notices';
+import { formField, webCaller } from '../web/web-caller';
+import { Web } from '../web/web-context';
+import type { WebContext } from '../web/web-context';
+import { WebController } from '../web/web-controller.decorator';
+import { errorDetailPage } from './error-detail.page';
+import { errorListPage } from './error-list.page';
+import type { ErrorListQuery } from './error-list.page';
+import { ERROR_SORTS, ERROR_STATUSES } from './error.types';
+import type { ErrorSort, ErrorStatus } from './error.types';
+import { ErrorsService } from './errors.service';
+import { stackFrames, toStackTraceEntry } from './stack-trace';
 
 const PER_PAGE = 20;
 
@@ -52,8 +52,7 @@ function text(value: unknown, max: number): string {
 }
 
 /** Monitor > Error Tracking: the list, one error, its status and issue. */
-@ApiExcludeController()
-@Controller('projects/:id/error_tracking')
+@WebController('projects/:id/error_tracking')
 export class WebErrorsController {
   constructor(
     private readonly errors: ErrorsService,

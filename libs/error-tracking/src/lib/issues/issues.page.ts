@@ -1,12 +1,12 @@
-import type { IssueRecord } from '../../issues/issue.types';
-import type { ProjectRecord } from '../../projects/project.types';
-import { html } from '../html';
-import type { SafeHtml } from '../html';
-import { page, postForm } from '../layout';
-import { renderMarkdown } from '../markdown';
-import { noticeBanner } from '../notices';
-import { timeTag } from '../relative-time';
-import type { WebContext } from '../web-context';
+import type { ProjectRecord } from '../projects/project.types';
+import { html } from '../web/html';
+import type { SafeHtml } from '../web/html';
+import { page, postForm } from '../web/layout';
+import { renderMarkdown } from '../web/markdown';
+import { noticeBanner } from '../web/notices';
+import { timeTag } from '../web/relative-time';
+import type { WebContext } from '../web/web-context';
+import type { IssueRecord } from './issue.types';
 
 export type IssueStateFilter = 'opened' | 'closed' | 'all';
 

@@ -1,12 +1,12 @@
-import { AccessLevel } from '../../error-tracking.constants';
-import type { ProjectRecord } from '../../projects/project.types';
-import type { ClientKeyRecord } from '../../settings/client-keys.repository';
-import { html } from '../html';
-import { page, postForm } from '../layout';
-import { noticeBanner } from '../notices';
-import type { WebContext } from '../web-context';
-import { alertsSection } from './monitor-alerts.view';
-import type { AlertsView } from './monitor-alerts.view';
+import { alertsSection } from '../alerts/monitor-alerts.view';
+import type { AlertsView } from '../alerts/monitor-alerts.view';
+import { AccessLevel } from '../error-tracking.constants';
+import type { ProjectRecord } from '../projects/project.types';
+import { html } from '../web/html';
+import { page, postForm } from '../web/layout';
+import { noticeBanner } from '../web/notices';
+import type { WebContext } from '../web/web-context';
+import type { ClientKeyRecord } from './client-keys.repository';
 
 export interface MonitorSettingsView {
   readonly project: ProjectRecord;

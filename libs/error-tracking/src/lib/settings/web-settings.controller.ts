@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Get,
   Inject,
   Param,
@@ -9,120 +8,42 @@ import {
   Req,
   Res,
 } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
 import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 import type { Request, Response } from 'express';
 
+import { AlertsService } from '../alerts/alerts.service';
+import type { AlertsView } from '../alerts/monitor-alerts.view';
 import {
   AccessLevel,
   ERROR_TRACKING_OPTIONS,
 } from '../error-tracking.constants';
-import {
-  ErrorTrackingError,
-  ErrorTrackingErrorCode,
-} from '../error-tracking.errors';
 import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
 import { baseUrlOf, dsnOf } from '../http/base-url';
 import { parseId } from '../http/path-params';
-import { AlertsService } from '../alerts/alerts.service';
+import { WebProjectAt } from '../projects/project-access.pipe';
 import type { ProjectAccess } from '../projects/project.types';
-import { ProjectsService } from '../projects/projects.service';
-import { SettingsService } from '../settings/settings.service';
-import { backToMonitor, withNotice } from './notices';
-import type { AlertsView } from './pages/monitor-alerts.view';
-import { monitorSettingsPage } from './pages/monitor-settings.page';
-import { projectsPage } from './pages/projects.page';
-import { WebProjectAt, formField, webCaller } from './web-caller';
-import { Web } from './web-context';
-import type { WebContext } from './web-context';
+import { backToMonitor } from '../web/notices';
+import { formField, webCaller } from '../web/web-caller';
+import { Web } from '../web/web-context';
+import type { WebContext } from '../web/web-context';
+import { WebController } from '../web/web-controller.decorator';
+import { monitorSettingsPage } from './monitor-settings.page';
+import { SettingsService } from './settings.service';
 
 /** Deliveries of each hook shown on the settings page. */
 const RECENT_DELIVERIES = 10;
 
-/** Projects list, project creation, Settings > Monitor. */
-@ApiExcludeController()
-@Controller()
-export class WebProjectsController {
+/** Settings > Monitor: tracking, client keys, and the Alerts section's data. */
+@WebController()
+export class WebSettingsController {
   constructor(
-    private readonly projects: ProjectsService,
     private readonly settings: SettingsService,
     private readonly alerts: AlertsService,
     @Inject(ERROR_TRACKING_OPTIONS)
     private readonly options: ErrorTrackingModuleOptions,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
-
-  @Get('/')
-  async home(
-    @Web() ctx: WebContext,
-    @Query('notice') notice: unknown,
-  ): Promise<string> {
-    const { projects, total } = await this.projects.list(
-      webCaller(ctx),
-      100,
-      0,
-    );
-    return projectsPage(ctx, {
-      projects,
-      total,
-      now: this.clock.now(),
-      notice,
-    });
-  }
-
-  @Post('/projects')
-  async create(
-    @Web() ctx: WebContext,
-    @Body() body: unknown,
-    @Res() res: Response,
-  ): Promise<void> {
-    const caller = webCaller(ctx);
-    const name = formField(body, 'name', 255).trim();
-    try {
-      if (!name)
-        throw ErrorTrackingError.validation({ name: ["can't be blank"] });
-      const project = await this.projects.create(caller, { name });
-      res.redirect(
-        303,
-        withNotice(
-          `/projects/${project.id}/settings/monitor`,
-          'project-created',
-        ),
-      );
-    } catch (error) {
-      if (
-        !(error instanceof ErrorTrackingError) ||
-        error.code !== ErrorTrackingErrorCode.ValidationFailed
-      )
-        throw error;
-      const fields = error.details['fields'] as Record<string, string[]>;
-      const message = Object.entries(fields)
-        .map(
-          ([field, problems]) =>
-            `${field === 'path' ? 'Path' : 'Name'} ${problems.join(', ')}`,
-        )
-        .join('. ');
-      const { projects, total } = await this.projects.list(caller, 100, 0);
-      res.status(422).send(
-        projectsPage(ctx, {
-          projects,
-          total,
-          now: this.clock.now(),
-          name,
-          error: message,
-        }),
-      );
-    }
-  }
-
-  @Get('/projects/:id')
-  async project(
-    @WebProjectAt(AccessLevel.Guest) access: ProjectAccess,
-    @Res() res: Response,
-  ): Promise<void> {
-    res.redirect(302, `/projects/${access.project.id}/error_tracking`);
-  }
 
   @Get('/projects/:id/settings/monitor')
   async monitor(
@@ -162,7 +83,7 @@ export class WebProjectsController {
     // Integrated is the only backend this platform has.
     const active = formField(body, 'active') === 'true';
     await this.settings.update(access, active, true);
-    backToMonitor(res, access, 'settings-saved');
+    backToMonitor(res, access.project.id, 'settings-saved');
   }
 
   @Post('/projects/:id/settings/monitor/client_keys')
@@ -171,7 +92,7 @@ export class WebProjectsController {
     @Res() res: Response,
   ): Promise<void> {
     await this.settings.createKey(access);
-    backToMonitor(res, access, 'key-created');
+    backToMonitor(res, access.project.id, 'key-created');
   }
 
   @Post('/projects/:id/settings/monitor/client_keys/:key_id/delete')
@@ -181,7 +102,7 @@ export class WebProjectsController {
     @Res() res: Response,
   ): Promise<void> {
     await this.settings.deleteKey(access, parseId(keyId, 'Client key'));
-    backToMonitor(res, access, 'key-deleted');
+    backToMonitor(res, access.project.id, 'key-deleted');
   }
 
   private async alertsView(

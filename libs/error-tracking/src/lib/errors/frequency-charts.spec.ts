@@ -1,5 +1,10 @@
-import type { Frequency } from '../errors/error.types';
-import { barChart, frequencySummary, hourLabel, sparkline } from './charts';
+import type { Frequency } from './error.types';
+import {
+  barChart,
+  frequencySummary,
+  hourLabel,
+  sparkline,
+} from './frequency-charts';
 
 const start = Date.parse('2026-11-21T13:00:00Z') / 1000;
 const frequency: Frequency = Array.from({ length: 24 }, (_, i) => [

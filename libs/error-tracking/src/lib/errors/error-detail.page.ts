@@ -1,17 +1,14 @@
-import type {
-  ErrorRecord,
-  EventSummary,
-  Frequency,
-} from '../../errors/error.types';
-import type { StackTraceEntry } from '../../errors/stack-trace';
-import type { ProjectRecord } from '../../projects/project.types';
-import { barChart, frequencySummary, hourLabel } from '../charts';
-import { html } from '../html';
-import type { SafeHtml } from '../html';
-import { page, postForm } from '../layout';
-import { noticeBanner } from '../notices';
-import { timeTag } from '../relative-time';
-import type { WebContext } from '../web-context';
+import type { ProjectRecord } from '../projects/project.types';
+import { html } from '../web/html';
+import type { SafeHtml } from '../web/html';
+import { postForm } from '../web/layout';
+import { noticeBanner } from '../web/notices';
+import { timeTag } from '../web/relative-time';
+import type { WebContext } from '../web/web-context';
+import { errorTrackingPage } from './error-tracking.page';
+import type { ErrorRecord, EventSummary, Frequency } from './error.types';
+import { barChart, frequencySummary, hourLabel } from './frequency-charts';
+import type { StackTraceEntry } from './stack-trace';
 import { stackTraceView } from './stack-trace.view';
 
 export interface ErrorDetailView {
@@ -179,21 +176,18 @@ export function errorDetailPage(
   view: ErrorDetailView,
 ): string {
   const { project, error } = view;
-  return page({
-    title: `${error.title} · Errors · ${project.name}`,
+  return errorTrackingPage(
     ctx,
-    project,
-    accessLevel: view.accessLevel,
-    section: 'errors',
-    breadcrumbs: [
-      { label: project.name, href: `/projects/${project.id}/error_tracking` },
+    view,
+    `${error.title} · Errors · ${project.name}`,
+    [
       {
         label: 'Error Tracking',
         href: `/projects/${project.id}/error_tracking`,
       },
       { label: `Error ${error.id}` },
     ],
-    body: html`${noticeBanner(view.notice)}
+    html`${noticeBanner(view.notice)}
       <div class="page-header">
         <div>
           <h1>${error.title}</h1>
@@ -237,5 +231,5 @@ export function errorDetailPage(
           ${tags(view)}
         </section>
       </div>`,
-  });
+  );
 }

@@ -1,14 +1,4 @@
-import {
-  Body,
-  Controller,
-  Get,
-  Inject,
-  Param,
-  Post,
-  Query,
-  Res,
-} from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Body, Get, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 import type { Response } from 'express';
@@ -16,20 +6,21 @@ import type { Response } from 'express';
 import { AccessLevel } from '../error-tracking.constants';
 import { ErrorTrackingError } from '../error-tracking.errors';
 import { parseId } from '../http/path-params';
-import { IssuesService } from '../issues/issues.service';
+import { WebProjectAt } from '../projects/project-access.pipe';
 import type { ProjectAccess } from '../projects/project.types';
-import { withNotice } from './notices';
-import { issueListPage, issuePage } from './pages/issues.page';
-import type { IssueStateFilter } from './pages/issues.page';
-import { WebProjectAt, formField } from './web-caller';
-import { Web } from './web-context';
-import type { WebContext } from './web-context';
+import { withNotice } from '../web/notices';
+import { formField } from '../web/web-caller';
+import { Web } from '../web/web-context';
+import type { WebContext } from '../web/web-context';
+import { WebController } from '../web/web-controller.decorator';
+import { issueListPage, issuePage } from './issues.page';
+import type { IssueStateFilter } from './issues.page';
+import { IssuesService } from './issues.service';
 
 const PER_PAGE = 20;
 
 /** The project's issues and one issue with close / reopen. */
-@ApiExcludeController()
-@Controller('projects/:id/issues')
+@WebController('projects/:id/issues')
 export class WebIssuesController {
   constructor(
     private readonly issues: IssuesService,

@@ -1,4 +1,4 @@
-import type { StackTraceEntry } from '../../errors/stack-trace';
+import type { StackTraceEntry } from './stack-trace';
 import { stackTraceView } from './stack-trace.view';
 
 function frame(fn: string, inApp: boolean, lineNo: number): StackTraceEntry {

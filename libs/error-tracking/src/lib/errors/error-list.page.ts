@@ -1,14 +1,14 @@
-import { AccessLevel } from '../../error-tracking.constants';
-import { ERROR_SORTS } from '../../errors/error.types';
-import type { ErrorSort, ErrorStatus } from '../../errors/error.types';
-import type { ErrorWithFrequency } from '../../errors/errors.service';
-import type { ProjectRecord } from '../../projects/project.types';
-import { sparkline } from '../charts';
-import { html } from '../html';
-import { page } from '../layout';
-import { noticeBanner } from '../notices';
-import { timeTag } from '../relative-time';
-import type { WebContext } from '../web-context';
+import { AccessLevel } from '../error-tracking.constants';
+import type { ProjectRecord } from '../projects/project.types';
+import { html } from '../web/html';
+import { noticeBanner } from '../web/notices';
+import { timeTag } from '../web/relative-time';
+import type { WebContext } from '../web/web-context';
+import { errorTrackingPage } from './error-tracking.page';
+import { ERROR_SORTS } from './error.types';
+import type { ErrorSort, ErrorStatus } from './error.types';
+import type { ErrorWithFrequency } from './errors.service';
+import { sparkline } from './frequency-charts';
 
 export interface ErrorListQuery {
   readonly status: ErrorStatus;
@@ -180,18 +180,12 @@ export function errorListPage(ctx: WebContext, view: ErrorListView): string {
             </tbody>
           </table>
         </div>`;
-  return page({
-    title: `Errors · ${project.name}`,
+  return errorTrackingPage(
     ctx,
-    project,
-    accessLevel: view.accessLevel,
-    section: 'errors',
-    breadcrumbs: [
-      { label: project.name, href: `/projects/${project.id}/error_tracking` },
-      { label: 'Monitor' },
-      { label: 'Error Tracking' },
-    ],
-    body: html`${noticeBanner(view.notice)}
+    view,
+    `Errors · ${project.name}`,
+    [{ label: 'Monitor' }, { label: 'Error Tracking' }],
+    html`${noticeBanner(view.notice)}
       <div class="page-header">
         <div>
           <h1>Error Tracking</h1>
@@ -246,5 +240,5 @@ export function errorListPage(ctx: WebContext, view: ErrorListView): string {
             : null
         }
       </nav>`,
-  });
+  );
 }

@@ -1,7 +1,7 @@
-import { html } from '../html';
-import { page } from '../layout';
-import type { WebContext } from '../web-context';
-import { SIGN_IN_PATH } from '../web-paths';
+import { html } from './html';
+import { page } from './layout';
+import type { WebContext } from './web-context';
+import { SIGN_IN_PATH } from './web-paths';
 
 export interface SignInView {
   readonly username?: string;

@@ -1,13 +1,13 @@
+import { html } from '../web/html';
+import type { SafeHtml } from '../web/html';
+import { postForm } from '../web/layout';
+import { timeTag } from '../web/relative-time';
+import type { WebContext } from '../web/web-context';
 import type {
   AlertRules,
   WebhookAttemptRecord,
   WebhookRecord,
-} from '../../alerts/alert.types';
-import { html } from '../html';
-import type { SafeHtml } from '../html';
-import { postForm } from '../layout';
-import { timeTag } from '../relative-time';
-import type { WebContext } from '../web-context';
+} from './alert.types';
 
 export interface AlertsView {
   /** Maintainers only: the project's hooks with their recent deliveries. */

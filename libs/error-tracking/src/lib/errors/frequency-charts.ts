@@ -1,6 +1,6 @@
-import type { Frequency } from '../errors/error.types';
-import { html } from './html';
-import type { SafeHtml } from './html';
+import { html } from '../web/html';
+import type { SafeHtml } from '../web/html';
+import type { Frequency } from './error.types';
 
 /** `09:00–10:00 UTC` for the hour starting at `unixSeconds`. */
 export function hourLabel(unixSeconds: number): string {

@@ -1,11 +1,11 @@
-import { AccessLevel } from '../../error-tracking.constants';
-import type { ProjectAccess } from '../../projects/project.types';
-import { html } from '../html';
-import type { SafeHtml } from '../html';
-import { page, postForm } from '../layout';
-import { noticeBanner } from '../notices';
-import { timeTag } from '../relative-time';
-import type { WebContext } from '../web-context';
+import { AccessLevel } from '../error-tracking.constants';
+import { html } from '../web/html';
+import type { SafeHtml } from '../web/html';
+import { page, postForm } from '../web/layout';
+import { noticeBanner } from '../web/notices';
+import { timeTag } from '../web/relative-time';
+import type { WebContext } from '../web/web-context';
+import type { ProjectAccess } from './project.types';
 
 export interface ProjectsView {
   readonly projects: ProjectAccess[];

@@ -1,6 +1,6 @@
-import type { StackTraceEntry } from '../../errors/stack-trace';
-import { html } from '../html';
-import type { SafeHtml } from '../html';
+import { html } from '../web/html';
+import type { SafeHtml } from '../web/html';
+import type { StackTraceEntry } from './stack-trace';
 
 function location(frame: StackTraceEntry): string {
   const file = frame.filename ?? frame.abs_path ?? frame.module ?? '?';

@@ -1,25 +1,25 @@
-import { Body, Controller, Param, Post, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Body, Param, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
 
-import { readAlertRules } from '../alerts/alert-rules.params';
-import type { AlertRules } from '../alerts/alert.types';
-import { AlertsService } from '../alerts/alerts.service';
 import { AccessLevel } from '../error-tracking.constants';
 import { Params } from '../http/params';
 import { parseId } from '../http/path-params';
+import { WebProjectAt } from '../projects/project-access.pipe';
 import type { ProjectAccess } from '../projects/project.types';
-import { backToMonitor } from './notices';
-import { WebProjectAt, formField, webCaller } from './web-caller';
-import { Web } from './web-context';
-import type { WebContext } from './web-context';
+import { backToMonitor } from '../web/notices';
+import { formField, webCaller } from '../web/web-caller';
+import { Web } from '../web/web-context';
+import type { WebContext } from '../web/web-context';
+import { WebController } from '../web/web-controller.decorator';
+import { readAlertRules } from './alert-rules.params';
+import type { AlertRules } from './alert.types';
+import { AlertsService } from './alerts.service';
 
 /** The section of Settings > Monitor these forms return to. */
 const ALERTS = '#alerts';
 
 /** The Alerts forms of Settings > Monitor. */
-@ApiExcludeController()
-@Controller('projects/:id/settings/monitor')
+@WebController('projects/:id/settings/monitor')
 export class WebAlertsController {
   constructor(private readonly alerts: AlertsService) {}
 
@@ -34,7 +34,7 @@ export class WebAlertsController {
       token: formField(body, 'token', 255) || undefined,
       errorTrackingEvents: formField(body, 'error_tracking_events') === 'true',
     });
-    backToMonitor(res, access, 'hook-created', ALERTS);
+    backToMonitor(res, access.project.id, 'hook-created', ALERTS);
   }
 
   @Post('hooks/:hook_id/delete')
@@ -44,7 +44,7 @@ export class WebAlertsController {
     @Res() res: Response,
   ): Promise<void> {
     await this.alerts.deleteHook(access, parseId(hookId, 'Hook'));
-    backToMonitor(res, access, 'hook-deleted', ALERTS);
+    backToMonitor(res, access.project.id, 'hook-deleted', ALERTS);
   }
 
   @Post('hooks/:hook_id/test')
@@ -59,7 +59,7 @@ export class WebAlertsController {
     );
     backToMonitor(
       res,
-      access,
+      access.project.id,
       delivered ? 'hook-test-delivered' : 'hook-test-failed',
       ALERTS,
     );
@@ -83,7 +83,7 @@ export class WebAlertsController {
     const rules = readAlertRules(params, fields);
     params.check();
     await this.alerts.setRules(access, rules as AlertRules);
-    backToMonitor(res, access, 'alert-rules-saved', ALERTS);
+    backToMonitor(res, access.project.id, 'alert-rules-saved', ALERTS);
   }
 
   /** Every member who gets alert e-mails (developer and up) sets their own. */
@@ -99,6 +99,6 @@ export class WebAlertsController {
       webCaller(ctx).user.id,
       formField(body, 'email_alerts') !== 'on',
     );
-    backToMonitor(res, access, 'alert-email-saved', ALERTS);
+    backToMonitor(res, access.project.id, 'alert-email-saved', ALERTS);
   }
 }

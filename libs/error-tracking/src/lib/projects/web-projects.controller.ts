@@ -1,0 +1,99 @@
+import { Body, Get, Inject, Post, Query, Res } from '@nestjs/common';
+import { CLOCK } from '@quitanda/kernel';
+import type { Clock } from '@quitanda/kernel';
+import type { Response } from 'express';
+
+import { AccessLevel } from '../error-tracking.constants';
+import {
+  ErrorTrackingError,
+  ErrorTrackingErrorCode,
+} from '../error-tracking.errors';
+import { withNotice } from '../web/notices';
+import { formField, webCaller } from '../web/web-caller';
+import { Web } from '../web/web-context';
+import type { WebContext } from '../web/web-context';
+import { WebController } from '../web/web-controller.decorator';
+import { WebProjectAt } from './project-access.pipe';
+import type { ProjectAccess } from './project.types';
+import { projectsPage } from './projects.page';
+import { ProjectsService } from './projects.service';
+
+/** Projects list, project creation, a project's home. */
+@WebController()
+export class WebProjectsController {
+  constructor(
+    private readonly projects: ProjectsService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @Get('/')
+  async home(
+    @Web() ctx: WebContext,
+    @Query('notice') notice: unknown,
+  ): Promise<string> {
+    const { projects, total } = await this.projects.list(
+      webCaller(ctx),
+      100,
+      0,
+    );
+    return projectsPage(ctx, {
+      projects,
+      total,
+      now: this.clock.now(),
+      notice,
+    });
+  }
+
+  @Post('/projects')
+  async create(
+    @Web() ctx: WebContext,
+    @Body() body: unknown,
+    @Res() res: Response,
+  ): Promise<void> {
+    const caller = webCaller(ctx);
+    const name = formField(body, 'name', 255).trim();
+    try {
+      if (!name)
+        throw ErrorTrackingError.validation({ name: ["can't be blank"] });
+      const project = await this.projects.create(caller, { name });
+      res.redirect(
+        303,
+        withNotice(
+          `/projects/${project.id}/settings/monitor`,
+          'project-created',
+        ),
+      );
+    } catch (error) {
+      if (
+        !(error instanceof ErrorTrackingError) ||
+        error.code !== ErrorTrackingErrorCode.ValidationFailed
+      )
+        throw error;
+      const fields = error.details['fields'] as Record<string, string[]>;
+      const message = Object.entries(fields)
+        .map(
+          ([field, problems]) =>
+            `${field === 'path' ? 'Path' : 'Name'} ${problems.join(', ')}`,
+        )
+        .join('. ');
+      const { projects, total } = await this.projects.list(caller, 100, 0);
+      res.status(422).send(
+        projectsPage(ctx, {
+          projects,
+          total,
+          now: this.clock.now(),
+          name,
+          error: message,
+        }),
+      );
+    }
+  }
+
+  @Get('/projects/:id')
+  async project(
+    @WebProjectAt(AccessLevel.Guest) access: ProjectAccess,
+    @Res() res: Response,
+  ): Promise<void> {
+    res.redirect(302, `/projects/${access.project.id}/error_tracking`);
+  }
+}
