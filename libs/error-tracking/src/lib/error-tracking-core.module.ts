@@ -17,6 +17,7 @@ import { ProjectAccessService } from './projects/project-access.service';
 import { ProjectsRepository } from './projects/projects.repository';
 import { ProjectsService } from './projects/projects.service';
 import { ClientKeysRepository } from './settings/client-keys.repository';
+import { SettingsRepository } from './settings/settings.repository';
 import { SettingsService } from './settings/settings.service';
 
 /**
@@ -39,6 +40,7 @@ import { SettingsService } from './settings/settings.service';
     ProjectsService,
     ProjectAccessService,
     ClientKeysRepository,
+    SettingsRepository,
     CollectorKeysRepository,
     ClientKeyCache,
     SettingsService,

@@ -32,8 +32,8 @@ import type { ProjectAccess } from '../projects/project.types';
 import {
   ReleaseHealthResponseDto,
   toReleaseHealthResponse,
-} from '../release-health/release-health.response.dto';
-import { ReleaseHealthService } from '../release-health/release-health.service';
+} from './dto/release-health.response.dto';
+import { ReleaseHealthService } from './release-health.service';
 import {
   DetailedErrorResponseDto,
   ErrorResponseDto,

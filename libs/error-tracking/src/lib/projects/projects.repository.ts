@@ -1,22 +1,13 @@
 import { Injectable } from '@nestjs/common';
 
-import type { Transaction } from '../persistence/error-tracking.database';
 import { SqlRepository } from '../persistence/sql-repository';
+import { PROJECT_COLUMNS, toProject } from './project-row';
+import type { ProjectRow } from './project-row';
 import type {
   MemberRecord,
   ProjectOrder,
   ProjectRecord,
 } from './project.types';
-
-interface ProjectRow {
-  id: number;
-  name: string;
-  path: string;
-  description: string;
-  created_at: Date;
-  tracking_active: boolean;
-  tracking_integrated: boolean;
-}
 
 interface MemberRow {
   user_id: number;
@@ -30,22 +21,8 @@ interface MemberRow {
   created_at: Date;
 }
 
-const PROJECT_COLUMNS =
-  'p.id, p.name, p.path, p.description, p.created_at, p.tracking_active, p.tracking_integrated';
 const MEMBER_COLUMNS = `u.id AS user_id, u.username, u.name, u.email, u.is_admin, u.state,
   u.created_at AS user_created_at, m.access_level, m.created_at`;
-
-function toProject(row: ProjectRow): ProjectRecord {
-  return {
-    id: row.id,
-    name: row.name,
-    path: row.path,
-    description: row.description,
-    createdAt: row.created_at,
-    trackingActive: row.tracking_active,
-    trackingIntegrated: row.tracking_integrated,
-  };
-}
 
 function toMember(row: MemberRow): MemberRecord {
   return {
@@ -227,19 +204,5 @@ export class ProjectsRepository extends SqlRepository {
       'DELETE FROM error_tracking.project_members WHERE project_id = $1 AND user_id = $2',
       [projectId, userId],
     );
-  }
-
-  /** Sets the error-tracking setting; returns the updated project. */
-  async updateSetting(
-    projectId: number,
-    setting: { readonly active: boolean; readonly integrated: boolean },
-    tx: Transaction = this.sql,
-  ): Promise<ProjectRecord> {
-    const rows = await tx.rows<ProjectRow>(
-      `UPDATE error_tracking.projects p SET tracking_active = $2, tracking_integrated = $3
-        WHERE id = $1 RETURNING ${PROJECT_COLUMNS}`,
-      [projectId, setting.active, setting.integrated],
-    );
-    return toProject(rows[0] as ProjectRow);
   }
 }

@@ -6,16 +6,16 @@ import { ErrorTrackingError } from '../error-tracking.errors';
 import { ClientKeyCache } from '../ingestion/client-key-cache';
 import { ErrorTrackingDatabase } from '../persistence/error-tracking.database';
 import type { ProjectAccess, ProjectRecord } from '../projects/project.types';
-import { ProjectsRepository } from '../projects/projects.repository';
 import { ClientKeysRepository } from './client-keys.repository';
 import type { ClientKeyRecord } from './client-keys.repository';
+import { SettingsRepository } from './settings.repository';
 
 /** Error-tracking settings and client keys of a project (maintainer). */
 @Injectable()
 export class SettingsService {
   constructor(
     private readonly db: ErrorTrackingDatabase,
-    private readonly projects: ProjectsRepository,
+    private readonly setting: SettingsRepository,
     private readonly keys: ClientKeysRepository,
     private readonly cache: ClientKeyCache,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -31,7 +31,7 @@ export class SettingsService {
     integrated: boolean,
   ): Promise<ProjectRecord> {
     const updated = await this.db.transaction(async (tx) => {
-      const project = await this.projects.updateSetting(
+      const project = await this.setting.updateSetting(
         access.project.id,
         { active, integrated },
         tx,

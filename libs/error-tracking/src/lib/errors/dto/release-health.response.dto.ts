@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-import type { ReleaseHealth } from './release-health.service';
+import type { ReleaseHealth } from '../release-health.service';
 
 export class ReleaseHealthResponseDto {
   @ApiProperty({ example: '1.2.3' }) release!: string;
