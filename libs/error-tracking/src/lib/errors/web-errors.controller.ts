@@ -1,23 +1,9 @@
-import {
-  Body,
-  Get,
-  Inject,
-  Param,
-  Query,
-  Post,
-  Req,
-  Res,
-} from '@nestjs/common';
+import { Body, Get, Inject, Param, Query, Post, Res } from '@nestjs/common';
 import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 
-import {
-  AccessLevel,
-  ERROR_TRACKING_OPTIONS,
-} from '../error-tracking.constants';
-import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
-import { baseUrlOf } from '../http/base-url';
+import { AccessLevel } from '../error-tracking.constants';
 import { parseBigId } from '../http/path-params';
 import { WebProjectAt } from '../projects/project-access.pipe';
 import type { ProjectAccess } from '../projects/project.types';
@@ -56,8 +42,6 @@ function text(value: unknown, max: number): string {
 export class WebErrorsController {
   constructor(
     private readonly errors: ErrorsService,
-    @Inject(ERROR_TRACKING_OPTIONS)
-    private readonly options: ErrorTrackingModuleOptions,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -157,7 +141,6 @@ export class WebErrorsController {
     @Web() ctx: WebContext,
     @WebProjectAt(AccessLevel.Developer) access: ProjectAccess,
     @Param('error_id') errorId: string,
-    @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
     const caller = webCaller(ctx);
@@ -166,7 +149,7 @@ export class WebErrorsController {
       caller,
       access,
       parsed,
-      `${baseUrlOf(req, this.options)}/projects/${access.project.id}/error_tracking/${parsed}`,
+      `${ctx.baseUrl()}/projects/${access.project.id}/error_tracking/${parsed}`,
     );
     const path = `/projects/${access.project.id}/issues/${issue.iid}`;
     res.redirect(303, created ? withNotice(path, 'issue-created') : path);

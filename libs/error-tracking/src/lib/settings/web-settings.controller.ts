@@ -1,25 +1,12 @@
-import {
-  Body,
-  Get,
-  Inject,
-  Param,
-  Post,
-  Query,
-  Req,
-  Res,
-} from '@nestjs/common';
+import { Body, Get, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 
 import { AlertsService } from '../alerts/alerts.service';
 import type { AlertsView } from '../alerts/monitor-alerts.view';
-import {
-  AccessLevel,
-  ERROR_TRACKING_OPTIONS,
-} from '../error-tracking.constants';
-import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
-import { baseUrlOf, dsnOf } from '../http/base-url';
+import { AccessLevel } from '../error-tracking.constants';
+import { dsnOf } from '../http/base-url';
 import { parseId } from '../http/path-params';
 import { WebProjectAt } from '../projects/project-access.pipe';
 import type { ProjectAccess } from '../projects/project.types';
@@ -40,8 +27,6 @@ export class WebSettingsController {
   constructor(
     private readonly settings: SettingsService,
     private readonly alerts: AlertsService,
-    @Inject(ERROR_TRACKING_OPTIONS)
-    private readonly options: ErrorTrackingModuleOptions,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -50,11 +35,10 @@ export class WebSettingsController {
     @Web() ctx: WebContext,
     @WebProjectAt(AccessLevel.Developer) access: ProjectAccess,
     @Query('notice') notice: unknown,
-    @Req() req: Request,
   ): Promise<string> {
     // Developers see only their own alert e-mail choice; the rest is maintainers'.
     const maintainer = access.accessLevel >= AccessLevel.Maintainer;
-    const base = baseUrlOf(req, this.options);
+    const base = ctx.baseUrl();
     const { keys } = maintainer
       ? await this.settings.listKeys(access, 100, 0)
       : { keys: [] };

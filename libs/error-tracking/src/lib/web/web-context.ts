@@ -1,9 +1,12 @@
-import { Injectable, createParamDecorator } from '@nestjs/common';
+import { Inject, Injectable, createParamDecorator } from '@nestjs/common';
 import type { ExecutionContext, NestMiddleware } from '@nestjs/common';
 import { randomToken } from '@quitanda/kernel';
 import type { NextFunction, Request, Response } from 'express';
 
+import { ERROR_TRACKING_OPTIONS } from '../error-tracking.constants';
 import { ErrorTrackingError } from '../error-tracking.errors';
+import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
+import { baseUrlOf } from '../http/base-url';
 import {
   ANONYMOUS_COOKIE,
   SESSION_COOKIE,
@@ -22,6 +25,11 @@ export interface WebContext {
   readonly csrfToken: string;
   /** Whether cookies get `Secure` (HTTPS, or HTTPS at a trusted proxy). */
   readonly secure: boolean;
+  /**
+   * The absolute base URL of links the page hands out (DSNs, an issue's
+   * link to its error): worked out when asked, as only two pages need it.
+   */
+  baseUrl(): string;
 }
 
 export interface SignedInContext extends WebContext {
@@ -54,7 +62,11 @@ function isPublic(req: Request): boolean {
  */
 @Injectable()
 export class WebContextMiddleware implements NestMiddleware {
-  constructor(private readonly sessions: WebSessionsService) {}
+  constructor(
+    private readonly sessions: WebSessionsService,
+    @Inject(ERROR_TRACKING_OPTIONS)
+    private readonly options: ErrorTrackingModuleOptions,
+  ) {}
 
   async use(req: Request, res: Response, next: NextFunction): Promise<void> {
     try {
@@ -100,7 +112,13 @@ export class WebContextMiddleware implements NestMiddleware {
             'The form could not be verified (missing or invalid CSRF token).',
           );
       }
-      contexts.set(req, { session, csrfToken: csrfTokenFor(secret), secure });
+      const options = this.options;
+      contexts.set(req, {
+        session,
+        csrfToken: csrfTokenFor(secret),
+        secure,
+        baseUrl: () => baseUrlOf(req, options),
+      });
       next();
     } catch (error) {
       next(error);
