@@ -1,7 +1,6 @@
 import {
   Controller,
   Get,
-  Inject,
   Param,
   Post,
   Put,
@@ -29,12 +28,10 @@ import type { Caller } from '../accounts/account.types';
 import { CurrentCaller, TokenAuthGuard } from '../accounts/token-auth.guard';
 import {
   API_BODY_LIMIT_BYTES,
-  ERROR_TRACKING_OPTIONS,
   SENTRY_API_PREFIX,
 } from '../error-tracking.constants';
 import { ErrorTrackingError } from '../error-tracking.errors';
-import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
-import { baseUrlOf } from '../http/base-url';
+import { BaseUrl } from '../http/base-url';
 import { SentryErrorDto } from '../http/openapi';
 import { readBody } from '../ingestion/read-body';
 import { readChunks } from './chunk-upload';
@@ -111,8 +108,7 @@ function paths(path: string): string[] {
 export class SentryApiController {
   constructor(
     private readonly service: SentryApiService,
-    @Inject(ERROR_TRACKING_OPTIONS)
-    private readonly options: ErrorTrackingModuleOptions,
+    private readonly baseUrl: BaseUrl,
   ) {}
 
   @Get(paths('organizations/:org'))
@@ -169,7 +165,7 @@ export class SentryApiController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const url = `${baseUrlOf(req, this.options)}${SENTRY_API_PREFIX}/organizations/${encodeURIComponent(org)}/chunk-upload/`;
+    const url = `${this.baseUrl.of(req)}${SENTRY_API_PREFIX}/organizations/${encodeURIComponent(org)}/chunk-upload/`;
     send(res, 200, await this.service.chunkUploadOptions(caller, url));
   }
 
