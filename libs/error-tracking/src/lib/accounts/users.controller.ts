@@ -4,6 +4,7 @@ import {
   ApiOkResponse,
   ApiOperation,
 } from '@nestjs/swagger';
+import { NoContent } from '@quitanda/http';
 import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 import type { Request, Response } from 'express';
@@ -11,7 +12,6 @@ import type { Request, Response } from 'express';
 import { ErrorTrackingError } from '../error-tracking.errors';
 import { BaseUrl } from '../http/base-url';
 import { GitLabController } from './gitlab-controller.decorator';
-import { NoContent } from '../http/no-content.decorator';
 import { ApiGitLabPage } from '../http/openapi';
 import { offsetPage } from '../http/pagination';
 import { Params } from '../http/params';

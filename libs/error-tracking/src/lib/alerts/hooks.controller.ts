@@ -4,7 +4,7 @@ import {
   ApiOkResponse,
   ApiOperation,
 } from '@nestjs/swagger';
-import { ApiErrorResponses } from '@quitanda/http';
+import { ApiErrorResponses, NoContent } from '@quitanda/http';
 import type { Request, Response } from 'express';
 
 import type { Caller } from '../accounts/account.types';
@@ -14,7 +14,6 @@ import { BaseUrl } from '../http/base-url';
 import { GitLabProjectController } from '../accounts/gitlab-controller.decorator';
 import { ApiGitLabPage, GitLabErrorDto } from '../http/openapi';
 import { ErrorTrackingError } from '../error-tracking.errors';
-import { NoContent } from '../http/no-content.decorator';
 import { offsetPage } from '../http/pagination';
 import { Params } from '../http/params';
 import { parseId } from '../http/path-params';

@@ -4,7 +4,7 @@ import {
   ApiOkResponse,
   ApiOperation,
 } from '@nestjs/swagger';
-import { ApiErrorResponses } from '@quitanda/http';
+import { ApiErrorResponses, NoContent } from '@quitanda/http';
 import type { Request, Response } from 'express';
 
 import type { Caller } from '../accounts/account.types';
@@ -16,7 +16,6 @@ import {
 import { AccessLevel } from '../error-tracking.constants';
 import { ErrorTrackingError } from '../error-tracking.errors';
 import { BaseUrl } from '../http/base-url';
-import { NoContent } from '../http/no-content.decorator';
 import {
   ApiGitLabPage,
   ApiPageQueries,
