@@ -21,6 +21,9 @@
  * previous commit's `dist/apps/gateway/src/main.js`) as target "quitanda
  * (before)", interleaved with this one, so a refactoring's cost shows in one
  * run on one machine state rather than across two runs.
+ * `--no-baselines`: only Quitanda (and the `--against` build): an A/B of two
+ * builds without the minutes the baselines take; the contract's ratios are
+ * then not reported.
  */
 import 'reflect-metadata';
 import { execFileSync } from 'node:child_process';
@@ -136,6 +139,7 @@ async function main(): Promise<void> {
       'no-parse': { type: 'boolean', default: false },
       explain: { type: 'boolean', default: false },
       against: { type: 'string' },
+      'no-baselines': { type: 'boolean', default: false },
     },
   });
   const seconds = values.quick ? 3 : Number(values.seconds);
@@ -185,6 +189,11 @@ async function main(): Promise<void> {
         .some((w) => w.name.startsWith('marketplace')),
     );
     workloads = allWorkloads(databaseUrl, !values.small).filter(selected);
+    if (values['no-baselines'])
+      workloads = workloads.map((w) => ({
+        ...w,
+        targets: w.targets.filter((t) => t.name === 'quitanda'),
+      }));
     const against = values.against;
     if (against) workloads = workloads.map((w) => withEarlierBuild(w, against));
     for (const workload of workloads) {

@@ -1,3 +1,4 @@
+import type { DynamicModule, ModuleMetadata, Provider } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { TestingModule } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -27,26 +28,45 @@ export const TEST_OPTIONS: MarketplaceModuleOptions = {
   sessionCacheSeconds: DEFAULT_SESSION_CACHE_SECONDS,
 };
 
+/** What a spec wires: modules of the context, and providers of its own. */
+export interface TestModuleParts {
+  readonly imports?: ModuleMetadata['imports'];
+  readonly providers?: Provider[];
+}
+
 /**
  * A Nest testing module with the context's DataSource on `url`, its
- * `MarketplaceDatabase`, and the given providers.
+ * `MarketplaceDatabase`, and the given providers, or the given modules (the
+ * clock is global for them, as the gateway makes it).
  */
 export function marketplaceTestModule(
   url: string,
-  providers: unknown[],
+  parts: TestModuleParts | unknown[],
   options: Partial<MarketplaceModuleOptions> = {},
   clock: Clock = systemClock,
 ): Promise<TestingModule> {
+  const platform: DynamicModule = {
+    module: class MarketplaceTestPlatformModule {},
+    global: true,
+    providers: [{ provide: CLOCK, useValue: clock }],
+    exports: [CLOCK],
+  };
+  const { imports = [], providers = [] } = Array.isArray(parts)
+    ? { providers: parts as Provider[] }
+    : parts;
   return Test.createTestingModule({
-    imports: [TypeOrmModule.forRoot(marketplaceDataSourceOptions(url, 4))],
+    imports: [
+      TypeOrmModule.forRoot(marketplaceDataSourceOptions(url, 4)),
+      platform,
+      ...imports,
+    ],
     providers: [
-      { provide: CLOCK, useValue: clock },
       {
         provide: MARKETPLACE_OPTIONS,
         useValue: { ...TEST_OPTIONS, ...options },
       },
       MarketplaceDatabase,
-      ...(providers as never[]),
+      ...providers,
     ],
   }).compile();
 }

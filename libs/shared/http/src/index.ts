@@ -4,6 +4,7 @@ export { requestIdOf } from './lib/request-id';
 export { endWithBody } from './lib/end-with-body';
 export { RequestValidationPipe } from './lib/validation.pipe';
 export { TrimmedLength } from './lib/trimmed-length.decorator';
+export { NoContent } from './lib/no-content.decorator';
 export { JsonText } from './lib/json-text';
 export {
   ApiErrorResponses,

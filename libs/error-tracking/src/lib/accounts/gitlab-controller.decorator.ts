@@ -18,6 +18,14 @@ export function GitLabController(path: string, tag: string): ClassDecorator {
   );
 }
 
+/** The `:id` of GitLab's project routes. */
+export function ApiProjectId(): MethodDecorator & ClassDecorator {
+  return ApiParam({
+    name: 'id',
+    description: 'Numeric project id or URL-encoded path.',
+  });
+}
+
 /** A GitLab controller under `/api/v4/projects/:id/...`. */
 export function GitLabProjectController(
   path: string,
@@ -26,10 +34,7 @@ export function GitLabProjectController(
   return applyDecorators(
     Controller(path),
     UseGuards(TokenAuthGuard),
-    ApiParam({
-      name: 'id',
-      description: 'Numeric project id or URL-encoded path.',
-    }),
+    ApiProjectId(),
     GitLabRestApi(),
     ApiTags(tag),
   );

@@ -1,29 +1,16 @@
+import { Delete, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import {
-  Delete,
-  Get,
-  HttpCode,
-  HttpStatus,
-  Inject,
-  Param,
-  Post,
-  Req,
-  Res,
-} from '@nestjs/common';
-import {
-  ApiBody,
   ApiCreatedResponse,
-  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
 } from '@nestjs/swagger';
+import { NoContent } from '@quitanda/http';
 import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 import type { Request, Response } from 'express';
 
-import { ERROR_TRACKING_OPTIONS } from '../error-tracking.constants';
 import { ErrorTrackingError } from '../error-tracking.errors';
-import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
-import { baseUrlOf } from '../http/base-url';
+import { BaseUrl } from '../http/base-url';
 import { GitLabController } from './gitlab-controller.decorator';
 import { ApiGitLabPage } from '../http/openapi';
 import { offsetPage } from '../http/pagination';
@@ -53,15 +40,14 @@ export class GitLabUsersController {
   constructor(
     private readonly accounts: AccountsService,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(ERROR_TRACKING_OPTIONS)
-    private readonly options: ErrorTrackingModuleOptions,
+    private readonly baseUrl: BaseUrl,
   ) {}
 
   @Get('user')
   @ApiOperation({ summary: 'The authenticated user' })
   @ApiOkResponse({ type: UserResponseDto })
   me(@CurrentCaller() caller: Caller, @Req() req: Request): UserResponseDto {
-    return toUserResponse(caller.user, baseUrlOf(req, this.options));
+    return toUserResponse(caller.user, this.baseUrl.of(req));
   }
 
   @Get('users')
@@ -73,7 +59,7 @@ export class GitLabUsersController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<UserResponseDto[]> {
     requireAdmin(caller);
-    const base = baseUrlOf(req, this.options);
+    const base = this.baseUrl.of(req);
     const users = await offsetPage(req, res, base, 'users', (limit, offset) =>
       this.accounts.listUsers(limit, offset),
     );
@@ -82,7 +68,7 @@ export class GitLabUsersController {
 
   @Post('users')
   @ApiOperation({ summary: 'Create a user (admin)' })
-  @ApiBody({ type: CREATE_USER_BODY.dto })
+  @CREATE_USER_BODY.ApiBody()
   @ApiCreatedResponse({ type: UserResponseDto })
   async create(
     @CurrentCaller() caller: Caller,
@@ -100,7 +86,7 @@ export class GitLabUsersController {
       password,
       isAdmin: admin ?? false,
     });
-    return toUserResponse(user, baseUrlOf(req, this.options));
+    return toUserResponse(user, this.baseUrl.of(req));
   }
 
   @Post('users/:user_id/personal_access_tokens')
@@ -108,7 +94,7 @@ export class GitLabUsersController {
     summary:
       "Create a user's personal access token (admin); shows `token` once",
   })
-  @ApiBody({ type: CREATE_TOKEN_BODY.dto })
+  @CREATE_TOKEN_BODY.ApiBody()
   @ApiCreatedResponse({ type: NewTokenResponseDto })
   async createToken(
     @CurrentCaller() caller: Caller,
@@ -142,11 +128,10 @@ export class GitLabUsersController {
   }
 
   @Delete('personal_access_tokens/:id')
-  @HttpCode(HttpStatus.NO_CONTENT)
+  @NoContent()
   @ApiOperation({
     summary: 'Revoke a token (own, or any for an admin); `self` = the one used',
   })
-  @ApiNoContentResponse()
   async revoke(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,

@@ -14,12 +14,11 @@ import {
   seedProject,
   sqlOf,
 } from '../../testing/error-tracking-test-module';
+import { ingestRequest } from '../../testing/ingest-request';
 import { ErrorTrackingError } from '../error-tracking.errors';
 import type { JsonObject } from '../sentry-event/event-json';
-import type { IngestRequest } from '../ingestion/ingest-request';
 import { IngestionQueue } from '../ingestion/ingestion-queue';
 import { IngestionModule } from '../ingestion/ingestion.module';
-import { prepareEvent } from '../ingestion/prepare-request';
 import type { ProjectAccess } from '../projects/project.types';
 import type { WebhookBody } from './alert-content';
 import type { AlertsOptions } from './alert.types';
@@ -97,30 +96,16 @@ describe('alerts (outbox, worker, webhooks, e-mail) against the database', () =>
     };
   }
 
-  function request(
-    project: { projectId: number; keyId: number },
-    raws: JsonObject[],
-  ): IngestRequest {
-    const receivedAt = clock.now();
-    return {
-      keyId: project.keyId,
-      projectId: project.projectId,
-      receivedAt,
-      events: raws.map((raw) =>
-        prepareEvent(raw, { receivedAt, maxEventBytes: 1 << 20 }),
-      ),
-      sessions: [],
-      buckets: [],
-      discards: [],
-    };
-  }
-
   async function ingest(
     project: { projectId: number; keyId: number },
     ...raws: JsonObject[]
   ): Promise<void> {
     // One request per event, concurrently: they share flushes.
-    await Promise.all(raws.map((raw) => queue.submit(request(project, [raw]))));
+    await Promise.all(
+      raws.map((raw) =>
+        queue.submit(ingestRequest(project, [raw], clock.now())),
+      ),
+    );
   }
 
   async function outbox(projectId: number) {

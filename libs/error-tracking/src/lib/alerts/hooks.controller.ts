@@ -1,32 +1,16 @@
+import { Delete, Get, Param, Post, Put, Req, Res } from '@nestjs/common';
 import {
-  Delete,
-  Get,
-  HttpCode,
-  HttpStatus,
-  Inject,
-  Param,
-  Post,
-  Put,
-  Req,
-  Res,
-} from '@nestjs/common';
-import {
-  ApiBody,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiResponse,
 } from '@nestjs/swagger';
+import { ApiErrorResponses, NoContent } from '@quitanda/http';
 import type { Request, Response } from 'express';
 
 import type { Caller } from '../accounts/account.types';
 import { CurrentCaller } from '../accounts/token-auth.guard';
-import {
-  AccessLevel,
-  ERROR_TRACKING_OPTIONS,
-} from '../error-tracking.constants';
-import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
-import { baseUrlOf } from '../http/base-url';
+import { AccessLevel } from '../error-tracking.constants';
+import { BaseUrl } from '../http/base-url';
 import { GitLabProjectController } from '../accounts/gitlab-controller.decorator';
 import { ApiGitLabPage, GitLabErrorDto } from '../http/openapi';
 import { ErrorTrackingError } from '../error-tracking.errors';
@@ -60,8 +44,7 @@ export class HooksController {
   constructor(
     private readonly alerts: AlertsService,
     private readonly access: ProjectAccessService,
-    @Inject(ERROR_TRACKING_OPTIONS)
-    private readonly options: ErrorTrackingModuleOptions,
+    private readonly baseUrl: BaseUrl,
   ) {}
 
   @Get()
@@ -83,7 +66,7 @@ export class HooksController {
   @ApiOperation({
     summary: 'Add a webhook (maintainer); the token is write-only',
   })
-  @ApiBody({ type: HOOK_BODY.dto })
+  @HOOK_BODY.ApiBody()
   @ApiCreatedResponse({ type: HookResponseDto })
   async create(
     @CurrentCaller() caller: Caller,
@@ -123,7 +106,7 @@ export class HooksController {
   @ApiOperation({
     summary: 'Change a webhook (maintainer); an empty token removes it',
   })
-  @ApiBody({ type: HOOK_BODY.dto })
+  @HOOK_BODY.ApiBody()
   @ApiOkResponse({ type: HookResponseDto })
   async update(
     @CurrentCaller() caller: Caller,
@@ -145,7 +128,7 @@ export class HooksController {
   }
 
   @Delete(':hook_id')
-  @HttpCode(HttpStatus.NO_CONTENT)
+  @NoContent()
   @ApiOperation({
     summary: 'Delete a webhook and its pending deliveries (maintainer)',
   })
@@ -182,7 +165,7 @@ export class HooksController {
     const attempts = await offsetPage(
       req,
       res,
-      baseUrlOf(req, this.options),
+      this.baseUrl.of(req),
       'attempts',
       (limit, offset) =>
         this.alerts.attempts(access, parseId(hookId, 'Hook'), limit, offset),
@@ -201,10 +184,8 @@ export class HooksController {
       properties: { message: { type: 'string', example: '201 Created' } },
     },
   })
-  @ApiResponse({
-    status: 422,
-    description: 'The receiver did not accept it.',
-    type: GitLabErrorDto,
+  @ApiErrorResponses(GitLabErrorDto, {
+    422: { description: 'The receiver did not accept it.' },
   })
   async test(
     @CurrentCaller() caller: Caller,

@@ -1,6 +1,5 @@
-import { Get, Inject, Param, Post, Put, Req, Res } from '@nestjs/common';
+import { Get, Param, Post, Put, Req, Res } from '@nestjs/common';
 import {
-  ApiBody,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
@@ -12,11 +11,9 @@ import { CurrentCaller } from '../accounts/token-auth.guard';
 import {
   AccessLevel,
   DEFAULT_PER_PAGE,
-  ERROR_TRACKING_OPTIONS,
   MAX_PER_PAGE,
 } from '../error-tracking.constants';
-import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
-import { baseUrlOf } from '../http/base-url';
+import { BaseUrl } from '../http/base-url';
 import { GitLabProjectController } from '../accounts/gitlab-controller.decorator';
 import { ApiGitLabKeysetPage } from '../http/openapi';
 import { setNextCursorLink } from '../http/pagination';
@@ -68,8 +65,7 @@ export class ErrorsController {
     private readonly errors: ErrorsService,
     private readonly releaseHealth: ReleaseHealthService,
     private readonly access: ProjectAccessService,
-    @Inject(ERROR_TRACKING_OPTIONS)
-    private readonly options: ErrorTrackingModuleOptions,
+    private readonly baseUrl: BaseUrl,
   ) {}
 
   @Get('errors')
@@ -96,7 +92,7 @@ export class ErrorsController {
       sort: query.sort ?? 'last_seen',
       limit,
     });
-    setNextCursorLink(res, req, baseUrlOf(req, this.options), page.nextCursor);
+    setNextCursorLink(res, req, this.baseUrl.of(req), page.nextCursor);
     return page.items.map(({ error, frequency }) =>
       toErrorResponse(error, frequency),
     );
@@ -169,7 +165,7 @@ export class ErrorsController {
       limit,
       cursor,
     );
-    setNextCursorLink(res, req, baseUrlOf(req, this.options), page.nextCursor);
+    setNextCursorLink(res, req, this.baseUrl.of(req), page.nextCursor);
     return page.items.map(toEventSummaryResponse);
   }
 
@@ -196,7 +192,7 @@ export class ErrorsController {
   @ApiOperation({
     summary: 'Set the status; resolving closes the linked issue (developer)',
   })
-  @ApiBody({ type: UPDATE_ERROR_BODY.dto })
+  @UPDATE_ERROR_BODY.ApiBody()
   @ApiOkResponse({ type: UpdatedErrorResponseDto })
   async update(
     @CurrentCaller() caller: Caller,
@@ -235,7 +231,7 @@ export class ErrorsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<IssueResponseDto> {
     const access = await this.access.require(caller, id, AccessLevel.Developer);
-    const base = baseUrlOf(req, this.options);
+    const base = this.baseUrl.of(req);
     const parsed = parseBigId(errorId, 'Error');
     const { issue, created } = await this.errors.createIssue(
       caller,
@@ -281,7 +277,7 @@ export class ErrorsController {
     error: ErrorRecord,
     frequency: Frequency,
   ): DetailedErrorResponseDto {
-    const base = baseUrlOf(req, this.options);
+    const base = this.baseUrl.of(req);
     return toDetailedErrorResponse(error, frequency, {
       errorUrl: this.errorUrl(base, access, error.id),
       issueUrl:

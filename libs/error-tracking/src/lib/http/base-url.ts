@@ -1,6 +1,16 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 
+import { Inject, Injectable } from '@nestjs/common';
+
+import { ERROR_TRACKING_OPTIONS } from '../error-tracking.constants';
+
+/** The options `baseUrlOf` reads. */
+interface BaseUrlOptions {
+  readonly publicBaseUrl?: string;
+  readonly trustProxy: boolean;
+}
+
 function firstValue(header: string | string[] | undefined): string | undefined {
   const value = Array.isArray(header) ? header[0] : header;
   return value?.split(',')[0]?.trim() || undefined;
@@ -13,7 +23,7 @@ function firstValue(header: string | string[] | undefined): string | undefined {
  */
 export function baseUrlOf(
   req: IncomingMessage,
-  options: { publicBaseUrl?: string; trustProxy: boolean },
+  options: BaseUrlOptions,
 ): string {
   if (options.publicBaseUrl) return options.publicBaseUrl.replace(/\/+$/, '');
   const encrypted = Boolean((req.socket as TLSSocket | undefined)?.encrypted);
@@ -27,6 +37,18 @@ export function baseUrlOf(
   // Default ports are left out, as GitLab writes DSNs.
   const url = new URL(`${scheme}://${host}`);
   return url.origin;
+}
+
+/** `baseUrlOf` with the context's options, so controllers need not hold them. */
+@Injectable()
+export class BaseUrl {
+  constructor(
+    @Inject(ERROR_TRACKING_OPTIONS) private readonly options: BaseUrlOptions,
+  ) {}
+
+  of(req: IncomingMessage): string {
+    return baseUrlOf(req, this.options);
+  }
 }
 
 /** `{scheme}://{public_key}@{host[:port]}{base path}/api/v4/error_tracking/collector/{id}`. */

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiQuery } from '@nestjs/swagger';
+import { ApiBody, ApiProperty, ApiQuery } from '@nestjs/swagger';
 import type { ApiPropertyOptions, ApiQueryOptions } from '@nestjs/swagger';
 
 import type { Params } from './params';
@@ -110,6 +110,11 @@ export class GitLabBody<
         key,
       );
     this.dto = dto;
+  }
+
+  /** `@X.ApiBody()`: the operation's request body is this model. */
+  ApiBody(): MethodDecorator {
+    return ApiBody({ type: this.dto });
   }
 }
 

@@ -9,12 +9,11 @@ import {
   seedProject,
   sqlOf,
 } from '../../testing/error-tracking-test-module';
+import { ingestRequest } from '../../testing/ingest-request';
 import { recountErrors } from '../../testing/recount';
 import type { JsonObject } from '../sentry-event/event-json';
-import type { IngestRequest } from './ingest-request';
 import { IngestionQueue } from './ingestion-queue';
 import { IngestionModule } from './ingestion.module';
-import { prepareEvent } from './prepare-request';
 
 const SEED = 20261122;
 // Three days before the clock: every timestamp is kept (none in the future).
@@ -44,23 +43,6 @@ describe('ingestion flush (group commit against the database)', () => {
     await module?.close();
     await database?.close();
   });
-
-  function request(
-    project: { projectId: number; keyId: number },
-    raws: JsonObject[],
-  ): IngestRequest {
-    const receivedAt = clock.now();
-    const context = { receivedAt, maxEventBytes: 1 << 20 };
-    return {
-      keyId: project.keyId,
-      projectId: project.projectId,
-      receivedAt,
-      events: raws.map((raw) => prepareEvent(raw, context)),
-      sessions: [],
-      buckets: [],
-      discards: [],
-    };
-  }
 
   it(`keeps every error's aggregates equal to a recount of its events (seed ${SEED})`, async () => {
     const project = await seedProject(sql);
@@ -112,7 +94,7 @@ describe('ingestion flush (group commit against the database)', () => {
           sent.push(raw);
           raws.push(raw);
         }
-        batch.push(queue.submit(request(project, raws)));
+        batch.push(queue.submit(ingestRequest(project, raws, clock.now())));
       }
       await Promise.all(batch);
       // Resolve a random error between rounds: later events reopen it.
@@ -143,9 +125,15 @@ describe('ingestion flush (group commit against the database)', () => {
       'flush',
     );
     const requests = Array.from({ length: 40 }, (_, i) =>
-      request(project, [
-        { message: `concurrent ${['alpha', 'beta', 'gamma', 'delta'][i % 4]}` },
-      ]),
+      ingestRequest(
+        project,
+        [
+          {
+            message: `concurrent ${['alpha', 'beta', 'gamma', 'delta'][i % 4]}`,
+          },
+        ],
+        clock.now(),
+      ),
     );
     const verdicts = await Promise.all(requests.map((r) => queue.submit(r)));
     expect(verdicts).toEqual(requests.map(() => 'ok'));
@@ -166,7 +154,9 @@ describe('ingestion flush (group commit against the database)', () => {
       project.keyId,
     ]);
     await expect(
-      queue.submit(request(project, [{ message: 'too late' }])),
+      queue.submit(
+        ingestRequest(project, [{ message: 'too late' }], clock.now()),
+      ),
     ).resolves.toBe('forbidden');
     const [row] = await sql.rows<{ n: number }>(
       'SELECT count(*)::int AS n FROM error_tracking.events WHERE project_id = $1',

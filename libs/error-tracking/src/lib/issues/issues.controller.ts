@@ -1,6 +1,5 @@
-import { Get, Inject, Param, Post, Put, Req, Res } from '@nestjs/common';
+import { Get, Param, Post, Put, Req, Res } from '@nestjs/common';
 import {
-  ApiBody,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
@@ -9,12 +8,8 @@ import type { Request, Response } from 'express';
 
 import type { Caller } from '../accounts/account.types';
 import { CurrentCaller } from '../accounts/token-auth.guard';
-import {
-  AccessLevel,
-  ERROR_TRACKING_OPTIONS,
-} from '../error-tracking.constants';
-import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
-import { baseUrlOf } from '../http/base-url';
+import { AccessLevel } from '../error-tracking.constants';
+import { BaseUrl } from '../http/base-url';
 import { GitLabProjectController } from '../accounts/gitlab-controller.decorator';
 import { ApiGitLabPage } from '../http/openapi';
 import { offsetPage } from '../http/pagination';
@@ -31,8 +26,7 @@ export class IssuesController {
   constructor(
     private readonly issues: IssuesService,
     private readonly access: ProjectAccessService,
-    @Inject(ERROR_TRACKING_OPTIONS)
-    private readonly options: ErrorTrackingModuleOptions,
+    private readonly baseUrl: BaseUrl,
   ) {}
 
   @Get()
@@ -49,7 +43,7 @@ export class IssuesController {
     const params = new Params(req.query as Record<string, unknown>);
     const { state } = LIST_ISSUES_QUERY.read(params);
     params.check();
-    const base = baseUrlOf(req, this.options);
+    const base = this.baseUrl.of(req);
     const issues = await offsetPage(req, res, base, 'issues', (limit, offset) =>
       this.issues.list(
         access,
@@ -63,7 +57,7 @@ export class IssuesController {
 
   @Post()
   @ApiOperation({ summary: 'Create an issue (developer)' })
-  @ApiBody({ type: CREATE_ISSUE_BODY.dto })
+  @CREATE_ISSUE_BODY.ApiBody()
   @ApiCreatedResponse({ type: IssueResponseDto })
   async create(
     @CurrentCaller() caller: Caller,
@@ -79,7 +73,7 @@ export class IssuesController {
       description,
       labels,
     });
-    return toIssueResponse(issue, baseUrlOf(req, this.options));
+    return toIssueResponse(issue, this.baseUrl.of(req));
   }
 
   @Get(':iid')
@@ -93,7 +87,7 @@ export class IssuesController {
   ): Promise<IssueResponseDto> {
     const access = await this.access.require(caller, id, AccessLevel.Reporter);
     const issue = await this.issues.get(access, parseId(iid, 'Issue'));
-    return toIssueResponse(issue, baseUrlOf(req, this.options));
+    return toIssueResponse(issue, this.baseUrl.of(req));
   }
 
   @Put(':iid')
@@ -101,7 +95,7 @@ export class IssuesController {
     summary:
       'Update, close (`state_event=close`) or reopen an issue (developer)',
   })
-  @ApiBody({ type: UPDATE_ISSUE_BODY.dto })
+  @UPDATE_ISSUE_BODY.ApiBody()
   @ApiOkResponse({ type: IssueResponseDto })
   async update(
     @CurrentCaller() caller: Caller,
@@ -126,6 +120,6 @@ export class IssuesController {
       labels,
       stateEvent,
     });
-    return toIssueResponse(issue, baseUrlOf(req, this.options));
+    return toIssueResponse(issue, this.baseUrl.of(req));
   }
 }

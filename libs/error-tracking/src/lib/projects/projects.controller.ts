@@ -1,35 +1,21 @@
+import { Delete, Get, Param, Post, Req, Res } from '@nestjs/common';
 import {
-  Delete,
-  Get,
-  HttpCode,
-  HttpStatus,
-  Inject,
-  Param,
-  Post,
-  Req,
-  Res,
-} from '@nestjs/common';
-import {
-  ApiBody,
   ApiCreatedResponse,
-  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiParam,
 } from '@nestjs/swagger';
-import { ApiErrorResponses } from '@quitanda/http';
+import { ApiErrorResponses, NoContent } from '@quitanda/http';
 import type { Request, Response } from 'express';
 
 import type { Caller } from '../accounts/account.types';
 import { CurrentCaller } from '../accounts/token-auth.guard';
-import { GitLabController } from '../accounts/gitlab-controller.decorator';
 import {
-  AccessLevel,
-  ERROR_TRACKING_OPTIONS,
-} from '../error-tracking.constants';
+  ApiProjectId,
+  GitLabController,
+} from '../accounts/gitlab-controller.decorator';
+import { AccessLevel } from '../error-tracking.constants';
 import { ErrorTrackingError } from '../error-tracking.errors';
-import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
-import { baseUrlOf } from '../http/base-url';
+import { BaseUrl } from '../http/base-url';
 import {
   ApiGitLabPage,
   ApiPageQueries,
@@ -55,23 +41,17 @@ import { LIST_PROJECTS_QUERY } from './dto/request-queries.dto';
 import { ProjectAccessService } from './project-access.service';
 import { ProjectsService } from './projects.service';
 
-const PROJECT_ID = ApiParam({
-  name: 'id',
-  description: 'Numeric project id or URL-encoded path.',
-});
-
 @GitLabController('api/v4/projects', 'error tracking: projects and members')
 export class ProjectsController {
   constructor(
     private readonly projects: ProjectsService,
     private readonly access: ProjectAccessService,
-    @Inject(ERROR_TRACKING_OPTIONS)
-    private readonly options: ErrorTrackingModuleOptions,
+    private readonly baseUrl: BaseUrl,
   ) {}
 
   @Post()
   @ApiOperation({ summary: 'Create a project; the creator becomes its owner' })
-  @ApiBody({ type: CREATE_PROJECT_BODY.dto })
+  @CREATE_PROJECT_BODY.ApiBody()
   @ApiCreatedResponse({ type: ProjectResponseDto })
   async create(
     @CurrentCaller() caller: Caller,
@@ -89,7 +69,7 @@ export class ProjectsController {
       path,
       description,
     });
-    return toProjectResponse(project, baseUrlOf(req, this.options));
+    return toProjectResponse(project, this.baseUrl.of(req));
   }
 
   @Get()
@@ -124,7 +104,7 @@ export class ProjectsController {
       id_before: idBefore,
     } = LIST_PROJECTS_QUERY.read(params);
     params.check();
-    const base = baseUrlOf(req, this.options);
+    const base = this.baseUrl.of(req);
     if (pagination !== 'keyset') {
       const order = { by: by ?? 'created_at', ascending: sort === 'asc' };
       const { projects, total } = await this.projects.list(
@@ -165,7 +145,7 @@ export class ProjectsController {
   }
 
   @Get(':id')
-  @PROJECT_ID
+  @ApiProjectId()
   @ApiOperation({ summary: 'One project (any member)' })
   @ApiOkResponse({ type: ProjectResponseDto })
   async get(
@@ -178,11 +158,11 @@ export class ProjectsController {
       id,
       AccessLevel.Guest,
     );
-    return toProjectResponse(project, baseUrlOf(req, this.options));
+    return toProjectResponse(project, this.baseUrl.of(req));
   }
 
   @Get(':id/members')
-  @PROJECT_ID
+  @ApiProjectId()
   @ApiOperation({ summary: 'Members of a project (any member)' })
   @ApiGitLabPage(MemberResponseDto)
   async members(
@@ -192,7 +172,7 @@ export class ProjectsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<MemberResponseDto[]> {
     const access = await this.access.require(caller, id, AccessLevel.Guest);
-    const base = baseUrlOf(req, this.options);
+    const base = this.baseUrl.of(req);
     const members = await offsetPage(
       req,
       res,
@@ -204,7 +184,7 @@ export class ProjectsController {
   }
 
   @Get(':id/members/:user_id')
-  @PROJECT_ID
+  @ApiProjectId()
   @ApiOperation({ summary: 'One member (any member)' })
   @ApiOkResponse({ type: MemberResponseDto })
   async member(
@@ -218,15 +198,15 @@ export class ProjectsController {
       access,
       parseId(userId, 'Member'),
     );
-    return toMemberResponse(member, baseUrlOf(req, this.options));
+    return toMemberResponse(member, this.baseUrl.of(req));
   }
 
   @Post(':id/members')
-  @PROJECT_ID
+  @ApiProjectId()
   @ApiOperation({
     summary: 'Add a member (maintainer; not above your own level)',
   })
-  @ApiBody({ type: ADD_MEMBER_BODY.dto })
+  @ADD_MEMBER_BODY.ApiBody()
   @ApiCreatedResponse({ type: MemberResponseDto })
   async addMember(
     @CurrentCaller() caller: Caller,
@@ -246,16 +226,15 @@ export class ProjectsController {
       body.user_id,
       body.access_level,
     );
-    return toMemberResponse(member, baseUrlOf(req, this.options));
+    return toMemberResponse(member, this.baseUrl.of(req));
   }
 
   @Delete(':id/members/:user_id')
-  @PROJECT_ID
-  @HttpCode(HttpStatus.NO_CONTENT)
+  @ApiProjectId()
+  @NoContent()
   @ApiOperation({
     summary: 'Remove a member (maintainer; owners only by owners)',
   })
-  @ApiNoContentResponse()
   async removeMember(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,

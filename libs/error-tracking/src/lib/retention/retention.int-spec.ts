@@ -9,11 +9,11 @@ import {
   seedProject,
   sqlOf,
 } from '../../testing/error-tracking-test-module';
+import { ingestRequest } from '../../testing/ingest-request';
 import { recountErrors } from '../../testing/recount';
 import type { JsonObject } from '../sentry-event/event-json';
 import { IngestionQueue } from '../ingestion/ingestion-queue';
 import { IngestionModule } from '../ingestion/ingestion.module';
-import { prepareEvent } from '../ingestion/prepare-request';
 import { listEventPartitionDays } from '../persistence/event-partitions';
 import { ArtifactsRepository } from '../sourcemaps/artifacts.repository';
 import { RETENTION_BATCH, RetentionRepository } from './retention.repository';
@@ -54,18 +54,9 @@ describe('retention (fake clock)', () => {
     project: { projectId: number; keyId: number },
     raws: JsonObject[],
   ) {
-    const receivedAt = clock.now();
-    const verdict = await queue.submit({
-      keyId: project.keyId,
-      projectId: project.projectId,
-      receivedAt,
-      events: raws.map((raw) =>
-        prepareEvent(raw, { receivedAt, maxEventBytes: 1 << 20 }),
-      ),
-      sessions: [],
-      buckets: [],
-      discards: [],
-    });
+    const verdict = await queue.submit(
+      ingestRequest(project, raws, clock.now()),
+    );
     expect(verdict).toBe('ok');
   }
 

@@ -3,7 +3,6 @@ import {
   Get,
   HttpCode,
   HttpStatus,
-  Inject,
   Param,
   Patch,
   Post,
@@ -12,7 +11,6 @@ import {
   Res,
 } from '@nestjs/common';
 import {
-  ApiBody,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
@@ -21,12 +19,8 @@ import type { Request, Response } from 'express';
 
 import type { Caller } from '../accounts/account.types';
 import { CurrentCaller } from '../accounts/token-auth.guard';
-import {
-  AccessLevel,
-  ERROR_TRACKING_OPTIONS,
-} from '../error-tracking.constants';
-import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
-import { baseUrlOf } from '../http/base-url';
+import { AccessLevel } from '../error-tracking.constants';
+import { BaseUrl } from '../http/base-url';
 import { GitLabProjectController } from '../accounts/gitlab-controller.decorator';
 import { ApiGitLabPage } from '../http/openapi';
 import { offsetPage } from '../http/pagination';
@@ -50,8 +44,7 @@ export class SettingsController {
   constructor(
     private readonly settings: SettingsService,
     private readonly access: ProjectAccessService,
-    @Inject(ERROR_TRACKING_OPTIONS)
-    private readonly options: ErrorTrackingModuleOptions,
+    private readonly baseUrl: BaseUrl,
   ) {}
 
   @Get('settings')
@@ -74,7 +67,7 @@ export class SettingsController {
     summary:
       'Enable or disable error tracking (maintainer); enabling creates the first key',
   })
-  @ApiBody({ type: PATCH_SETTING_BODY.dto })
+  @PATCH_SETTING_BODY.ApiBody()
   @ApiOkResponse({ type: SettingResponseDto })
   async patch(
     @CurrentCaller() caller: Caller,
@@ -99,7 +92,7 @@ export class SettingsController {
 
   @Put('settings')
   @ApiOperation({ summary: 'Create or replace the setting (maintainer)' })
-  @ApiBody({ type: PUT_SETTING_BODY.dto })
+  @PUT_SETTING_BODY.ApiBody()
   @ApiOkResponse({ type: SettingResponseDto })
   async put(
     @CurrentCaller() caller: Caller,
@@ -133,7 +126,7 @@ export class SettingsController {
       id,
       AccessLevel.Maintainer,
     );
-    const base = baseUrlOf(req, this.options);
+    const base = this.baseUrl.of(req);
     const keys = await offsetPage(req, res, base, 'keys', (limit, offset) =>
       this.settings.listKeys(access, limit, offset),
     );
@@ -155,7 +148,7 @@ export class SettingsController {
     );
     return toClientKeyResponse(
       await this.settings.createKey(access),
-      baseUrlOf(req, this.options),
+      this.baseUrl.of(req),
     );
   }
 
@@ -178,6 +171,6 @@ export class SettingsController {
       AccessLevel.Maintainer,
     );
     const key = await this.settings.deleteKey(access, parseId(keyId));
-    return toClientKeyResponse(key, baseUrlOf(req, this.options));
+    return toClientKeyResponse(key, this.baseUrl.of(req));
   }
 }

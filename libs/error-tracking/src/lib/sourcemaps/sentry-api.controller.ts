@@ -1,44 +1,26 @@
-import {
-  Controller,
-  Get,
-  Inject,
-  Param,
-  Post,
-  Put,
-  Req,
-  Res,
-  UseGuards,
-} from '@nestjs/common';
+import { Get, Param, Post, Put, Req, Res } from '@nestjs/common';
 import {
   ApiBody,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
-  ApiSecurity,
-  ApiTags,
 } from '@nestjs/swagger';
-import {
-  ApiErrorResponses,
-  DATABASE_UNAVAILABLE,
-  endWithBody,
-} from '@quitanda/http';
+import { endWithBody } from '@quitanda/http';
 import type { Request, Response } from 'express';
 
 import type { Caller } from '../accounts/account.types';
-import { CurrentCaller, TokenAuthGuard } from '../accounts/token-auth.guard';
+import { CurrentCaller } from '../accounts/token-auth.guard';
 import {
   API_BODY_LIMIT_BYTES,
-  ERROR_TRACKING_OPTIONS,
   SENTRY_API_PREFIX,
 } from '../error-tracking.constants';
 import { ErrorTrackingError } from '../error-tracking.errors';
-import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
-import { baseUrlOf } from '../http/base-url';
-import { SentryErrorDto } from '../http/openapi';
+import { BaseUrl } from '../http/base-url';
 import { readBody } from '../http/read-body';
 import { readChunks } from './chunk-upload';
 import { SentryApiService } from './sentry-api.service';
+import { SentryWebApi } from './sentry-web-api.decorator';
 
 async function readJson(req: Request): Promise<unknown> {
   const body = await readBody(req, API_BODY_LIMIT_BYTES);
@@ -88,31 +70,11 @@ function paths(path: string): string[] {
  * (`Authorization: Bearer`). Bodies are read here: JSON, or the multipart
  * chunks, so no body parser runs on these routes.
  */
-@ApiTags('error tracking: source maps (sentry-cli)')
-@ApiSecurity('gitlab-bearer')
-@ApiSecurity('private-token')
-@ApiErrorResponses(SentryErrorDto, {
-  400: { description: 'A malformed body, or a chunk whose checksum differs.' },
-  401: { description: 'No token, or not a live one (`Invalid token`).' },
-  403: { description: 'A `read_api` token on a write.' },
-  404: {
-    description:
-      'A project the token cannot maintain, existing or not, or no such route.',
-  },
-  413: { description: 'A chunk, a body or a bundle over its limit.' },
-  503: DATABASE_UNAVAILABLE,
-})
-@ApiParam({
-  name: 'org',
-  description: 'Any organisation slug: there are no organisations here.',
-})
-@UseGuards(TokenAuthGuard)
-@Controller(SENTRY_API_PREFIX.slice(1))
+@SentryWebApi()
 export class SentryApiController {
   constructor(
     private readonly service: SentryApiService,
-    @Inject(ERROR_TRACKING_OPTIONS)
-    private readonly options: ErrorTrackingModuleOptions,
+    private readonly baseUrl: BaseUrl,
   ) {}
 
   @Get(paths('organizations/:org'))
@@ -169,7 +131,7 @@ export class SentryApiController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const url = `${baseUrlOf(req, this.options)}${SENTRY_API_PREFIX}/organizations/${encodeURIComponent(org)}/chunk-upload/`;
+    const url = `${this.baseUrl.of(req)}${SENTRY_API_PREFIX}/organizations/${encodeURIComponent(org)}/chunk-upload/`;
     send(res, 200, await this.service.chunkUploadOptions(caller, url));
   }
 

@@ -4,7 +4,6 @@ import {
   Delete,
   Get,
   Headers,
-  HttpCode,
   HttpStatus,
   Param,
   Patch,
@@ -19,13 +18,12 @@ import {
   ApiBearerAuth,
   ApiCreatedResponse,
   ApiHeader,
-  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { ApiPublic, DATABASE_UNAVAILABLE } from '@quitanda/http';
+import { ApiPublic, DATABASE_UNAVAILABLE, NoContent } from '@quitanda/http';
 import type { Request, Response } from 'express';
 
 import { LIST_DEFAULT_LIMIT } from '../events.constants';
@@ -207,11 +205,10 @@ export class EventRecordsController {
 
   @Delete(':id')
   @UseGuards(WriteTokenGuard)
-  @HttpCode(HttpStatus.NO_CONTENT)
+  @NoContent()
   @ApiBearerAuth()
   @ApiOperation({ summary: 'Delete an event' })
   @ApiHeader(IF_MATCH)
-  @ApiNoContentResponse()
   @ApiProblems(WRITE_ERRORS)
   async delete(
     @Param('id') id: string,

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   Inject,
@@ -10,12 +9,12 @@ import {
   Query,
   Req,
   Res,
-  UseGuards,
 } from '@nestjs/common';
-import { ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiQuery } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
-import { Caller, KinveyAuthGuard } from '../auth/kinvey-auth.guard';
+import { Caller } from '../auth/kinvey-auth.guard';
+import { KinveyController } from '../auth/kinvey-controller.decorator';
 import type { Principal } from '../auth/principal';
 import {
   KINVEY_COUNT,
@@ -51,9 +50,7 @@ const UPLOAD_NOTE =
   '`bytes a-b/N` uploads a chunk, no Content-Range uploads the whole body; 413 over the declared size or limit), ' +
   '`_requiredHeaders` and `_expiresAt`.';
 
-@ApiTags('marketplace: files')
-@UseGuards(KinveyAuthGuard)
-@Controller('blob/:appKey')
+@KinveyController('blob/:appKey', 'marketplace: files')
 export class BlobController {
   constructor(
     private readonly files: FilesService,

@@ -11,15 +11,17 @@ import { verifyPassword } from '@quitanda/kernel';
 import { openTestDatabase } from '@quitanda/testing';
 import type { TestDatabase } from '@quitanda/testing';
 
-import { marketplaceTestModule } from '../../testing/marketplace-test-module';
-import { AppsRepository } from '../apps/apps.repository';
+import {
+  TEST_OPTIONS,
+  marketplaceTestModule,
+} from '../../testing/marketplace-test-module';
 import { AppsService } from '../apps/apps.service';
 import { SetPasswordCommand } from '../cli/marketplace-cli.commands';
 import { RecordsRepository } from '../records/records.repository';
 import { CredentialsRepository } from '../auth/credentials.repository';
+import { MarketplaceCliModule } from '../marketplace.module';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { FilesRepository } from '../files/files.repository';
-import { FilesService } from '../files/files.service';
 import { UsersRepository } from '../users/users.repository';
 import { KinveyImportService, NO_PASSWORD } from './kinvey-import.service';
 import type { ImportCounts } from './kinvey-import.service';
@@ -62,17 +64,10 @@ describe('importing a Kinvey export (marketplace:import)', () => {
 
   beforeAll(async () => {
     database = await openTestDatabase();
-    module = await marketplaceTestModule(database.url, [
-      AppsRepository,
-      AppsService,
-      UsersRepository,
-      CredentialsRepository,
-      FilesRepository,
-      FilesService,
-      RecordsRepository,
-      KinveyImportService,
-      SetPasswordCommand,
-    ]);
+    // The import and set-password commands, wired as the CLI wires them.
+    module = await marketplaceTestModule(database.url, {
+      imports: [MarketplaceCliModule.forRoot(TEST_OPTIONS)],
+    });
     appKey = (await module.get(AppsService).create({ name: 'Feira' })).appKey;
     dir = await mkdtemp(join(tmpdir(), 'kinvey-export-'));
 

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   Inject,
@@ -10,13 +9,13 @@ import {
   Query,
   Req,
   Res,
-  UseGuards,
 } from '@nestjs/common';
-import { ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiQuery } from '@nestjs/swagger';
 import { JsonText } from '@quitanda/http';
 import type { Request, Response } from 'express';
 
-import { Caller, KinveyAuthGuard } from '../auth/kinvey-auth.guard';
+import { Caller } from '../auth/kinvey-auth.guard';
+import { KinveyController } from '../auth/kinvey-controller.decorator';
 import type { Principal } from '../auth/principal';
 import { FilesService, ttlOf } from '../files/files.service';
 import {
@@ -43,9 +42,7 @@ const RECORD_BODY = {
     'A record (or, with X-Kinvey-API-Version >= 5 on create, an array of records).',
 };
 
-@ApiTags('marketplace: data')
-@UseGuards(KinveyAuthGuard)
-@Controller('appdata/:appKey')
+@KinveyController('appdata/:appKey', 'marketplace: data')
 export class DataController {
   constructor(
     private readonly records: RecordsService,

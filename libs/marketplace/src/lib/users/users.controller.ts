@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   Headers,
@@ -10,13 +9,13 @@ import {
   Put,
   Query,
   Res,
-  UseGuards,
 } from '@nestjs/common';
-import { ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiQuery } from '@nestjs/swagger';
 import type { Response } from 'express';
 
 import { parseAuthorization } from '../auth/authorization-header';
-import { Caller, KinveyAuthGuard } from '../auth/kinvey-auth.guard';
+import { Caller } from '../auth/kinvey-auth.guard';
+import { KinveyController } from '../auth/kinvey-controller.decorator';
 import type { Principal } from '../auth/principal';
 import type { FindParams } from '../kinvey/find-params';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
@@ -35,9 +34,7 @@ const USER_BODY = {
   description: 'A user: username, password (8..256) and any other fields.',
 };
 
-@ApiTags('marketplace: users')
-@UseGuards(KinveyAuthGuard)
-@Controller('user/:appKey')
+@KinveyController('user/:appKey', 'marketplace: users')
 export class UsersController {
   constructor(
     private readonly users: UsersService,

@@ -1,11 +1,9 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { TrimmedLength } from '@quitanda/http';
-import { Allow, IsOptional, IsString, MaxLength } from 'class-validator';
+import { Allow } from 'class-validator';
 
-import {
-  DESCRIPTION_MAX_LENGTH,
-  TITLE_MAX_LENGTH,
-} from '../../events.constants';
+import { TITLE_MAX_LENGTH } from '../../events.constants';
+import { DescriptionField } from './description-field.decorator';
 
 /** Body of `POST /events` and `PUT /events/:id`. */
 export class CreateEventDto {
@@ -17,10 +15,7 @@ export class CreateEventDto {
   @TrimmedLength(1, TITLE_MAX_LENGTH)
   title!: string;
 
-  @ApiPropertyOptional({ maxLength: DESCRIPTION_MAX_LENGTH, default: '' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(DESCRIPTION_MAX_LENGTH)
+  @DescriptionField({ default: '' })
   description?: string;
 
   // Server-maintained fields that clients echo back are accepted and ignored.

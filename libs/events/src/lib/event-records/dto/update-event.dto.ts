@@ -1,11 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { TrimmedLength } from '@quitanda/http';
-import { Allow, IsOptional, IsString, MaxLength } from 'class-validator';
+import { Allow, IsOptional } from 'class-validator';
 
-import {
-  DESCRIPTION_MAX_LENGTH,
-  TITLE_MAX_LENGTH,
-} from '../../events.constants';
+import { TITLE_MAX_LENGTH } from '../../events.constants';
+import { DescriptionField } from './description-field.decorator';
 
 /** Body of `PATCH /events/:id`: any subset of the writable fields. */
 export class UpdateEventDto {
@@ -14,10 +12,7 @@ export class UpdateEventDto {
   @TrimmedLength(1, TITLE_MAX_LENGTH)
   title?: string;
 
-  @ApiPropertyOptional({ maxLength: DESCRIPTION_MAX_LENGTH })
-  @IsOptional()
-  @IsString()
-  @MaxLength(DESCRIPTION_MAX_LENGTH)
+  @DescriptionField()
   description?: string;
 
   @Allow() id?: unknown;
