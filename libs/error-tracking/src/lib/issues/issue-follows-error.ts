@@ -4,13 +4,21 @@ import type { Transaction } from '../persistence/error-tracking.database';
 import { IssuesRepository } from './issues.repository';
 
 /**
+ * The rule's other half is SQL, so it lives with the issues' other SQL; it
+ * is re-exported here so the flush takes it from the rule, not from a
+ * repository it has no other business with.
+ */
+export { reopenOnRegressionStep } from './issues.repository';
+
+/**
  * The rule "an error's linked issue follows its status", in one place:
  *
  * - resolving an error closes its linked issue when that is open
  *   (`closeOnResolve`, run in the transaction that sets the status);
  * - a regression (a new event on a `resolved` error) reopens its linked
  *   issue when that is closed (`reopenOnRegressionStep`, a step of the
- *   ingestion flush, so it commits with the event that caused it).
+ *   ingestion flush, so it commits with the event that caused it; its SQL
+ *   is in `issues.repository.ts`).
  *
  * Setting an error back to `unresolved` by hand, or ignoring it, leaves the
  * issue as it is.
@@ -44,25 +52,4 @@ export class IssueFollowsError {
     );
     return issue.iid;
   }
-}
-
-/**
- * The flush's half: a step (CTE `reopened`) after the error upsert `up`,
- * whose rows say which errors this flush regressed (`regressed`) and their
- * linked issue (`issue_iid`). `now` is the flush's timestamp parameter.
- */
-export function reopenOnRegressionStep(now: string): {
-  readonly name: string;
-  readonly sql: string;
-} {
-  return {
-    name: 'reopened',
-    sql: `  UPDATE error_tracking.issues i
-     SET state = 'opened', closed_at = NULL, updated_at = ${now}
-    FROM up
-   WHERE up.regressed AND up.issue_iid IS NOT NULL
-     AND i.project_id = up.project_id AND i.iid = up.issue_iid
-     AND i.state = 'closed'
-  RETURNING i.id`,
-  };
 }

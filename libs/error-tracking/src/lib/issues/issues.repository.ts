@@ -146,3 +146,25 @@ export class IssuesRepository extends SqlRepository {
     return rows[0] ? toIssue(rows[0]) : undefined;
   }
 }
+
+/**
+ * The flush's half of `IssueFollowsError`: a step (CTE `reopened`) after
+ * the error upsert `up`, whose rows say which errors this flush regressed
+ * (`regressed`) and their linked issue (`issue_iid`). `now` is the flush's
+ * timestamp parameter.
+ */
+export function reopenOnRegressionStep(now: string): {
+  readonly name: string;
+  readonly sql: string;
+} {
+  return {
+    name: 'reopened',
+    sql: `  UPDATE error_tracking.issues i
+     SET state = 'opened', closed_at = NULL, updated_at = ${now}
+    FROM up
+   WHERE up.regressed AND up.issue_iid IS NOT NULL
+     AND i.project_id = up.project_id AND i.iid = up.issue_iid
+     AND i.state = 'closed'
+  RETURNING i.id`,
+  };
+}
