@@ -37,7 +37,10 @@ import { MatchService } from './match/match.service';
 import { MarketplaceDatabase } from './persistence/marketplace-database';
 import { RpcController } from './match/rpc.controller';
 import { LoginService } from './auth/login.service';
+import { SessionsController } from './auth/sessions.controller';
+import { SessionsService } from './auth/sessions.service';
 import { UserQueryService } from './users/user-query.service';
+import { UsernameCheckController } from './users/username-check.controller';
 import { UsersController } from './users/users.controller';
 import { UsersRepository } from './users/users.repository';
 import { UsersService } from './users/users.service';
@@ -53,6 +56,7 @@ const MARKETPLACE_PROVIDERS = [
   UsersRepository,
   CredentialsRepository,
   LoginService,
+  SessionsService,
   UsersService,
   UserQueryService,
   AuthService,
@@ -72,8 +76,10 @@ const KINVEY_NAMESPACES = ['appdata', 'user', 'blob', 'rpc'];
 const CONTROLLERS = [
   DataController,
   UsersController,
+  SessionsController,
   TransferController,
   BlobController,
+  UsernameCheckController,
   RpcController,
 ];
 

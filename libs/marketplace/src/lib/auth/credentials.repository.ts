@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import type { MarketplaceTx } from '../persistence/marketplace-database';
 import { USER_COLUMNS, toUser } from './stored-user';
@@ -36,6 +37,21 @@ export class CredentialsRepository {
        VALUES ($1, $2, $3, $4, $5)`,
       [digest, appKey, userId, expiresAt, now],
     );
+  }
+
+  /** Stamps a successful login (`_kmd.llt`); the user's doc after it. */
+  async setLastLogin(
+    appKey: string,
+    id: string,
+    llt: string,
+  ): Promise<KinveyDoc> {
+    const rows = await this.db.primary.rows<{ doc: KinveyDoc }>(
+      `UPDATE marketplace.users
+          SET doc = jsonb_set(doc, '{_kmd,llt}', to_jsonb($3::text))
+        WHERE app_key = $1 AND id = $2 RETURNING doc`,
+      [appKey, id, llt],
+    );
+    return rows[0]?.doc ?? {};
   }
 
   /** The user of a live session token, and until when the token lives. */

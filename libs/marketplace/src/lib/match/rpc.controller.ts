@@ -4,7 +4,6 @@ import { ApiBody, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Caller, KinveyAuthGuard } from '../auth/kinvey-auth.guard';
 import type { Principal } from '../auth/principal';
 import { noContent, ok, KinveyCall } from '../http/kinvey-api.decorators';
-import { UsersService } from '../users/users.service';
 import { MatchService } from './match.service';
 import { MarketplaceError } from '../marketplace.errors';
 
@@ -22,28 +21,7 @@ function NeedsEmail(): MethodDecorator {
 @ApiTags('marketplace: rpc')
 @Controller('rpc/:appKey')
 export class RpcController {
-  constructor(
-    private readonly users: UsersService,
-    private readonly matching: MatchService,
-  ) {}
-
-  @Post('check-username-exists')
-  @UseGuards(KinveyAuthGuard)
-  @HttpCode(200)
-  @KinveyCall(
-    'Whether a username is taken (soft-deleted users count)',
-    'app or master',
-    ok({ type: 'object', properties: { usernameExists: { type: 'boolean' } } }),
-  )
-  @ApiBody({
-    schema: { type: 'object', properties: { username: { type: 'string' } } },
-  })
-  async usernameExists(
-    @Caller() principal: Principal,
-    @Body() body: unknown,
-  ): Promise<{ usernameExists: boolean }> {
-    return { usernameExists: await this.users.usernameExists(principal, body) };
-  }
+  constructor(private readonly matching: MatchService) {}
 
   @Post('custom/match')
   @UseGuards(KinveyAuthGuard)

@@ -2,7 +2,6 @@ import { isPlainObject } from '../kinvey/kinvey-doc';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DIGITS = /^\d*$/;
 
 const MIN_PASSWORD = 8;
@@ -59,15 +58,6 @@ export function checkUserBody(
     fail(MarketplaceErrorCode.IncompleteRequestBody, [...missing, ...bad]);
   if (bad.length > 0) fail(MarketplaceErrorCode.BadRequest, bad);
   return typeof password === 'string' ? password : undefined;
-}
-
-/** `email` of login replies: the stored one, else an e-mail-like username. */
-export function loginEmail(doc: KinveyDoc): string | undefined {
-  if (typeof doc['email'] === 'string' && doc['email']) return doc['email'];
-  const username = doc['username'];
-  return typeof username === 'string' && EMAIL.test(username)
-    ? username
-    : undefined;
 }
 
 /** The client fields of a user body: everything but server-kept ones. */

@@ -64,39 +64,6 @@ export class UsersController {
     return user;
   }
 
-  @Post('login')
-  @HttpCode(200)
-  @KinveyCall(
-    'Log in with {username, password}; repeated failures: 429',
-    'app or master',
-    ok(KINVEY_ENTITY, 'The user, with `_kmd.authtoken`.'),
-    {
-      429: 'TooManyRequests: too many failed logins of this username; retry later.',
-    },
-  )
-  @ApiBody({
-    schema: {
-      type: 'object',
-      properties: {
-        username: { type: 'string' },
-        password: { type: 'string' },
-      },
-    },
-  })
-  login(
-    @Caller() principal: Principal,
-    @Body() body: unknown,
-  ): Promise<KinveyDoc> {
-    return this.users.logIn(principal, body);
-  }
-
-  @Post('_logout')
-  @HttpCode(204)
-  @KinveyCall('Log out: the token stops working', 'user', noContent())
-  logout(@Caller() principal: Principal): Promise<void> {
-    return this.users.logOut(principal);
-  }
-
   @Get('_me')
   @KinveyCall('The calling user', 'user', ok(KINVEY_ENTITY))
   me(@Caller() principal: Principal): KinveyDoc {

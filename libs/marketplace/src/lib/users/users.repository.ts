@@ -75,20 +75,6 @@ export class UsersRepository {
     }
   }
 
-  async setLastLogin(
-    appKey: string,
-    id: string,
-    llt: string,
-  ): Promise<KinveyDoc> {
-    const rows = await this.db.primary.rows<{ doc: KinveyDoc }>(
-      `UPDATE marketplace.users
-          SET doc = jsonb_set(doc, '{_kmd,llt}', to_jsonb($3::text))
-        WHERE app_key = $1 AND id = $2 RETURNING doc`,
-      [appKey, id, llt],
-    );
-    return rows[0]?.doc ?? {};
-  }
-
   async usernameExists(appKey: string, username: string): Promise<boolean> {
     const rows = await this.db.primary.rows(
       'SELECT 1 FROM marketplace.users WHERE app_key = $1 AND username = $2',

@@ -11,6 +11,7 @@ import { SESSION_CACHE_PROVIDER } from '../auth/session-cache';
 import { MarketplaceErrorCode } from '../marketplace.errors';
 import { LoginService } from '../auth/login.service';
 import { CredentialsRepository } from '../auth/credentials.repository';
+import { SessionsService } from '../auth/sessions.service';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
@@ -35,6 +36,7 @@ describe('users: sessions and passwords', () => {
         UsersRepository,
         CredentialsRepository,
         LoginService,
+        SessionsService,
         UsersService,
         AuthService,
         SESSION_CACHE_PROVIDER,
@@ -134,7 +136,7 @@ describe('users: sessions and passwords', () => {
 
     it('refuses a token at once after its logout', async () => {
       const user = await session('logout@example.com');
-      await module.get(UsersService).logOut(user.principal);
+      await module.get(SessionsService).logOut(user.principal);
       await expect(
         module.get(AuthService).authenticate(appKey, `Kinvey ${user.token}`),
       ).rejects.toMatchObject(refused);
@@ -143,7 +145,7 @@ describe('users: sessions and passwords', () => {
     it("refuses the user's other sessions at once after a password change", async () => {
       const user = await session('password@example.com');
       const other = await module
-        .get(UsersService)
+        .get(SessionsService)
         .logIn(await module.get(AuthService).authenticate(appKey, appSecret), {
           username: 'password@example.com',
           password: 'a long password',

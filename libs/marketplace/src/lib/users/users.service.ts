@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, hashPassword, hashToken, randomToken } from '@quitanda/kernel';
+import { CLOCK, hashPassword, hashToken } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import {
@@ -10,51 +10,27 @@ import {
 import type { Principal } from '../auth/principal';
 import { CredentialsRepository } from '../auth/credentials.repository';
 import { SessionCache } from '../auth/session-cache';
+import { SessionsService, withToken } from '../auth/sessions.service';
 import type { StoredUser } from '../auth/stored-user';
 import { entityIdOf } from '../kinvey/ids';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { isPlainObject } from '../kinvey/kinvey-doc';
-import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { MarketplaceError } from '../marketplace.errors';
-import type { MarketplaceModuleOptions } from '../marketplace.options';
-import { LoginService } from '../auth/login.service';
-import { checkUserBody, clientFields, loginEmail } from './user-fields';
+import { checkUserBody, clientFields } from './user-fields';
 import { UsersRepository } from './users.repository';
 
-const DAY_MS = 86_400_000;
-
-function withToken(doc: KinveyDoc, token: string): KinveyDoc {
-  const kmd = isPlainObject(doc['_kmd']) ? doc['_kmd'] : {};
-  return { ...doc, _kmd: { ...kmd, authtoken: token } };
-}
-
-/** Kinvey's user calls: signup, login, logout, `_me`, get, update, delete. */
+/** Kinvey's user calls: signup, `_me`, get, update, delete. */
 @Injectable()
 export class UsersService {
   constructor(
     private readonly users: UsersRepository,
     private readonly credentials: CredentialsRepository,
     private readonly db: MarketplaceDatabase,
-    private readonly login: LoginService,
+    private readonly sessionTokens: SessionsService,
     private readonly sessions: SessionCache,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(MARKETPLACE_OPTIONS)
-    private readonly options: MarketplaceModuleOptions,
   ) {}
-
-  private async issueToken(appKey: string, userId: string): Promise<string> {
-    const token = randomToken(24);
-    const now = this.clock.now();
-    await this.credentials.insertToken(
-      appKey,
-      userId,
-      hashToken(token),
-      new Date(now.getTime() + this.options.tokenLifetimeDays * DAY_MS),
-      now,
-    );
-    return token;
-  }
 
   /** 201 reply: every submitted field, the password as sent, a session. */
   async signup(principal: Principal, body: unknown): Promise<KinveyDoc> {
@@ -84,53 +60,8 @@ export class UsersService {
       { id, username: doc['username'] as string, doc, passwordHash },
       now,
     );
-    const token = await this.issueToken(principal.app.appKey, id);
+    const token = await this.sessionTokens.issue(principal.app.appKey, id);
     return withToken({ ...doc, password }, token);
-  }
-
-  async logIn(principal: Principal, body: unknown): Promise<KinveyDoc> {
-    if (principal.kind === 'user')
-      throw MarketplaceError.insufficient(
-        'login needs app or master credentials',
-      );
-    if (!isPlainObject(body)) throw MarketplaceError.notAnObject();
-    if (body['_socialIdentity'] !== undefined)
-      throw MarketplaceError.needsInfrastructure('Social login');
-    const { username, password } = body;
-    if (
-      typeof username !== 'string' ||
-      typeof password !== 'string' ||
-      !username
-    )
-      throw MarketplaceError.incompleteBody(
-        'Login needs a username and a password.',
-        'username, password',
-      );
-    const appKey = principal.app.appKey;
-    const user = await this.login.verify(
-      appKey,
-      username.trim(),
-      password.trim(),
-    );
-    const doc = await this.users.setLastLogin(
-      appKey,
-      user.id,
-      this.clock.now().toISOString(),
-    );
-    const token = await this.issueToken(appKey, user.id);
-    const email = loginEmail(doc);
-    return withToken(email === undefined ? doc : { ...doc, email }, token);
-  }
-
-  async logOut(principal: Principal): Promise<void> {
-    requireUser(principal);
-    if (principal.tokenDigest) {
-      await this.credentials.revokeToken(
-        principal.app.appKey,
-        principal.tokenDigest,
-      );
-      this.sessions.forgetToken(principal.tokenDigest);
-    }
   }
 
   me(principal: Principal): KinveyDoc {
@@ -201,7 +132,7 @@ export class UsersService {
       );
     if (!self) return doc;
     // The SDKs store this reply as the session: it must carry a token.
-    const token = sessionToken ?? (await this.issueToken(appKey, id));
+    const token = sessionToken ?? (await this.sessionTokens.issue(appKey, id));
     return withToken(doc, token);
   }
 
