@@ -17,10 +17,11 @@
  * is unset, see `lib/parse-server-install.ts`).
  * `--explain`: seeds the 1,000,000-record marketplace app and prints the
  * plans of the queries the SDKs send most, without load.
- * `--against <main.js>`: also runs another build of the gateway (say, the
- * previous commit's `dist/apps/gateway/src/main.js`) as target "quitanda
- * (before)", interleaved with this one, so a refactoring's cost shows in one
- * run on one machine state rather than across two runs.
+ * `--against "[node flags] <main.js>"`: also runs another build of the
+ * gateway (say, the previous commit's `dist/apps/gateway/src/main.js`) as
+ * target "quitanda (before)", interleaved with this one, so a change's cost
+ * shows in one run on one machine state rather than across two runs. It
+ * gets exactly the node flags given (GATEWAY_NODE_FLAGS are not added).
  * `--no-baselines`: only Quitanda (and the `--against` build): an A/B of two
  * builds without the minutes the baselines take; the contract's ratios are
  * then not reported.
@@ -285,14 +286,18 @@ async function main(): Promise<void> {
 
 /**
  * Adds the other build after every target (so the first baseline, which the
- * contract's ratios use, stays first), started exactly as Quitanda is.
+ * contract's ratios use, stays first), started as Quitanda is but with the
+ * node command line given: node flags, if any, then the build's main.js.
+ * `--against "dist/apps/gateway/src/main.js"` thus compares this build with
+ * itself without GATEWAY_NODE_FLAGS.
  */
-function withEarlierBuild(workload: Workload, mainJs: string): Workload {
+function withEarlierBuild(workload: Workload, commandLine: string): Workload {
   const ours = workload.targets.find((t) => t.name === 'quitanda');
   if (!ours) return workload;
+  const args = commandLine.split(/\s+/).filter(Boolean);
   const before: Target = {
     name: 'quitanda (before)',
-    command: (port) => ({ ...ours.command(port), args: [mainJs] }),
+    command: (port) => ({ ...ours.command(port), args }),
   };
   return { ...workload, targets: [...workload.targets, before] };
 }
