@@ -28,4 +28,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 STOPSIGNAL SIGTERM
-CMD ["node", "--enable-source-maps", "--max-old-space-size=1024", "dist/apps/gateway/src/main.js"]
+CMD ["node", "--enable-source-maps", "dist/apps/gateway/src/main.js"]

@@ -288,8 +288,8 @@ async function main(): Promise<void> {
  * Adds the other build after every target (so the first baseline, which the
  * contract's ratios use, stays first), started as Quitanda is but with the
  * node command line given: node flags, if any, then the build's main.js.
- * `--against "dist/apps/gateway/src/main.js"` thus compares this build with
- * itself without GATEWAY_NODE_FLAGS.
+ * `--against="--max-old-space-size=1024 dist/apps/gateway/src/main.js"`
+ * thus compares this build with itself under other node flags.
  */
 function withEarlierBuild(workload: Workload, commandLine: string): Workload {
   const ours = workload.targets.find((t) => t.name === 'quitanda');

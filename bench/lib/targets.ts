@@ -5,11 +5,13 @@ import type { Target } from './types';
 const ROOT = join(__dirname, '../..');
 
 /**
- * The heap flag `npm start` and the Dockerfile give the gateway (README,
- * Memory): a 1 GiB old-generation cap, which also makes V8 grow the heap by
- * a small factor after each collection instead of up to four times.
+ * The node flags `npm start` and the Dockerfile give the gateway: none.
+ * A smaller heap cap (`--max-old-space-size=1024`, 1536 or 2000, which also
+ * make V8 grow the old generation by 1.6-2x after a collection instead of
+ * up to 4x) took peak RSS from 278 to 172-189 MB but cost 7-15% of the
+ * throughput and tripled p99 (docs/performance.md, "Heap flags A/B").
  */
-export const GATEWAY_NODE_FLAGS = ['--max-old-space-size=1024'];
+export const GATEWAY_NODE_FLAGS: readonly string[] = [];
 
 /** The built gateway as an operator runs it (`npm start`), on the benchmark database. */
 export function quitanda(
