@@ -145,6 +145,6 @@ export class UsersController {
     @Param('id') id: string,
     @Query('hard') hard: string | undefined,
   ): Promise<void> {
-    return this.users.remove(principal, id, hard === 'true');
+    return this.users.remove(principal, id, { hard: hard === 'true' });
   }
 }

@@ -175,7 +175,7 @@ describe('users: sessions and passwords', () => {
           appKey,
           `Basic ${Buffer.from(`${appKey}:${masterSecret}`).toString('base64')}`,
         );
-      await module.get(UsersService).remove(master, user.id, false);
+      await module.get(UsersService).remove(master, user.id, { hard: false });
       await expect(
         module.get(AuthService).authenticate(appKey, `Kinvey ${user.token}`),
       ).rejects.toMatchObject(refused);

@@ -148,7 +148,12 @@ export class UsersService {
     return this.users.usernameExists(principal.app.appKey, username);
   }
 
-  async remove(principal: Principal, id: string, hard: boolean): Promise<void> {
+  /** Disables the user (Kinvey's default) or, with `hard`, deletes it. */
+  async remove(
+    principal: Principal,
+    id: string,
+    { hard }: { readonly hard: boolean },
+  ): Promise<void> {
     requireMaster(principal);
     const appKey = principal.app.appKey;
     const done = await this.db.transaction(async (tx) => {
