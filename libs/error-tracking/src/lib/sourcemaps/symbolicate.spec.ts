@@ -131,6 +131,13 @@ describe('source map resolution of the browser fixtures', () => {
     ]);
     expect(displayFilename('webpack://app/./src/x.js')).toBe('src/x.js');
   });
+
+  it.each([
+    ['a server path', '/srv/app/main.js'],
+    ['a relative path', 'app/main.js'],
+  ])('keeps %s as the one URL to look up', (_, url) => {
+    expect(tildeUrls(url)).toEqual([url]);
+  });
 });
 
 describe('LoadedSourceMap', () => {

@@ -44,8 +44,14 @@ function frameUrl(frame: JsonObject): string | undefined {
   return str(frame['abs_path']) ?? str(frame['filename']);
 }
 
+/** A scheme first: what `new URL` needs to parse a string without a base. */
+const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
 /** `http://host/static/a.js?v=1` -> itself, `~/static/a.js?v=1`, `~/static/a.js`. */
 export function tildeUrls(url: string): string[] {
+  // Server frames (`/srv/app/main.js`) have no scheme: skipping the parse
+  // spares every such frame of every event a thrown and caught TypeError.
+  if (!HAS_SCHEME.test(url)) return [url];
   let parsed: URL;
   try {
     parsed = new URL(url);
