@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Module, RequestMethod } from '@nestjs/common';
 import type {
   DynamicModule,
   MiddlewareConsumer,
@@ -41,6 +41,6 @@ export class EventsModule implements NestModule {
           requireJsonContentType: true,
         }),
       )
-      .forRoutes(EventRecordsController);
+      .forRoutes({ path: 'events{/*rest}', method: RequestMethod.ALL });
   }
 }

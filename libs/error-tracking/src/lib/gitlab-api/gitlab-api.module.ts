@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Module, RequestMethod } from '@nestjs/common';
 import type { MiddlewareConsumer, NestModule } from '@nestjs/common';
 
 import { GitLabUsersController } from '../accounts/users.controller';
@@ -14,6 +14,14 @@ import { ReleaseHealthService } from '../errors/release-health.service';
 import { SettingsController } from '../settings/settings.controller';
 import { apiBody } from '../http/api-body.middleware';
 import { gitlabJsonContentType } from '../http/gitlab-json.middleware';
+
+/** Where the routes of `CONTROLLERS` are: the API's namespaces under /api/v4. */
+export const GITLAB_API_PATHS = [
+  'user',
+  'users',
+  'personal_access_tokens',
+  'projects',
+].map((namespace) => `api/v4/${namespace}{/*rest}`);
 
 const CONTROLLERS = [
   GitLabUsersController,
@@ -37,8 +45,17 @@ const CONTROLLERS = [
 })
 export class GitLabApiModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
+    // By path, not by controller: Nest adds a router layer per route and
+    // middleware, and every request of every context walks those layers
+    // before it reaches its own handler. (The collector, also under /api/v4,
+    // reads its own bodies.)
     consumer
       .apply(gitlabJsonContentType(), apiBody())
-      .forRoutes(...CONTROLLERS);
+      .forRoutes(
+        ...GITLAB_API_PATHS.map((path) => ({
+          path,
+          method: RequestMethod.ALL,
+        })),
+      );
   }
 }

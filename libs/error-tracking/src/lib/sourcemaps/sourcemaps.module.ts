@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Module, RequestMethod } from '@nestjs/common';
 import type { MiddlewareConsumer, NestModule } from '@nestjs/common';
 import { unsafeRequestError } from '@quitanda/http';
 import type { NextFunction, Request, Response } from 'express';
@@ -27,6 +27,6 @@ export class SourcemapsModule implements NestModule {
       .apply((req: Request, _res: Response, next: NextFunction) =>
         next(unsafeRequestError(req)),
       )
-      .forRoutes(SentryApiController);
+      .forRoutes({ path: 'api/0/{*rest}', method: RequestMethod.ALL });
   }
 }

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Module, RequestMethod } from '@nestjs/common';
 import type { MiddlewareConsumer, NestModule } from '@nestjs/common';
 
 import { AlertsModule } from '../alerts/alerts.module';
@@ -13,6 +13,15 @@ import { WebSessionsService } from '../web/sessions/web-sessions.service';
 import { WebAssetsController } from '../web/web-assets.controller';
 import { WebContextMiddleware } from '../web/web-context';
 import { webForm } from '../web/web-form.middleware';
+import { SIGN_IN_PATH, SIGN_OUT_PATH } from '../web/web-paths';
+
+/** Where the pages are: `isWebPath`'s paths less the assets. */
+export const WEB_PAGE_PATHS = [
+  '/',
+  SIGN_IN_PATH,
+  SIGN_OUT_PATH,
+  'projects{/*rest}',
+];
 import { WebSessionController } from '../web/web-session.controller';
 
 /** The pages (HTML; sessions, CSRF and security headers). */
@@ -39,8 +48,13 @@ const PAGE_CONTROLLERS = [
 })
 export class WebUiModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
+    // By path, not by controller: Nest adds a router layer per route and
+    // middleware, and every request of every context walks those layers
+    // before it reaches its own handler.
     consumer
       .apply(webForm(), WebContextMiddleware)
-      .forRoutes(...PAGE_CONTROLLERS);
+      .forRoutes(
+        ...WEB_PAGE_PATHS.map((path) => ({ path, method: RequestMethod.ALL })),
+      );
   }
 }
