@@ -6,6 +6,9 @@ import { loadConfig } from './app/config/gateway-config';
 import type { GatewayConfig } from './app/config/gateway-config';
 import { startGateway } from './app/gateway';
 import { createGatewayLogger } from './app/logging/gateway-logger';
+import { applyHeapPolicy } from './app/runtime/heap-policy';
+
+applyHeapPolicy();
 
 // Until the configuration is read: the same format, at the default level.
 let log = createGatewayLogger({ logLevel: 'info' });

@@ -1,4 +1,4 @@
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import { loadSentryFixtures } from '@quitanda/testing';
 
 import { fuzzInput } from './support/fuzz-inputs';
 import type { FuzzInput, FuzzWorld } from './support/fuzz-inputs';
-import { startGatewayProcess } from './support/gateway-process';
+import { peakRssMb, startGatewayProcess } from './support/gateway-process';
 import type { GatewayProcess } from './support/gateway-process';
 import { operationsOf } from './support/openapi-operations';
 import type { OpenApiDocument } from './support/openapi-operations';
@@ -86,12 +86,6 @@ function deliver(baseUrl: string, input: FuzzInput): Promise<Outcome> {
     );
     req.end(input.body);
   });
-}
-
-/** Peak resident memory of a process (VmHWM), in MB. */
-async function peakRssMb(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
 }
 
 /**

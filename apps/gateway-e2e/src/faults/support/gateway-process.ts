@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+
 import { freePort } from '@quitanda/testing';
 
 import { spawnMain } from '../../support/main-process';
@@ -82,4 +84,13 @@ export async function startGatewayProcess(
   throw new Error(
     `gateway did not serve within ${bootMs} ms:\n${raw.join('')}`,
   );
+}
+
+/**
+ * Peak resident memory of a process (VmHWM: the kernel's own high-water
+ * mark), in MB.
+ */
+export async function peakRssMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
 }
