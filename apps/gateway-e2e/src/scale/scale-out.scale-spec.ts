@@ -62,6 +62,8 @@ function gatewayEnv(cluster: ScaleCluster, dataDir: string) {
     DATABASE_READ_URL: cluster.replicaUrl,
     DATA_DIR: dataDir,
     DB_POOL_SIZE: String(DB_POOL_SIZE),
+    // PgBouncer 1.18's transaction pooling keeps no named statement.
+    DB_PREPARED_STATEMENTS: 'false',
     INITIAL_ROOT_TOKEN: ROOT_TOKEN,
     MARKETPLACE_APP_KEY: APP_KEY,
     MARKETPLACE_APP_SECRET: 'app-secret-scale-0123456789',

@@ -4,7 +4,7 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { Inject } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { TypeOrmModuleOptions } from '@nestjs/typeorm';
-import { boundedWaits } from '@quitanda/database';
+import { boundedWaits, namedStatements } from '@quitanda/database';
 import { RequestValidationPipe } from '@quitanda/http';
 import { METRICS_REGISTRY } from '@quitanda/kernel';
 import type { Registry } from 'prom-client';
@@ -52,9 +52,14 @@ function servingOptions(
   // dropping its connection mid-transaction is not worth the risk to that
   // shared session. The per-request deadline still holds.
   const bounded = config.databaseUrl ? boundedWaits(config.dbTimeoutMs) : {};
+  // Every connection to PGlite's socket shares its one session, so a name
+  // one connection prepared would collide with another's.
+  const named = namedStatements(
+    Boolean(config.databaseUrl) && config.dbPreparedStatements,
+  );
   return {
     ...options,
-    extra: { ...options.extra, ...bounded },
+    extra: { ...options.extra, ...bounded, ...named },
     retryAttempts: 3,
     retryDelay: 1_000,
   };

@@ -13,4 +13,5 @@ export { isUniqueViolation, isConnectionFailure } from './lib/pg-errors';
 export { Sql, poolOf, readPoolOf, hasReadReplica } from './lib/sql';
 export type { SqlExecutor, LocalSettings } from './lib/sql';
 export { boundedWaits, DEFAULT_DB_TIMEOUT_MS } from './lib/bounded-waits';
+export { namedStatements } from './lib/named-statements';
 export { withClient } from './lib/with-client';

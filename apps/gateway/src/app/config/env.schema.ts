@@ -294,6 +294,10 @@ export class EnvironmentVariables {
   @IntRange(100, 600_000)
   DB_TIMEOUT_MS = DEFAULT_DB_TIMEOUT_MS;
 
+  @Transform(toBool)
+  @IsBoolean({ message: 'must be true or false' })
+  DB_PREPARED_STATEMENTS = true;
+
   @Transform(toInt)
   @IntRange(0, 300_000)
   SHUTDOWN_TIMEOUT_MS = 15_000;

@@ -20,6 +20,8 @@ export interface GatewayConfig {
   readonly dbPoolSize: number;
   /** Bound on every wait for the database, and each request's deadline. */
   readonly dbTimeoutMs: number;
+  /** Named prepared statements for the hot statements (`DB_PREPARED_STATEMENTS`). */
+  readonly dbPreparedStatements: boolean;
   readonly shutdownTimeoutMs: number;
   readonly initialRootToken?: string;
   readonly marketplaceApp?: {
@@ -80,6 +82,7 @@ export function loadConfig(
     logLevel: vars.LOG_LEVEL,
     dbPoolSize: vars.DB_POOL_SIZE,
     dbTimeoutMs: vars.DB_TIMEOUT_MS,
+    dbPreparedStatements: vars.DB_PREPARED_STATEMENTS,
     shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS,
     initialRootToken: vars.INITIAL_ROOT_TOKEN,
     marketplaceApp:

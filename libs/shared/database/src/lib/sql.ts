@@ -2,6 +2,7 @@ import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
+import { hasNamedStatements, statementName } from './named-statements';
 import { isConnectionFailure } from './pg-errors';
 
 /** Something that runs parameterised SQL: the pool, or one transaction. */
@@ -104,19 +105,24 @@ export class Sql implements SqlExecutor {
   }
 
   /**
-   * Like `rows`; kept for the statements that used to be named prepared
-   * statements. Named statements live in one server session, which
-   * PgBouncer's transaction pooling (the version Debian ships) does not
-   * keep between two transactions: each call is an unnamed statement of the
-   * extended protocol, which any pooler carries. `name` only documents the
-   * call site.
+   * Like `rows`, for a hot statement of fixed text: a named prepared
+   * statement where the pool allows them (`namedStatements`), so the
+   * server parses and plans it once per session; else an unnamed one, which
+   * any pooler carries (named statements live in one server session, which
+   * PgBouncer's transaction pooling before 1.21 does not keep between two
+   * transactions).
    */
   async prepared<T extends QueryResultRow>(
-    _name: string,
+    name: string,
     text: string,
     values: readonly unknown[],
   ): Promise<T[]> {
-    return this.rows<T>(text, values);
+    return this.onPool(async (pool) => {
+      const query = hasNamedStatements(pool)
+        ? { name: statementName(name, text), text, values: [...values] }
+        : { text, values: [...values] };
+      return (await pool.query<T>(query)).rows;
+    });
   }
 
   async rows<T extends QueryResultRow>(

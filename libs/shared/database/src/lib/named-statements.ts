@@ -1,0 +1,43 @@
+import { createHash } from 'node:crypto';
+
+import type { Pool } from 'pg';
+
+/** The pool option (in TypeORM's `extra`) that turns named statements on. */
+const OPTION = 'quitandaNamedStatements';
+
+/**
+ * The pool options that let `Sql.prepared` send named prepared statements:
+ * PostgreSQL then parses and plans each such statement once per server
+ * session instead of on every call (2.4 ms of the ingestion flush's 2.8 ms
+ * for a one-event batch). Only where each client connection is one server
+ * session of its own: not PgBouncer's transaction pooling before 1.21, nor
+ * a server that several connections share (the embedded PGlite).
+ */
+export function namedStatements(on: boolean): Record<string, boolean> {
+  return { [OPTION]: on };
+}
+
+export function hasNamedStatements(pool: Pool): boolean {
+  return (pool.options as unknown as Record<string, unknown>)[OPTION] === true;
+}
+
+const MAX_CACHED_NAMES = 256;
+/** Text -> name: the digest of an 8 KB statement is not worth redoing per call. */
+const NAMES = new Map<string, string>();
+
+/**
+ * The statement's server-side name: the call site's name and a digest of
+ * the text, so one name always means one text (a name is never reused for
+ * another statement, whichever session it lands in).
+ */
+export function statementName(name: string, text: string): string {
+  let named = NAMES.get(text);
+  if (named === undefined) {
+    const digest = createHash('sha256').update(text).digest('hex');
+    named = `${name}_${digest.slice(0, 16)}`;
+    // Call sites' texts are fixed, so this stays small; the bound is for a
+    // caller that passes built text by mistake.
+    if (NAMES.size < MAX_CACHED_NAMES) NAMES.set(text, named);
+  }
+  return named;
+}
