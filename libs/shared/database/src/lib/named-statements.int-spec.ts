@@ -3,8 +3,12 @@ import { DataSource } from 'typeorm';
 import { contextDataSourceOptions } from './context-data-source-options';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import type { EmbeddedPostgres } from './embedded-postgres';
-import { namedStatements, statementName } from './named-statements';
-import { Sql } from './sql';
+import {
+  hasNamedStatements,
+  namedStatements,
+  statementName,
+} from './named-statements';
+import { Sql, poolOf } from './sql';
 
 const TEXT = 'SELECT $1::int + $2::int AS sum';
 const OTHER = 'SELECT $1::int - $2::int AS sum';
@@ -21,9 +25,11 @@ describe('Sql.prepared and named statements', () => {
   });
 
   /** A one-connection pool, so every call sees the same server session. */
+  let sessions = 0;
   async function oneSession(on: boolean): Promise<DataSource> {
+    sessions += 1;
     const options = contextDataSourceOptions({
-      name: `named_${String(on)}`,
+      name: `named_${sessions}`,
       schema: 'public',
       url: embedded.url,
       entities: [],
@@ -67,6 +73,35 @@ describe('Sql.prepared and named statements', () => {
       );
     } finally {
       await dataSource.destroy();
+    }
+  });
+
+  it('falls back to unnamed statements when another connection prepared the name in its session', async () => {
+    // PGlite's socket gives every connection the one session, as a
+    // transaction-pooling PgBouncer hands one connection several.
+    const first = await oneSession(true);
+    const second = await oneSession(true);
+    const warn = jest
+      .spyOn(process, 'emitWarning')
+      .mockImplementation(() => undefined);
+    try {
+      const text = 'SELECT $1::int * $2::int AS product';
+      await new Sql(first).prepared('mul', text, [6, 7]);
+      const sql = new Sql(second);
+      // Parse in the session that has the name: 42P05, then unnamed.
+      expect(await sql.prepared('mul', text, [2, 3])).toEqual([{ product: 6 }]);
+      expect(await sql.prepared('mul', text, [3, 3])).toEqual([{ product: 9 }]);
+      expect(hasNamedStatements(poolOf(second))).toBe(false);
+      expect(hasNamedStatements(poolOf(first))).toBe(true);
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(warn).toHaveBeenCalledWith(
+        expect.stringContaining('DB_PREPARED_STATEMENTS=false'),
+        expect.anything(),
+      );
+    } finally {
+      warn.mockRestore();
+      await first.destroy();
+      await second.destroy();
     }
   });
 

@@ -17,8 +17,43 @@ export function namedStatements(on: boolean): Record<string, boolean> {
   return { [OPTION]: on };
 }
 
+function optionsOf(pool: Pool): Record<string, unknown> {
+  return pool.options as unknown as Record<string, unknown>;
+}
+
 export function hasNamedStatements(pool: Pool): boolean {
-  return (pool.options as unknown as Record<string, unknown>)[OPTION] === true;
+  return optionsOf(pool)[OPTION] === true;
+}
+
+/**
+ * SQLSTATEs of a named statement meeting a server session that is not the
+ * one its connection prepared it in (a pooler or a shared session put it
+ * elsewhere): "already exists" at Parse, "does not exist" at Bind. Both come
+ * before the statement runs, so running it again unnamed is safe.
+ */
+const FOREIGN_SESSION = new Set(['42P05', '26000']);
+
+/**
+ * After a named statement met a foreign session: the pool sends unnamed
+ * statements from now on and the operator is told once. True when `error`
+ * was that, so the caller runs its statement again unnamed.
+ */
+export function fallBackFromNamedStatements(
+  pool: Pool,
+  error: unknown,
+): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string' || !FOREIGN_SESSION.has(code)) return false;
+  if (hasNamedStatements(pool)) {
+    optionsOf(pool)[OPTION] = false;
+    process.emitWarning(
+      'Named prepared statements do not survive this database connection ' +
+        '(a transaction-pooling PgBouncer before 1.21?): sending unnamed ' +
+        'statements from now on. Set DB_PREPARED_STATEMENTS=false to say so.',
+      { code: 'QUITANDA_NAMED_STATEMENTS' },
+    );
+  }
+  return true;
 }
 
 const MAX_CACHED_NAMES = 256;

@@ -2,7 +2,11 @@ import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
-import { hasNamedStatements, statementName } from './named-statements';
+import {
+  fallBackFromNamedStatements,
+  hasNamedStatements,
+  statementName,
+} from './named-statements';
 import { isConnectionFailure } from './pg-errors';
 
 /** Something that runs parameterised SQL: the pool, or one transaction. */
@@ -110,7 +114,8 @@ export class Sql implements SqlExecutor {
    * server parses and plans it once per session; else an unnamed one, which
    * any pooler carries (named statements live in one server session, which
    * PgBouncer's transaction pooling before 1.21 does not keep between two
-   * transactions).
+   * transactions). A named statement that meets another session falls back
+   * to unnamed ones for the pool (`fallBackFromNamedStatements`).
    */
   async prepared<T extends QueryResultRow>(
     name: string,
@@ -118,10 +123,16 @@ export class Sql implements SqlExecutor {
     values: readonly unknown[],
   ): Promise<T[]> {
     return this.onPool(async (pool) => {
-      const query = hasNamedStatements(pool)
-        ? { name: statementName(name, text), text, values: [...values] }
-        : { text, values: [...values] };
-      return (await pool.query<T>(query)).rows;
+      const unnamed = { text, values: [...values] };
+      if (!hasNamedStatements(pool)) return (await pool.query<T>(unnamed)).rows;
+      try {
+        return (
+          await pool.query<T>({ ...unnamed, name: statementName(name, text) })
+        ).rows;
+      } catch (error) {
+        if (!fallBackFromNamedStatements(pool, error)) throw error;
+        return (await pool.query<T>(unnamed)).rows;
+      }
     });
   }
 
