@@ -175,6 +175,16 @@ describe('environment validation', () => {
       ]);
   });
 
+  it('sends named prepared statements unless told not to', () => {
+    expect(loadConfig({}).dbPreparedStatements).toBe(true);
+    expect(
+      loadConfig({ DB_PREPARED_STATEMENTS: 'false' }).dbPreparedStatements,
+    ).toBe(false);
+    expect(problemsOf({ DB_PREPARED_STATEMENTS: 'sometimes' })).toEqual([
+      expect.stringMatching(/^DB_PREPARED_STATEMENTS must be true or false/),
+    ]);
+  });
+
   it('names every bad variable at once', () => {
     const problems = problemsOf({
       PORT: 'eighty',
