@@ -64,7 +64,9 @@ export class EventRecordsRepository {
   }
 
   async insert(record: EventRecord): Promise<EventRecord> {
-    const rows: EventRow[] = await this.sql.rows(
+    // Prepared, as the lookup below: the context's hottest statements.
+    const rows: EventRow[] = await this.sql.prepared(
+      'events_insert',
       `INSERT INTO events.events (id, title, description, version, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
       [
@@ -80,7 +82,8 @@ export class EventRecordsRepository {
   }
 
   async findById(id: string): Promise<EventRecord | undefined> {
-    const rows: EventRow[] = await this.sql.rows(
+    const rows: EventRow[] = await this.sql.prepared(
+      'events_by_id',
       `SELECT ${COLUMNS} FROM events.events WHERE id = $1`,
       [id],
     );

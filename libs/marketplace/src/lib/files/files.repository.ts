@@ -98,13 +98,15 @@ export class FilesRepository {
     ids: readonly string[],
   ): Promise<FileText[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.primary.rows<{
+    // Prepared: every listing with file references runs it.
+    const rows = await this.db.primary.prepared<{
       id: string;
       doc: string;
       generation: number;
       version: string;
       public: boolean;
     }>(
+      'mkt_files_by_ids',
       `SELECT id, doc::text AS doc, generation, doc -> '_public' = 'true'::jsonb AS public,
               generation || '.' || (extract(epoch FROM updated_at) * 1000)::bigint AS version
          FROM marketplace.files WHERE app_key = $1 AND id = ANY($2::text[])`,
