@@ -56,14 +56,23 @@ const MASTER =
 const run = promisify(execFile);
 const DAY_MS = 86_400_000;
 
-function gatewayEnv(cluster: ScaleCluster, dataDir: string) {
+/**
+ * `preparedStatements`: how an operator left `DB_PREPARED_STATEMENTS`. One
+ * gateway says false, as docs/scaling.md tells them to for PgBouncer 1.18;
+ * the other keeps the default, so its pools meet named statements in
+ * foreign server sessions and must fall back without losing a write.
+ */
+function gatewayEnv(
+  cluster: ScaleCluster,
+  dataDir: string,
+  preparedStatements = false,
+) {
   return {
     DATABASE_URL: cluster.bouncerUrl,
     DATABASE_READ_URL: cluster.replicaUrl,
     DATA_DIR: dataDir,
     DB_POOL_SIZE: String(DB_POOL_SIZE),
-    // PgBouncer 1.18's transaction pooling keeps no named statement.
-    DB_PREPARED_STATEMENTS: 'false',
+    DB_PREPARED_STATEMENTS: String(preparedStatements),
     INITIAL_ROOT_TOKEN: ROOT_TOKEN,
     MARKETPLACE_APP_KEY: APP_KEY,
     MARKETPLACE_APP_SECRET: 'app-secret-scale-0123456789',
@@ -134,7 +143,7 @@ describe('scale-out through PgBouncer and a streaming replica', () => {
   it('boots two gateways at the same moment through PgBouncer: migrations applied once, both ready with their replica', async () => {
     gateways = await Promise.all([
       startGatewayProcess(gatewayEnv(cluster, join(dataDir, 'a'))),
-      startGatewayProcess(gatewayEnv(cluster, join(dataDir, 'b'))),
+      startGatewayProcess(gatewayEnv(cluster, join(dataDir, 'b'), true)),
     ]);
     const applied = gateways.map((g) => g.applied);
     // Each migration by exactly one replica: every context migrates under
@@ -388,6 +397,10 @@ describe('scale-out through PgBouncer and a streaming replica', () => {
         expect(refused).toBe(limitedCalls.length - SIZE.rateLimit);
       } else expect(accepted).toBeLessThanOrEqual(minutes * SIZE.rateLimit);
       expect(log.serverErrors()).toEqual([]);
+      // Gateway b's named statements met foreign sessions and fell back.
+      const warned = (g: GatewayProcess) =>
+        g.problems.some((p) => p.includes('QUITANDA_NAMED_STATEMENTS'));
+      expect(gateways.map(warned)).toEqual([false, true]);
       await samplePool();
       expect(serverPeak).toBeGreaterThan(0);
       expect(serverPeak).toBeLessThanOrEqual(SERVER_POOL);

@@ -105,6 +105,24 @@ describe('Sql.prepared and named statements', () => {
     }
   });
 
+  it('names no more than 256 texts, so built text cannot fill the server sessions', () => {
+    jest.isolateModules(() => {
+      // A fresh module: its name table starts empty.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const fresh = require('./named-statements') as {
+        statementName: typeof statementName;
+      };
+      const names = Array.from({ length: 300 }, (_, n) =>
+        fresh.statementName('built', `SELECT ${n}`),
+      );
+      expect(names.slice(0, 256).every((n) => n?.startsWith('built_'))).toBe(
+        true,
+      );
+      expect(names.slice(256)).toEqual(Array(44).fill(undefined));
+      expect(fresh.statementName('built', 'SELECT 0')).toBe(names[0]);
+    });
+  });
+
   it('names two texts apart even at one call site', () => {
     expect(statementName('add', TEXT)).toMatch(/^add_[0-9a-f]{16}$/);
     expect(statementName('add', TEXT)).toBe(statementName('add', TEXT));

@@ -56,23 +56,23 @@ export function fallBackFromNamedStatements(
   return true;
 }
 
-const MAX_CACHED_NAMES = 256;
+const MAX_NAMES = 256;
 /** Text -> name: the digest of an 8 KB statement is not worth redoing per call. */
 const NAMES = new Map<string, string>();
 
 /**
  * The statement's server-side name: the call site's name and a digest of
  * the text, so one name always means one text (a name is never reused for
- * another statement, whichever session it lands in).
+ * another statement, whichever session it lands in). Undefined past
+ * `MAX_NAMES` texts: call sites' texts are fixed, and a caller that passes
+ * built text by mistake must not fill every server session with statements.
  */
-export function statementName(name: string, text: string): string {
+export function statementName(name: string, text: string): string | undefined {
   let named = NAMES.get(text);
-  if (named === undefined) {
+  if (named === undefined && NAMES.size < MAX_NAMES) {
     const digest = createHash('sha256').update(text).digest('hex');
     named = `${name}_${digest.slice(0, 16)}`;
-    // Call sites' texts are fixed, so this stays small; the bound is for a
-    // caller that passes built text by mistake.
-    if (NAMES.size < MAX_CACHED_NAMES) NAMES.set(text, named);
+    NAMES.set(text, named);
   }
   return named;
 }

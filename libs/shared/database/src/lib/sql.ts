@@ -123,12 +123,11 @@ export class Sql implements SqlExecutor {
     values: readonly unknown[],
   ): Promise<T[]> {
     return this.onPool(async (pool) => {
-      const unnamed = { text, values: [...values] };
-      if (!hasNamedStatements(pool)) return (await pool.query<T>(unnamed)).rows;
+      const unnamed = { text, values: values as unknown[] };
+      const named = hasNamedStatements(pool) && statementName(name, text);
+      if (!named) return (await pool.query<T>(unnamed)).rows;
       try {
-        return (
-          await pool.query<T>({ ...unnamed, name: statementName(name, text) })
-        ).rows;
+        return (await pool.query<T>({ ...unnamed, name: named })).rows;
       } catch (error) {
         if (!fallBackFromNamedStatements(pool, error)) throw error;
         return (await pool.query<T>(unnamed)).rows;
