@@ -49,13 +49,11 @@ export class GitLabApiModule implements NestModule {
     // middleware, and every request of every context walks those layers
     // before it reaches its own handler. (The collector, also under /api/v4,
     // reads its own bodies.)
-    consumer
-      .apply(gitlabJsonContentType(), apiBody())
-      .forRoutes(
-        ...GITLAB_API_PATHS.map((path) => ({
-          path,
-          method: RequestMethod.ALL,
-        })),
-      );
+    consumer.apply(gitlabJsonContentType(), apiBody()).forRoutes(
+      ...GITLAB_API_PATHS.map((path) => ({
+        path,
+        method: RequestMethod.ALL,
+      })),
+    );
   }
 }

@@ -1,6 +1,6 @@
 import { controllerRoutes, coveredBy } from '../../testing/controller-routes';
-import { ASSETS_PREFIX, isWebPath } from '../web/web-paths';
-import { WEB_PAGE_PATHS, WebUiModule } from './web-ui.module';
+import { ASSETS_PREFIX, WEB_PAGE_PATHS, isWebPath } from '../web/web-paths';
+import { WebUiModule } from './web-ui.module';
 
 describe('WebUiModule', () => {
   const routes = controllerRoutes(WebUiModule);

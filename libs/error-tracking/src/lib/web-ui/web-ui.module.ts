@@ -13,15 +13,7 @@ import { WebSessionsService } from '../web/sessions/web-sessions.service';
 import { WebAssetsController } from '../web/web-assets.controller';
 import { WebContextMiddleware } from '../web/web-context';
 import { webForm } from '../web/web-form.middleware';
-import { SIGN_IN_PATH, SIGN_OUT_PATH } from '../web/web-paths';
-
-/** Where the pages are: `isWebPath`'s paths less the assets. */
-export const WEB_PAGE_PATHS = [
-  '/',
-  SIGN_IN_PATH,
-  SIGN_OUT_PATH,
-  'projects{/*rest}',
-];
+import { WEB_PAGE_PATHS } from '../web/web-paths';
 import { WebSessionController } from '../web/web-session.controller';
 
 /** The pages (HTML; sessions, CSRF and security headers). */

@@ -3,6 +3,17 @@ export const ASSETS_PREFIX = '/assets/';
 export const SIGN_IN_PATH = '/users/sign_in';
 export const SIGN_OUT_PATH = '/users/sign_out';
 
+/**
+ * Where the pages are, as route patterns: `isWebPath`'s paths less the
+ * assets. Their session, CSRF and form middleware is applied to these.
+ */
+export const WEB_PAGE_PATHS: readonly string[] = [
+  '/',
+  SIGN_IN_PATH,
+  SIGN_OUT_PATH,
+  'projects{/*rest}',
+];
+
 /** Whether a request path is one of the web UI's (HTML errors, not JSON). */
 export function isWebPath(path: string): boolean {
   return (
