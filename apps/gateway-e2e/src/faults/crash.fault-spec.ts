@@ -1,14 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
 import { freePort, seededRandom } from '@quitanda/testing';
 
 import { startGatewayProcess } from './support/gateway-process';
 import type { GatewayProcess } from './support/gateway-process';
 import { MixedLoad } from './support/mixed-load';
-import { startPrivatePostgres } from './support/private-postgres';
-import type { PrivatePostgres } from './support/private-postgres';
+import { startFaultCluster } from './support/fault-cluster';
+import type { FaultCluster } from './support/fault-cluster';
 import { GATEWAY_ENV, SCALE, SEED, trackedProject } from './support/scenario';
 
 const WORKERS = 8;
@@ -21,26 +17,22 @@ const KILLS = 2 * SCALE;
  * there twice, and error aggregates agree with their events.
  */
 describe('crash under mixed load (fault)', () => {
-  let pg: PrivatePostgres;
-  let dataDir: string;
+  let cluster: FaultCluster;
 
   beforeAll(async () => {
-    pg = await startPrivatePostgres();
-    await pg.createDatabase('crash');
-    dataDir = await mkdtemp(join(tmpdir(), 'quitanda-faults-'));
+    cluster = await startFaultCluster('crash');
   });
 
   afterAll(async () => {
-    await pg?.destroy();
-    await rm(dataDir, { recursive: true, force: true });
+    await cluster?.destroy();
   });
 
   it(`keeps every acknowledged write exactly once across ${KILLS} kills`, async () => {
     const port = String(await freePort());
     const env = {
       ...GATEWAY_ENV,
-      DATABASE_URL: pg.url('crash'),
-      DATA_DIR: dataDir,
+      DATABASE_URL: cluster.databaseUrl,
+      DATA_DIR: cluster.dataDir,
       PORT: port,
     };
     let gw: GatewayProcess = await startGatewayProcess(env);
@@ -68,7 +60,7 @@ describe('crash under mixed load (fault)', () => {
     gw.kill('SIGTERM');
     expect(await gw.exited).toBe(0);
 
-    const verdict = await load.verify(pg, 'crash');
+    const verdict = await load.verify(cluster.pg, 'crash');
     console.log(
       `crash: ${KILLS} kill -9 under load, ${load.requests} writes tried, ` +
         `${verdict.acknowledged} acknowledged, lost ${verdict.lost.length}, duplicated ${verdict.duplicated.length}`,

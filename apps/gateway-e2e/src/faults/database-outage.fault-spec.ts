@@ -1,11 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
 import { startGatewayProcess } from './support/gateway-process';
 import type { GatewayProcess } from './support/gateway-process';
-import { startPrivatePostgres } from './support/private-postgres';
-import type { PrivatePostgres } from './support/private-postgres';
+import { startFaultCluster } from './support/fault-cluster';
+import type { FaultCluster } from './support/fault-cluster';
 import {
   APP_KEY,
   collectorUrl,
@@ -29,21 +25,18 @@ const BOUND_MS = DB_TIMEOUT_MS + 1_500;
  * context's own error format, and the gateway recovers without a restart.
  */
 describe('database outage (fault)', () => {
-  let pg: PrivatePostgres;
+  let cluster: FaultCluster;
   let gw: GatewayProcess;
-  let dataDir: string;
   let project: { id: number; publicKey: string };
   const acknowledged: string[] = [];
   const figures: string[] = [];
 
   beforeAll(async () => {
-    pg = await startPrivatePostgres();
-    await pg.createDatabase('outage');
-    dataDir = await mkdtemp(join(tmpdir(), 'quitanda-faults-'));
+    cluster = await startFaultCluster('outage');
     gw = await startGatewayProcess({
       ...GATEWAY_ENV,
-      DATABASE_URL: pg.url('outage'),
-      DATA_DIR: dataDir,
+      DATABASE_URL: cluster.databaseUrl,
+      DATA_DIR: cluster.dataDir,
       DB_TIMEOUT_MS: String(DB_TIMEOUT_MS),
     });
     project = await trackedProject(gw.url);
@@ -55,8 +48,7 @@ describe('database outage (fault)', () => {
     );
     gw?.kill('SIGKILL');
     await gw?.exited;
-    await pg?.destroy();
-    await rm(dataDir, { recursive: true, force: true });
+    await cluster?.destroy();
   });
 
   /** One call of each context, plus readiness, all at once. */
@@ -148,7 +140,7 @@ describe('database outage (fault)', () => {
   });
 
   it('stalled (SIGSTOP): every call answers 503 within the bound, then recovers', async () => {
-    await pg.stall();
+    await cluster.pg.stall();
     try {
       expectBoundedUnavailable('stalled', await everyContext('stall'));
       // Still stalled: later calls (over connections now dropped) too.
@@ -157,24 +149,24 @@ describe('database outage (fault)', () => {
         await everyContext('stall, again'),
       );
     } finally {
-      await pg.resume();
+      await cluster.pg.resume();
     }
     await expectRecovered();
   });
 
   it('stopped: every call answers 503 within the bound, then recovers', async () => {
-    await pg.stop();
+    await cluster.pg.stop();
     try {
       expectBoundedUnavailable('stopped', await everyContext('stop'));
     } finally {
-      await pg.start();
+      await cluster.pg.start();
     }
     await expectRecovered();
   });
 
   it('never acknowledged an event it did not commit', async () => {
     expect(acknowledged.length).toBeGreaterThanOrEqual(2);
-    const stored = await pg.query<{ event_id: string }>(
+    const stored = await cluster.pg.query<{ event_id: string }>(
       'outage',
       'SELECT event_id FROM error_tracking.events WHERE event_id = ANY($1)',
       [acknowledged],

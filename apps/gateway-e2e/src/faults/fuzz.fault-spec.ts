@@ -1,7 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
 import { loadSentryFixtures } from '@quitanda/testing';
 
@@ -11,8 +8,8 @@ import { peakRssMb, startGatewayProcess } from './support/gateway-process';
 import type { GatewayProcess } from './support/gateway-process';
 import { operationsOf } from './support/openapi-operations';
 import type { OpenApiDocument } from './support/openapi-operations';
-import { startPrivatePostgres } from './support/private-postgres';
-import type { PrivatePostgres } from './support/private-postgres';
+import { startFaultCluster } from './support/fault-cluster';
+import type { FaultCluster } from './support/fault-cluster';
 import {
   APP_AUTH,
   APP_KEY,
@@ -97,20 +94,17 @@ function deliver(baseUrl: string, input: FuzzInput): Promise<Outcome> {
  * debug level); its memory stays under the contract's ceiling.
  */
 describe('seeded fuzz (fault)', () => {
-  let pg: PrivatePostgres;
+  let cluster: FaultCluster;
   let gw: GatewayProcess;
-  let dataDir: string;
   let world: FuzzWorld;
   const secrets = new Set(SECRETS);
 
   beforeAll(async () => {
-    pg = await startPrivatePostgres();
-    await pg.createDatabase('fuzz');
-    dataDir = await mkdtemp(join(tmpdir(), 'quitanda-faults-'));
+    cluster = await startFaultCluster('fuzz');
     gw = await startGatewayProcess({
       ...GATEWAY_ENV,
-      DATABASE_URL: pg.url('fuzz'),
-      DATA_DIR: dataDir,
+      DATABASE_URL: cluster.databaseUrl,
+      DATA_DIR: cluster.dataDir,
       LOG_LEVEL: 'debug',
     });
     world = await buildWorld(gw.url);
@@ -120,19 +114,18 @@ describe('seeded fuzz (fault)', () => {
     gw?.kill('SIGKILL');
     await gw?.exited;
     agent.destroy();
-    await pg?.destroy();
-    await rm(dataDir, { recursive: true, force: true });
+    await cluster?.destroy();
   });
 
   /** The ids and credentials the inputs start from, made through the API. */
   async function buildWorld(url: string): Promise<FuzzWorld> {
     const project = await trackedProject(url);
-    await pg.query(
+    await cluster.pg.query(
       'fuzz',
       `INSERT INTO error_tracking.projects (id, name, path, created_at, tracking_active)
        VALUES (4242, 'fixtures', 'fixtures', now(), true)`,
     );
-    await pg.query(
+    await cluster.pg.query(
       'fuzz',
       `INSERT INTO error_tracking.client_keys (project_id, public_key, created_at)
        VALUES (4242, 'glet_00000000000000000000000000000000', now())`,

@@ -1,13 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
 import autocannon from 'autocannon';
 
 import { peakRssMb, startGatewayProcess } from './support/gateway-process';
-import { startPrivatePostgres } from './support/private-postgres';
-import type { PrivatePostgres } from './support/private-postgres';
+import { startFaultCluster } from './support/fault-cluster';
+import type { FaultCluster } from './support/fault-cluster';
 import {
   APP_AUTH,
   APP_KEY,
@@ -49,25 +46,21 @@ async function run(phase: Phase): Promise<autocannon.Result> {
  * ceiling against hostile input.
  */
 describe('memory under sustained load (fault)', () => {
-  let pg: PrivatePostgres;
-  let dataDir: string;
+  let cluster: FaultCluster;
 
   beforeAll(async () => {
-    pg = await startPrivatePostgres();
-    await pg.createDatabase('memory');
-    dataDir = await mkdtemp(join(tmpdir(), 'quitanda-faults-'));
+    cluster = await startFaultCluster('memory');
   });
 
   afterAll(async () => {
-    await pg?.destroy();
-    await rm(dataDir, { recursive: true, force: true });
+    await cluster?.destroy();
   });
 
   it('stays under 300 MB resident', async () => {
     const gw = await startGatewayProcess({
       ...GATEWAY_ENV,
-      DATABASE_URL: pg.url('memory'),
-      DATA_DIR: dataDir,
+      DATABASE_URL: cluster.databaseUrl,
+      DATA_DIR: cluster.dataDir,
       DB_POOL_SIZE: '10',
       ERROR_TRACKING_RATE_LIMIT_PER_MINUTE: '0',
     });

@@ -1,14 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
 import { seededRandom } from '@quitanda/testing';
 
 import { startGatewayProcess } from './support/gateway-process';
 import { KeepAliveClient } from './support/keep-alive-client';
 import type { Exchange } from './support/keep-alive-client';
-import { startPrivatePostgres } from './support/private-postgres';
-import type { PrivatePostgres } from './support/private-postgres';
+import { startFaultCluster } from './support/fault-cluster';
+import type { FaultCluster } from './support/fault-cluster';
 import { GATEWAY_ENV, SCALE, SEED, WRITE_TOKEN } from './support/scenario';
 
 const CLIENTS = 16;
@@ -23,25 +19,21 @@ const SIGNAL_SLACK_MS = 100;
  * requests finish, and the process exits 0 well within the timeout.
  */
 describe('SIGTERM with keep-alive clients (fault)', () => {
-  let pg: PrivatePostgres;
-  let dataDir: string;
+  let cluster: FaultCluster;
 
   beforeAll(async () => {
-    pg = await startPrivatePostgres();
-    await pg.createDatabase('sigterm');
-    dataDir = await mkdtemp(join(tmpdir(), 'quitanda-faults-'));
+    cluster = await startFaultCluster('sigterm');
   });
 
   afterAll(async () => {
-    await pg?.destroy();
-    await rm(dataDir, { recursive: true, force: true });
+    await cluster?.destroy();
   });
 
   it('drains and exits 0, losing no acknowledged write', async () => {
     const gw = await startGatewayProcess({
       ...GATEWAY_ENV,
-      DATABASE_URL: pg.url('sigterm'),
-      DATA_DIR: dataDir,
+      DATABASE_URL: cluster.databaseUrl,
+      DATA_DIR: cluster.dataDir,
       SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
       LOG_LEVEL: 'info',
     });
@@ -136,7 +128,7 @@ describe('SIGTERM with keep-alive clients (fault)', () => {
       gw.lines.some((l) => l['msg'] === 'Shutdown timed out; exiting'),
     ).toBe(false);
     // Every acknowledged write is there, once.
-    const stored = await pg.query<{ n: string }>(
+    const stored = await cluster.pg.query<{ n: string }>(
       'sigterm',
       'SELECT count(*) AS n FROM events.events WHERE id = ANY($1::uuid[])',
       [created],
