@@ -108,7 +108,6 @@ describe('Sql.prepared and named statements', () => {
   it('names no more than 256 texts, so built text cannot fill the server sessions', () => {
     jest.isolateModules(() => {
       // A fresh module: its name table starts empty.
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       const fresh = require('./named-statements') as {
         statementName: typeof statementName;
       };
