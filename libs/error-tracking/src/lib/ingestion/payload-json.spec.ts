@@ -1,4 +1,9 @@
-import { cutDeepValues, nestsDeeperThan } from './payload-json';
+import { PAYLOAD_DEPTH_MAX } from './limits';
+import {
+  cutDeepValues,
+  nestsDeeperThan,
+  parsePayloadJson,
+} from './payload-json';
 
 function nested(depth: number): unknown {
   let value: unknown = 'leaf';
@@ -14,11 +19,19 @@ function depthOf(value: unknown): number {
 }
 
 describe('nestsDeeperThan', () => {
-  it('counts brackets outside strings only', () => {
-    const text = (value: unknown) => Buffer.from(JSON.stringify(value));
-    expect(nestsDeeperThan(text(nested(3)), 3)).toBe(false);
-    expect(nestsDeeperThan(text(nested(4)), 3)).toBe(true);
-    expect(nestsDeeperThan(text({ s: '[[[[{{{{"\\' }), 1)).toBe(false);
+  it('counts nested objects and arrays, not brackets inside strings', () => {
+    expect(nestsDeeperThan(nested(3), 3)).toBe(false);
+    expect(nestsDeeperThan(nested(4), 3)).toBe(true);
+    expect(nestsDeeperThan({ s: '[[[[{{{{"\\' }, 1)).toBe(false);
+    expect(nestsDeeperThan('leaf', 0)).toBe(false);
+  });
+
+  it('finds the deep branch among shallow ones, without recursion', () => {
+    expect(nestsDeeperThan({ a: [1, 2], b: { c: nested(31) } }, 33)).toBe(
+      false,
+    );
+    expect(nestsDeeperThan({ a: [1, 2], b: { c: nested(31) } }, 32)).toBe(true);
+    expect(nestsDeeperThan(nested(100_000), 32)).toBe(true);
   });
 });
 
@@ -32,5 +45,20 @@ describe('cutDeepValues', () => {
   it('leaves a shallow value untouched', () => {
     const value = { a: [1, { b: 'c' }], d: null };
     expect(cutDeepValues(structuredClone(value), 32)).toEqual(value);
+  });
+});
+
+describe('parsePayloadJson', () => {
+  it('cuts a payload nested 100,000 deep at the limit and leaves a shallow one whole', () => {
+    const deep = Buffer.from(
+      `{"extra":${'['.repeat(100_000)}1${']'.repeat(100_000)},"level":"error"}`,
+    );
+    const cut = parsePayloadJson(deep) as Record<string, unknown>;
+    expect(depthOf(cut)).toBe(PAYLOAD_DEPTH_MAX);
+    expect(cut['level']).toBe('error');
+    const shallow = { a: [1, { b: 'c' }], d: null };
+    expect(parsePayloadJson(Buffer.from(JSON.stringify(shallow)))).toEqual(
+      shallow,
+    );
   });
 });
