@@ -12,6 +12,7 @@ export type { Clock } from './lib/clock';
 export {
   hashToken,
   constantTimeEqual,
+  digestsEqual,
   randomToken,
   SecretMatcher,
 } from './lib/secrets';

@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, constantTimeEqual, hashToken } from '@quitanda/kernel';
+import { CLOCK, digestsEqual, hashToken } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import { MarketplaceError } from '../marketplace.errors';
@@ -45,8 +45,8 @@ export function secretKind(
 ): 'master' | 'app' | undefined {
   const digest = hashToken(candidate);
   // Both comparisons always run, so timing says nothing about which matched.
-  const master = constantTimeEqual(digest, app.masterSecretDigest);
-  const plain = constantTimeEqual(digest, app.appSecretDigest);
+  const master = digestsEqual(digest, app.masterSecretDigest);
+  const plain = digestsEqual(digest, app.appSecretDigest);
   if (master) return 'master';
   return plain ? 'app' : undefined;
 }

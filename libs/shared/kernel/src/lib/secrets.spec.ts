@@ -1,6 +1,7 @@
 import {
   SecretMatcher,
   constantTimeEqual,
+  digestsEqual,
   hashToken,
   randomToken,
 } from './secrets';
@@ -18,6 +19,17 @@ describe('secrets', () => {
     expect(constantTimeEqual('secret', 'secreT')).toBe(false);
     expect(constantTimeEqual('secret', 'secret-longer')).toBe(false);
     expect(constantTimeEqual('', '')).toBe(true);
+  });
+
+  it('compares token digests, refusing anything that is not one', () => {
+    const digest = hashToken('app-secret');
+    expect(digestsEqual(hashToken('app-secret'), digest)).toBe(true);
+    expect(digestsEqual(hashToken('app-secreT'), digest)).toBe(false);
+    expect(digestsEqual(`${digest}zz`, digest)).toBe(false);
+    expect(digestsEqual('', '')).toBe(false);
+    expect(digestsEqual('abc', 'abc')).toBe(false);
+    const notHex = `${digest.slice(0, 62)}zz`;
+    expect(digestsEqual(notHex, notHex)).toBe(false);
   });
 
   it('makes URL-safe random tokens of the requested entropy', () => {
