@@ -40,14 +40,24 @@ export function mapFileRefs(
   return value;
 }
 
+/** Calls `visit` for each file reference in `value`, copying nothing. */
+function forEachFileRef(
+  value: unknown,
+  visit: (ref: FileRef) => void,
+  depth = 0,
+): void {
+  if (depth > MAX_DEPTH) return;
+  if (isFileRef(value)) visit(value);
+  else if (Array.isArray(value))
+    for (const v of value) forEachFileRef(v, visit, depth + 1);
+  else if (isPlainObject(value))
+    for (const key in value) forEachFileRef(value[key], visit, depth + 1);
+}
+
 /** Every file id referenced anywhere in `values`. */
 export function fileIdsIn(values: readonly unknown[]): string[] {
   const ids = new Set<string>();
-  for (const value of values)
-    mapFileRefs(value, (ref) => {
-      ids.add(ref._id);
-      return ref;
-    });
+  for (const value of values) forEachFileRef(value, (ref) => ids.add(ref._id));
   return [...ids];
 }
 
