@@ -1,4 +1,16 @@
-import { fileIdsIn, mapFileRefs, reduceFileRefs } from './file-refs';
+import {
+  fileIdsIn,
+  mapFileRefs,
+  reduceFileRefs,
+  storedRefsInText,
+} from './file-refs';
+
+/** A stored reference `depth` containers deep, as PostgreSQL renders jsonb. */
+function nestedRefText(depth: number, text = ''): string {
+  let inner = '{"_id": "f1", "_type": "KinveyFile"}';
+  for (let i = 1; i < depth; i++) inner = `{"a": ${inner}}`;
+  return `{"s": ${JSON.stringify(text)}, "image": ${inner}}`;
+}
 
 describe('file references', () => {
   const expanded = {
@@ -43,5 +55,18 @@ describe('file references', () => {
     expect(mapFileRefs({ image: expanded }, (ref) => ref._id)).toEqual({
       image: 'f1',
     });
+  });
+
+  it('finds stored references in jsonb text as deep as the record walk does', () => {
+    for (const strings of ['', '{[{[{[{[{[{[{[{[{[{[']) {
+      // Depth 8 is the walk's limit (the record itself is depth 0).
+      const at8 = nestedRefText(8, strings);
+      expect(storedRefsInText(at8)?.map((ref) => ref._id)).toEqual(['f1']);
+      expect(fileIdsIn([JSON.parse(at8)])).toEqual(['f1']);
+      // One deeper: the walk leaves it alone, so the text is not trusted.
+      const at9 = nestedRefText(9, strings);
+      expect(storedRefsInText(at9)).toBeUndefined();
+      expect(fileIdsIn([JSON.parse(at9)])).toEqual([]);
+    }
   });
 });

