@@ -15,9 +15,9 @@ export {
 export type { ErrorResponseDoc } from './lib/openapi-responses';
 export { assertSafeJson, unsafeRequestError } from './lib/hostile-input';
 export {
-  DEADLINE_PAUSE,
-  DEADLINE_RESTART,
+  DEADLINE,
   pauseDeadline,
   restartDeadline,
 } from './lib/request-deadline';
+export type { DeadlineControl } from './lib/request-deadline';
 export { TRANSPORT_ERROR_HTTP_STATUS } from './lib/transport-error-status';

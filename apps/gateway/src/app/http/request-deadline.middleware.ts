@@ -1,6 +1,9 @@
-import { DEADLINE_PAUSE, DEADLINE_RESTART } from '@quitanda/http';
+import { DEADLINE } from '@quitanda/http';
+import type { DeadlineControl } from '@quitanda/http';
 import { TransportError, TransportErrorKind } from '@quitanda/kernel';
 import type { NextFunction, Request, Response } from 'express';
+
+import { onResponseDone } from './response-done';
 
 /** Seconds a client is told to wait after a missed deadline. */
 const RETRY_AFTER_SECONDS = 5;
@@ -43,26 +46,27 @@ export function requestDeadlineMiddleware(
 ) {
   return (req: Request, res: Response, next: NextFunction): void => {
     let timer: NodeJS.Timeout | undefined;
+    let over = false;
     const expire = () => {
       if (!res.headersSent) answer(req, res, missedDeadline());
     };
     const arm = () => {
-      timer = setTimeout(expire, deadlineMs);
+      if (!over) timer = setTimeout(expire, deadlineMs);
     };
-    const pause = () => clearTimeout(timer);
-    const restart = () => {
-      clearTimeout(timer);
-      arm();
+    const control: DeadlineControl = {
+      pause: () => clearTimeout(timer),
+      restart: () => {
+        clearTimeout(timer);
+        arm();
+      },
     };
+    (req as Request & { [DEADLINE]?: DeadlineControl })[DEADLINE] = control;
     if (req.complete) arm();
     else req.once('end', arm);
-    req.on(DEADLINE_PAUSE, pause);
-    req.on(DEADLINE_RESTART, restart);
-    res.once('close', () => {
+    onResponseDone(res, () => {
+      over = true;
       clearTimeout(timer);
       req.off('end', arm);
-      req.off(DEADLINE_PAUSE, pause);
-      req.off(DEADLINE_RESTART, restart);
     });
     next();
   };

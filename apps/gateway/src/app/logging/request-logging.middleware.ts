@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 
+import { onResponseDone } from '../http/response-done';
+
 /** Query parameters that carry credentials (DSN keys, signed URLs, tokens). */
 const SECRET_QUERY_PARAMS =
   /([?&](?:sentry_key|sentry_secret|token|access_token|private_token|signature|sig|key)=)[^&]*/gi;
@@ -18,8 +20,8 @@ export function scrubUrl(url: string): string {
 }
 
 /**
- * One JSON line per request, written when the response finishes (or the
- * client goes away), plus the request id: taken from a sane incoming
+ * One JSON line per request, written when the response is over (sent, or
+ * the client gone: status 499), plus the request id: taken from a sane incoming
  * `X-Request-Id` (so a proxy's id flows through), generated otherwise, and
  * returned in the same header.
  *
@@ -48,10 +50,7 @@ export function requestLoggingMiddleware(logger: Logger) {
     const started = process.hrtime.bigint();
     // Read now: once a connection closes early, its socket is gone.
     const ip = req.ip;
-    let logged = false;
-    const log = () => {
-      if (logged) return;
-      logged = true;
+    onResponseDone(res, () => {
       const status = res.writableFinished ? res.statusCode : 499;
       const entry = {
         reqId: id,
@@ -65,9 +64,7 @@ export function requestLoggingMiddleware(logger: Logger) {
       };
       if (status >= 500) requests.error(entry, 'request failed');
       else requests.info(entry, 'request');
-    };
-    res.once('finish', log);
-    res.once('close', log);
+    });
     next();
   };
 }

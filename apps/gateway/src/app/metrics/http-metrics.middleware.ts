@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 
+import { onResponseDone } from '../http/response-done';
 import type { HttpMetrics } from './metrics';
 
 /**
@@ -9,7 +10,9 @@ import type { HttpMetrics } from './metrics';
 export function httpMetricsMiddleware(metrics: HttpMetrics) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = process.hrtime.bigint();
-    res.once('finish', () => {
+    onResponseDone(res, () => {
+      // A response cut short by its client is not counted.
+      if (!res.writableFinished) return;
       const routePath = (req.route as { path?: string } | undefined)?.path;
       const route = routePath ? `${req.baseUrl}${routePath}` : 'unmatched';
       const labels = {
