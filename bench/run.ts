@@ -85,9 +85,6 @@ function allWorkloads(databaseUrl: string, large: boolean): Workload[] {
     ingestGzip(databaseUrl),
     ingestStore(databaseUrl),
     ingestMixed(databaseUrl),
-    errorsList(databaseUrl),
-    errorsDetail(databaseUrl),
-    ingestEnvelopeLargeTable(databaseUrl),
     marketplaceListProducts(databaseUrl),
     marketplaceProducerAssortment(databaseUrl),
     marketplaceCreateAssortment(databaseUrl),
@@ -96,6 +93,9 @@ function allWorkloads(databaseUrl: string, large: boolean): Workload[] {
   if (!large) return small;
   return [
     ...small,
+    errorsList(databaseUrl),
+    errorsDetail(databaseUrl),
+    ingestEnvelopeLargeTable(databaseUrl),
     eventsGetLarge(databaseUrl),
     marketplaceListProductsLarge(databaseUrl),
     marketplaceProducerAssortmentLarge(databaseUrl),
