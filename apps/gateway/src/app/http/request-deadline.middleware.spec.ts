@@ -82,4 +82,25 @@ describe('requestDeadlineMiddleware', () => {
     jest.advanceTimersByTime(DEADLINE_MS * 2);
     expect(done.errors).toEqual([]);
   });
+
+  it('arms nothing once the response is over: a late restart or body end', () => {
+    const restarted = setUp();
+    restarted.res.emit('close');
+    restartDeadline(restarted.req as unknown as Request);
+    jest.advanceTimersByTime(DEADLINE_MS * 2);
+    expect(restarted.errors).toEqual([]);
+
+    const req = Object.assign(new EventEmitter(), { complete: false });
+    const res = Object.assign(new EventEmitter(), { headersSent: false });
+    const errors: unknown[] = [];
+    requestDeadlineMiddleware(DEADLINE_MS, (_q, _s, e) => errors.push(e))(
+      req as unknown as Request,
+      res as unknown as Response,
+      (() => undefined) as NextFunction,
+    );
+    res.emit('close');
+    req.emit('end');
+    jest.advanceTimersByTime(DEADLINE_MS * 2);
+    expect(errors).toEqual([]);
+  });
 });

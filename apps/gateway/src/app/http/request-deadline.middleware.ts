@@ -63,10 +63,11 @@ export function requestDeadlineMiddleware(
     (req as Request & { [DEADLINE]?: DeadlineControl })[DEADLINE] = control;
     if (req.complete) arm();
     else req.once('end', arm);
+    // Once the response is over nothing arms the clock again: not a body
+    // that ends late, nor a handler that restarts it.
     onResponseDone(res, () => {
       over = true;
       clearTimeout(timer);
-      req.off('end', arm);
     });
     next();
   };
