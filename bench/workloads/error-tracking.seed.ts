@@ -76,6 +76,8 @@ export async function copyEvents(
         WHERE e.id = a.error_id`,
       [projectId],
     );
+    // The hour bucket as the collector's flush writes it
+    // (libs/error-tracking/.../flush/event-rows.step.ts, step `hourly`).
     await client.query(
       `INSERT INTO error_tracking.error_hourly_counts AS h (error_id, hour, count)
        SELECT error_id,

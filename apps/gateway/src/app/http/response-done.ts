@@ -13,7 +13,9 @@ type Tracked = EventEmitter & { [CALLBACKS]?: (() => void)[] };
  * Every callback of a response hangs off one listener: the request log,
  * the metrics and the deadline each adding their own `finish` or `close`
  * listener made four per request, and adding and removing listeners was a
- * tenth of the events API's time outside Node's HTTP code.
+ * tenth of the events API's time outside Node's HTTP code. (`on-finished`,
+ * Express's own helper, queues callbacks the same way but listens on both
+ * the message and its socket: four listeners again.)
  */
 export function onResponseDone(res: EventEmitter, callback: () => void): void {
   const tracked = res as Tracked;
