@@ -13,6 +13,8 @@ export default [
       'tmp',
       '.nx',
       'bench/results',
+      // Captured SDK requests and a minified bundle, replayed byte for byte.
+      'libs/shared/testing/fixtures',
     ],
   },
   {

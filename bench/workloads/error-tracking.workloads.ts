@@ -10,7 +10,7 @@ import { baseline, quitanda } from '../lib/targets';
 import type { Target, Workload } from '../lib/types';
 import { SAMPLE_EVENTS, copyEvents } from './error-tracking.seed';
 
-const FIXTURES = join(__dirname, '../../../shared/fixtures/sentry');
+const FIXTURES = join(__dirname, '../../libs/shared/testing/fixtures/sentry');
 const ROOT_TOKEN = 'glpat-bench-root-token-000000000000';
 /** The bench measures throughput: the per-key rate limit would cap it. */
 const UNLIMITED = { ERROR_TRACKING_RATE_LIMIT_PER_MINUTE: '0' };

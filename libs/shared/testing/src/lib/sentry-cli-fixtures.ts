@@ -3,11 +3,12 @@ import { join } from 'node:path';
 
 /**
  * What sentry-cli sent to upload source maps (and a browser SDK event with
- * debug ids), in `../shared/fixtures/sentry-cli` beside the workspace.
+ * debug ids): a copy of `shared/fixtures/sentry-cli` kept in the repository,
+ * refreshed by `tools/scripts/refresh-fixtures.sh`.
  */
 export const SENTRY_CLI_FIXTURES_DIR = join(
   __dirname,
-  '../../../../../../shared/fixtures/sentry-cli',
+  '../../fixtures/sentry-cli',
 );
 
 /** The access token every capture sent (`Authorization: Bearer ...`). */
