@@ -9,10 +9,15 @@ export {
   FIXTURE_PUBLIC_KEY,
   FIXTURE_PROJECT_ID,
   loadSentryFixtures,
+  expectedUser,
   fixtureBody,
   fixtureQuery,
 } from './lib/sentry-fixtures';
-export type { SentryFixture, ExpectedEvent } from './lib/sentry-fixtures';
+export type {
+  SentryFixture,
+  ExpectedEvent,
+  ExpectedSessionItem,
+} from './lib/sentry-fixtures';
 export { defined } from './lib/defined';
 export { withClient } from '@quitanda/database';
 export { captureStdout } from './lib/capture-stdout';

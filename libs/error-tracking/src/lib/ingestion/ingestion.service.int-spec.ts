@@ -2,6 +2,7 @@ import type { TestingModule } from '@nestjs/testing';
 import { Sql } from '@quitanda/database';
 import {
   defined,
+  expectedUser,
   FIXTURE_PROJECT_ID,
   FIXTURE_PUBLIC_KEY,
   fixtureBody,
@@ -84,7 +85,7 @@ describe('IngestionService (fixtures through the service)', () => {
       expect(defined(row).level).toBe(expected.level ?? 'error');
       expect(defined(row).release).toBe(expected.release);
       expect(defined(row).environment).toBe(expected.environment);
-      expect(defined(row).payload['user']).toEqual(expected.user);
+      expect(defined(row).payload['user']).toEqual(expectedUser(expected));
       expect(defined(row).payload['tags']).toEqual(expected.tags);
     },
   );

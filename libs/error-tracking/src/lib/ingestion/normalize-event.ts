@@ -166,7 +166,9 @@ function normalizeUser(
   clientIp: string | undefined,
 ): JsonObject | null {
   if (!isJsonObject(value)) return null;
-  const user: JsonObject = { ...value };
+  const user: JsonObject = {};
+  // Like Relay, an attribute sent as null is no attribute at all.
+  for (const [key, v] of Object.entries(value)) if (v !== null) user[key] = v;
   for (const field of ['id', 'email', 'username', 'ip_address']) {
     const v = text(user[field]);
     if (v === undefined || v === '') delete user[field];

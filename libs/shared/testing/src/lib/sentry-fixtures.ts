@@ -2,14 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * HTTP requests captured from real Sentry SDKs, in `../shared/fixtures/sentry`
- * beside the workspace (read-only test data of the error-tracking context,
- * shared by its specs and the gateway's e2e suite).
+ * HTTP requests captured from real Sentry SDKs (read-only test data of the
+ * error-tracking context, shared by its specs and the gateway's e2e suite): a
+ * copy of `shared/fixtures/sentry` kept in the repository so that a clone
+ * with nothing beside it passes; `tools/scripts/refresh-fixtures.sh` refreshes it.
  */
-const SENTRY_FIXTURES_DIR = join(
-  __dirname,
-  '../../../../../../shared/fixtures/sentry',
-);
+const SENTRY_FIXTURES_DIR = join(__dirname, '../../fixtures/sentry');
 
 export const FIXTURE_PUBLIC_KEY = 'glet_00000000000000000000000000000000';
 export const FIXTURE_PROJECT_ID = 4242;
@@ -27,7 +25,7 @@ export interface ExpectedEvent {
   exception_synthetic: boolean;
   frame_count: number;
   in_app_functions: string[];
-  user: Record<string, string>;
+  user: Record<string, string | null>;
   tags: Record<string, string>;
   timestamp: string | number;
 }
@@ -49,8 +47,23 @@ export interface SentryFixture {
   expect: {
     carries_event: boolean;
     events: ExpectedEvent[];
-    sessions: unknown[];
+    sessions: ExpectedSessionItem[];
   };
+}
+
+/** A release-health item a fixture carries, as the SDK sent it. */
+export interface ExpectedSessionItem {
+  type: 'session' | 'sessions';
+  payload: Record<string, unknown>;
+}
+
+/** The user an event shows: what the SDK sent, less null attributes (as Relay). */
+export function expectedUser(expected: ExpectedEvent): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(expected.user ?? {}).filter(
+      (entry): entry is [string, string] => entry[1] !== null,
+    ),
+  );
 }
 
 export function loadSentryFixtures(): SentryFixture[] {
