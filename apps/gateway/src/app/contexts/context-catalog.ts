@@ -35,7 +35,7 @@ import type { GatewayConfig } from '../config/gateway-config';
 
 /**
  * Everything the gateway and the workspace tools need to know about one
- * bounded context. Adding a context means adding one entry here (see README,
+ * bounded context. Adding a context means adding one entry here (see docs/architecture.md,
  * "Adding a context"): the migration generator reads this list too.
  */
 export interface ContextEntry {
