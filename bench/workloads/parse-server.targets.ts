@@ -1,6 +1,6 @@
 /**
  * Parse Server doing the marketplace workloads through its own REST API on
- * the benchmark's PostgreSQL (the contract asks for at least 3x its rate).
+ * the benchmark's PostgreSQL (the contract asks for at least 1.2x its rate).
  * Only when PARSE_SERVER_DIR points at an install of parse-server (the
  * runner installs one unless told `--no-parse`, see
  * `bench/lib/parse-server-install.ts`); its classes live in the benchmark
