@@ -1,4 +1,5 @@
 import { SmtpSink, WebhookReceiver, defined } from '@quitanda/testing';
+import type { ReceivedRequest } from '@quitanda/testing';
 
 import {
   ROOT_TOKEN,
@@ -284,6 +285,56 @@ describe('error-tracking alerts (e2e: webhooks and e-mail)', () => {
       .set(root)
       .expect(404, { message: '404 Hook Not Found' });
     await gw.http.delete(hookPath).set(root).expect(404);
+  });
+
+  it("drops a hook's token when another maintainer moves its URL, unless a new one comes with it", async () => {
+    const project = await createTrackedProject(gw);
+    const second = await createUser(gw);
+    await addMember(project.id, second, 40);
+    const hookPath = `/api/v4/projects/${project.id}/hooks`;
+    const created = await gw.http
+      .post(hookPath)
+      .set(root)
+      .send({ url: receiver.url, token: 'first-maintainers-secret' })
+      .expect(201);
+    const hook = `${hookPath}/${created.body.id}`;
+    const moved = `${receiver.url}/moved`;
+
+    async function sendTest(): Promise<ReceivedRequest> {
+      const before = receiver.requests.length;
+      await gw.http
+        .post(`${hook}/test/error_tracking`)
+        .set('PRIVATE-TOKEN', second.token)
+        .expect(201);
+      return defined(receiver.requests[before]);
+    }
+
+    // Other changes keep the token.
+    await gw.http
+      .put(hook)
+      .set('PRIVATE-TOKEN', second.token)
+      .send({ url: receiver.url, enable_ssl_verification: false })
+      .expect(200);
+    expect((await sendTest()).headers['x-gitlab-token']).toBe(
+      'first-maintainers-secret',
+    );
+    await gw.http
+      .put(hook)
+      .set('PRIVATE-TOKEN', second.token)
+      .send({ url: moved })
+      .expect(200)
+      .expect((res) => expect(res.body.url).toBe(moved));
+    const toMoved = await sendTest();
+    expect(toMoved.path).toBe('/hook/moved');
+    expect(toMoved.headers).not.toHaveProperty('x-gitlab-token');
+    await gw.http
+      .put(hook)
+      .set('PRIVATE-TOKEN', second.token)
+      .send({ url: receiver.url, token: 'second-maintainers-secret' })
+      .expect(200);
+    expect((await sendTest()).headers['x-gitlab-token']).toBe(
+      'second-maintainers-secret',
+    );
   });
 
   it('reads and changes the `frequent` rule (reporter reads, maintainer changes)', async () => {

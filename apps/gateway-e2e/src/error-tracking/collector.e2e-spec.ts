@@ -534,14 +534,17 @@ describe('Sentry collector (e2e)', () => {
         const retryAfter = Number(res.headers['retry-after']);
         expect(retryAfter).toBeGreaterThanOrEqual(1);
         expect(retryAfter).toBeLessThanOrEqual(60);
-        expect(res.headers['x-sentry-rate-limits']).toBe(`${retryAfter}::key`);
+        expect(res.headers['x-sentry-rate-limits']).toBe(
+          `${retryAfter}:error:key`,
+        );
         expect(res.json()).toEqual({ detail: expect.any(String) });
-        const [window] = await first.query<{ events: number }>(
-          `SELECT max(events) AS events FROM error_tracking.rate_limit_windows w
-             JOIN error_tracking.client_keys k ON k.id = w.key_id WHERE k.public_key = $1`,
+        const [window] = await first.query<{ quantity: number }>(
+          `SELECT max(quantity) AS quantity FROM error_tracking.rate_limit_windows w
+             JOIN error_tracking.client_keys k ON k.id = w.key_id
+            WHERE k.public_key = $1 AND w.category = 'error'`,
           [tracked.publicKey],
         );
-        expect(defined(window).events).toBeGreaterThan(3);
+        expect(defined(window).quantity).toBeGreaterThan(3);
       } finally {
         await second.close();
         await first.close();

@@ -106,12 +106,18 @@ export class ErrorTrackingError extends DomainError<ErrorTrackingErrorCode> {
     );
   }
 
-  /** Sentry's 429: `Retry-After` and `X-Sentry-Rate-Limits: <s>::key`. */
-  static rateLimited(retryAfterSeconds: number): ErrorTrackingError {
+  /**
+   * Sentry's 429: `Retry-After` and `X-Sentry-Rate-Limits:
+   * <s>:<categories>:key` (no categories: all of them).
+   */
+  static rateLimited(
+    retryAfterSeconds: number,
+    categories: readonly string[] = [],
+  ): ErrorTrackingError {
     return new ErrorTrackingError(
       ErrorTrackingErrorCode.RateLimited,
-      'Event rate limit of this client key exceeded; retry later.',
-      { retryAfterSeconds },
+      'Rate limit of this client key exceeded; retry later.',
+      { retryAfterSeconds, categories: categories.join(';') },
     );
   }
 }

@@ -58,7 +58,9 @@ function classify(
       typeof retry === 'number'
     ) {
       headers['Retry-After'] = String(retry);
-      headers['X-Sentry-Rate-Limits'] = `${retry}::key`;
+      const categories = error.details['categories'];
+      headers['X-Sentry-Rate-Limits'] =
+        `${retry}:${typeof categories === 'string' ? categories : ''}:key`;
     }
     return {
       status: ERROR_TRACKING_ERROR_HTTP_STATUS[error.code],

@@ -12,7 +12,10 @@ export interface ErrorTrackingModuleOptions {
   readonly retentionDays: number;
   /** Minutes between scheduled retention runs; 0 disables the schedule. */
   readonly retentionIntervalMinutes: number;
-  /** Events per minute and client key; 0 disables the limit. */
+  /**
+   * Items per minute, client key and Sentry data category (events, sessions,
+   * client reports, ...); 0 disables the limit.
+   */
   readonly rateLimitPerMinute: number;
   /** Largest request body as sent (compressed). */
   readonly maxBodyBytes: number;

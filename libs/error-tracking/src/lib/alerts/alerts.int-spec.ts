@@ -388,7 +388,7 @@ describe('alerts (outbox, worker, webhooks, e-mail) against the database', () =>
     const before = receiver.requests.length;
     const outcome = await strictAlerts.test(access, hook.id);
     expect(outcome.delivered).toBe(false);
-    expect(outcome.error).toMatch(/blocked address/);
+    expect(outcome.error).toMatch(/is blocked: Requests to localhost/);
     expect(receiver.requests.length).toBe(before);
     await expect(alerts.test(access, hook.id)).resolves.toMatchObject({
       delivered: true,

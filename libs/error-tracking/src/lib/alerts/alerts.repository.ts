@@ -122,10 +122,16 @@ export class AlertsRepository extends SqlRepository {
     hookId: number,
     changes: HookChanges,
   ): Promise<WebhookRecord | undefined> {
+    // A token given is stored; else a new URL drops the old one (GitLab's
+    // rule), so whoever moves a hook cannot send someone else's secret to
+    // a receiver of their choosing. Decided in the statement: a concurrent
+    // update cannot slip between a check and the write.
     const [row] = await this.sql.rows<HookRow>(
       `UPDATE error_tracking.webhooks SET
               url = coalesce($3, url),
-              token_ciphertext = CASE WHEN $4 THEN $5 ELSE token_ciphertext END,
+              token_ciphertext = CASE WHEN $4 THEN $5
+                                      WHEN $3::text <> url THEN NULL
+                                      ELSE token_ciphertext END,
               error_tracking_events = coalesce($6, error_tracking_events),
               enable_ssl_verification = coalesce($7, enable_ssl_verification)
         WHERE project_id = $1 AND id = $2 RETURNING ${HOOK_COLUMNS}`,

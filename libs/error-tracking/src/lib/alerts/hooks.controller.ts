@@ -104,7 +104,8 @@ export class HooksController {
 
   @Put(':hook_id')
   @ApiOperation({
-    summary: 'Change a webhook (maintainer); an empty token removes it',
+    summary:
+      'Change a webhook (maintainer); an empty token removes it, and so does a new URL without one',
   })
   @HOOK_BODY.ApiBody()
   @ApiOkResponse({ type: HookResponseDto })

@@ -1,12 +1,11 @@
 import { request as httpRequest } from 'node:http';
 import type { IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP } from 'node:net';
 
 import {
   BlockedTargetError,
   guardedLookup,
-  isBlockedAddress,
+  targetProblem,
 } from './webhook-target';
 import type { TargetPolicy } from './webhook-target';
 
@@ -54,10 +53,12 @@ export function sendWebhook(
     durationSeconds: seconds(),
     error,
   });
+  // The rule hooks were created under, checked again: a hook stored
+  // before a range was blocked is not sent there either. Names are
+  // checked as they resolve (guardedLookup).
+  const problem = targetProblem(request.url, policy);
+  if (problem) return Promise.resolve(failed(`The URL ${problem}`));
   const url = new URL(request.url);
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!policy.allowLocal && isIP(host) !== 0 && isBlockedAddress(host))
-    return Promise.resolve(failed(`${host} is a blocked address`));
   const body = Buffer.from(request.body);
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',

@@ -1,3 +1,6 @@
+import { isIP } from 'node:net';
+
+import { sendWebhook } from './webhook-sender';
 import {
   guardedLookup,
   isBlockedAddress,
@@ -57,6 +60,47 @@ describe('webhook targets (server-side request forgery)', () => {
     expect(
       targetProblem('http://127.0.0.1:3000/', { allowLocal: true }),
     ).toBeUndefined();
+  });
+
+  // Every spelling of a local address the URL parser accepts: IPv4 in
+  // decimal, octal, hex and short forms, IPv6 with IPv4 inside (compatible,
+  // mapped, translated, 6to4, NAT64), unspecified, site-local, a trailing dot.
+  it.each([
+    'http://[::127.0.0.1]/',
+    'http://[::7f00:1]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://[0:0:0:0:0:ffff:7f00:1]/',
+    'http://[::ffff:0:127.0.0.1]/',
+    'http://[::a9fe:a9fe]/latest/meta-data',
+    'http://[::ffff:a9fe:a9fe]/',
+    'http://[::]/',
+    'http://[::1]:8080/',
+    'http://[2002:7f00:1::]/',
+    'http://[2001:0:7f00:1::]/',
+    'http://[64:ff9b::a9fe:a9fe]/',
+    'http://[fec0::1]/',
+    'http://2130706433/',
+    'http://017700000001/',
+    'http://0x7f000001/',
+    'http://0x7f.1/',
+    'http://0177.0.0.1/',
+    'http://127.1/',
+    'http://0/',
+    'http://0xa9fea9fe/',
+    'http://10.1/',
+    'http://127.0.0.1./',
+    'http://localhost./',
+    'http://app.localhost./',
+  ])('refuses %s as a target, at creation and at delivery', async (url) => {
+    expect(targetProblem(url, strict)).toMatch(/^is blocked: /);
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+    if (isIP(host) !== 0) expect(isBlockedAddress(host)).toBe(true);
+    const outcome = await sendWebhook(
+      { url, body: '{}', eventUuid: 'u', verifyTls: true, instance: 'i' },
+      strict,
+    );
+    expect(outcome).toMatchObject({ delivered: false, status: null });
+    expect(outcome.error).toMatch(/^The URL is blocked: /);
   });
 
   function resolve(

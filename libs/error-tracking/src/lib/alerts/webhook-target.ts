@@ -23,9 +23,18 @@ for (const [network, prefix] of [
   ['240.0.0.0', 4],
 ] as const)
   BLOCKED.addSubnet(network, prefix, 'ipv4');
+// IPv4-mapped addresses (`::ffff:a.b.c.d`) are checked against the IPv4
+// ranges by BlockList itself. Ranges that carry an IPv4 address inside
+// (compatible, translated, 6to4, Teredo, NAT64) are refused whole: they
+// may lead to any IPv4 address, a private one included.
 for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  ['::', 96],
+  ['::ffff:0:0:0', 96],
+  ['100::', 64],
+  ['2001::', 32],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['fec0::', 10],
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
@@ -78,7 +87,11 @@ export function targetProblem(
   if (parsed.username || parsed.password)
     return 'is blocked: credentials in the URL are not allowed';
   if (policy.allowLocal) return undefined;
-  const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  // `localhost.` is `localhost`: a fully qualified name ends with a dot.
+  const host = parsed.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.+$/, '')
+    .toLowerCase();
   if (policy.ownHost && parsed.host.toLowerCase() === policy.ownHost)
     return 'is blocked: Requests to this instance are not allowed';
   if (host === 'localhost' || host.endsWith('.localhost'))

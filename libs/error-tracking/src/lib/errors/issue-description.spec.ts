@@ -1,3 +1,4 @@
+import { renderMarkdown } from '../web/markdown';
 import type { ErrorRecord } from './error.types';
 import { issueDescription } from './issue-description';
 import { frameContext, stackFrames, toStackTraceEntry } from './stack-trace';
@@ -128,7 +129,7 @@ describe('stack traces and issue descriptions', () => {
       payload,
     );
     expect(text).toContain(
-      '**Error:** [TypeError: \\[bad\\] value](https://x/projects/1/error_tracking/5)',
+      '**Error:** [TypeError\\: \\[bad\\] value](https://x/projects/1/error_tracking/5)',
     );
     expect(text).toContain(
       '- **First seen:** 2026-11-20 08:00:00 UTC (release `abc1234`)',
@@ -145,5 +146,28 @@ describe('stack traces and issue descriptions', () => {
     expect(issueDescription(error, 'u', undefined)).not.toContain(
       'Stack trace',
     );
+  });
+
+  it('keeps event-supplied text inert: releases, culprit and title never become headings, links or HTML', () => {
+    const breakOut =
+      'x`\n\n# Owned\n\n[click](https://evil.example) <b>b</b> `y';
+    const hostile: ErrorRecord = {
+      ...error,
+      title: 'E: ](https://evil.example) [x](https://evil.example) <i>i</i>',
+      // A transaction becomes the culprit of an event without frames.
+      culprit: '`` ` ``\n# Culprit [c](https://evil.example)',
+      firstRelease: breakOut,
+      lastRelease: '```\n<script>alert(1)</script>\n```',
+    };
+    const source = issueDescription(hostile, 'https://x/e/5', undefined);
+    const html = renderMarkdown(source).value;
+    expect(html).not.toMatch(/<h\d/);
+    expect(html).not.toContain('evil.example"');
+    expect(html.match(/<a /g)).toHaveLength(1);
+    expect(html).toContain('<a href="https://x/e/5"');
+    expect(html).not.toMatch(/<(b|i|script)>/);
+    // The values are still shown, as code.
+    expect(html).toContain('# Owned');
+    expect(html).toContain('# Culprit');
   });
 });

@@ -1,6 +1,7 @@
 import { isJsonObject } from '../sentry-event/event-json';
 import type { JsonObject } from '../sentry-event/event-json';
 import type { ErrorRecord } from './error.types';
+import { codeFence, inlineCode, markdownText } from './markdown-text';
 import { stackFrames } from './stack-trace';
 
 function utc(date: Date): string {
@@ -38,17 +39,8 @@ function frameLines(frame: JsonObject): string[] {
   return context === undefined ? [header] : [header, `    ${context.trim()}`];
 }
 
-/** A fence longer than any backtick run inside the block. */
-function fence(text: string): string {
-  const longest = Math.max(
-    0,
-    ...(text.match(/`+/g) ?? []).map((run) => run.length),
-  );
-  return '`'.repeat(Math.max(3, longest + 1));
-}
-
 function release(value: string | null): string {
-  return value ? ` (release \`${value}\`)` : '';
+  return value ? ` (release ${inlineCode(value)})` : '';
 }
 
 /**
@@ -62,18 +54,18 @@ export function issueDescription(
   latestPayload: JsonObject | undefined,
 ): string {
   const lines = [
-    `**Error:** [${error.title.replace(/[[\]]/g, '\\$&')}](${errorUrl})`,
+    `**Error:** [${markdownText(error.title)}](${errorUrl})`,
     '',
     `- **First seen:** ${utc(error.firstSeen)}${release(error.firstRelease)}`,
     `- **Last seen:** ${utc(error.lastSeen)}${release(error.lastRelease)}`,
     `- **Events:** ${error.count}`,
     `- **Users:** ${error.userCount}`,
   ];
-  if (error.culprit) lines.push(`- **Culprit:** \`${error.culprit}\``);
+  if (error.culprit) lines.push(`- **Culprit:** ${inlineCode(error.culprit)}`);
   const frames = latestPayload ? stackFrames(latestPayload) : [];
   if (frames.length > 0) {
     const trace = [...frames].reverse().flatMap(frameLines).join('\n');
-    const marks = fence(trace);
+    const marks = codeFence(trace);
     lines.push('', '### Stack trace', '', marks, trace, marks);
   }
   return `${lines.join('\n')}\n`;

@@ -38,7 +38,7 @@ const RATE_LIMIT_HEADERS = {
   ...RETRY_AFTER_HEADER,
   'X-Sentry-Rate-Limits': {
     description:
-      "`<seconds>::key`: the client key's limit, as Sentry sends it.",
+      "`<seconds>:<categories>:key`: the client key's limit and the Sentry data categories past it (`error`, `session`, `internal`, ...), as Sentry sends it.",
     schema: { type: 'string' as const },
   },
 };

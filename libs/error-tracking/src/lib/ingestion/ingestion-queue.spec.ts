@@ -31,7 +31,7 @@ function ok(batch: readonly IngestRequest[]): FlushResult {
     verdicts: batch.map(() => 'ok'),
     stored: 0,
     duplicates: 0,
-    windows: new Map(),
+    windows: [],
     reopenedIssues: 0,
     alerts: 0,
   };

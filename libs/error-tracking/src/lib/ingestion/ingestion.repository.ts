@@ -10,6 +10,8 @@ import {
 import { SqlRepository } from '../persistence/sql-repository';
 import { FLUSH_SQL, flushValues } from './flush/flush-statement';
 import type { IngestRequest, IngestVerdict } from './ingest-request';
+import { recordedQuantities } from './rate-limit-categories';
+import type { WindowCount } from './rate-limiter';
 
 export interface FlushResult {
   /** One per request of the batch, in order. */
@@ -18,8 +20,8 @@ export interface FlushResult {
   readonly stored: number;
   /** Events that were already stored (same project and event id). */
   readonly duplicates: number;
-  /** Events counted in each key's rate-limit window, after this flush. */
-  readonly windows: ReadonlyMap<number, number>;
+  /** Each key's rate-limit windows this flush counted in, after it. */
+  readonly windows: readonly WindowCount[];
   readonly reopenedIssues: number;
   /** Alerts recorded in the outbox (new, regression, frequent). */
   readonly alerts: number;
@@ -27,13 +29,13 @@ export interface FlushResult {
 
 export interface FlushOptions {
   readonly now: Date;
-  /** Events per minute and key; 0 = unlimited. */
+  /** Items per minute, key and category; 0 = unlimited. */
   readonly rateLimit: number;
 }
 
 interface FlushRow {
   rejected: Array<[number, IngestVerdict]>;
-  windows: Array<[number, number]>;
+  windows: Array<[number, string, number]>;
   stored: number;
   reopened: number;
   alerts: number;
@@ -117,6 +119,13 @@ export class IngestionRepository extends SqlRepository {
     const buckets = batch.flatMap((r, index) =>
       r.buckets.map((bucket) => ({ index, bucket })),
     );
+    const quotas = batch.flatMap((r, index) =>
+      [...recordedQuantities(r)].map(([category, quantity]) => ({
+        index,
+        category,
+        quantity,
+      })),
+    );
     const discards = batch.flatMap((r, index) =>
       r.discards.map((discard) => ({
         index,
@@ -133,6 +142,7 @@ export class IngestionRepository extends SqlRepository {
         sessions,
         buckets,
         discards,
+        quotas,
         windowStart,
         rateLimit,
         now,
@@ -147,7 +157,11 @@ export class IngestionRepository extends SqlRepository {
       verdicts,
       stored: result.stored,
       duplicates: admitted - result.stored,
-      windows: new Map(result.windows),
+      windows: result.windows.map(([keyId, category, quantity]) => ({
+        keyId,
+        category,
+        quantity,
+      })),
       reopenedIssues: result.reopened,
       alerts: result.alerts,
     };

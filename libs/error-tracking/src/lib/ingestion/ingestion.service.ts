@@ -22,6 +22,7 @@ import {
   prepareParsed,
 } from './prepare-request';
 import type { ParsedRequest } from './prepare-request';
+import { recordedQuantities } from './rate-limit-categories';
 import { RateLimiter } from './rate-limiter';
 import { hasKeyOutsideBody, resolvePublicKey } from './sentry-auth';
 import type { AuthSources } from './sentry-auth';
@@ -141,6 +142,20 @@ export class IngestionService {
       resolvePublicKey({ ...sources, dsn }),
       request.projectId,
     );
+    // A key past its limit costs no source-map lookup.
+    const now = this.clock.now();
+    const demand = recordedQuantities(parsed);
+    const exceeded = this.queue.rateLimiter.exceeded(key.keyId, demand, now);
+    if (exceeded.length > 0) {
+      this.metrics.events.inc(
+        { outcome: 'rate_limited' },
+        parsed.events.length,
+      );
+      throw ErrorTrackingError.rateLimited(
+        RateLimiter.retryAfterSeconds(now),
+        exceeded,
+      );
+    }
     // Source maps are the project's own: frames resolve only once the key is known.
     const events = [];
     for (const event of parsed.events)
@@ -156,16 +171,6 @@ export class IngestionService {
           category: discard.category,
         });
 
-    const now = this.clock.now();
-    if (
-      this.queue.rateLimiter.exceeded(key.keyId, prepared.events.length, now)
-    ) {
-      this.metrics.events.inc(
-        { outcome: 'rate_limited' },
-        prepared.events.length,
-      );
-      throw ErrorTrackingError.rateLimited(RateLimiter.retryAfterSeconds(now));
-    }
     const verdict = await this.queue.submit({
       ...prepared,
       keyId: key.keyId,
@@ -177,10 +182,18 @@ export class IngestionService {
         throw ErrorTrackingError.forbidden(
           'Client key deleted or error tracking disabled for this project',
         );
-      case 'rate_limited':
-        throw ErrorTrackingError.rateLimited(
-          RateLimiter.retryAfterSeconds(this.clock.now()),
+      case 'rate_limited': {
+        const at = this.clock.now();
+        const reached = this.queue.rateLimiter.reached(
+          key.keyId,
+          demand.keys(),
+          at,
         );
+        throw ErrorTrackingError.rateLimited(
+          RateLimiter.retryAfterSeconds(at),
+          reached.length > 0 ? reached : [...demand.keys()].sort(),
+        );
+      }
       case 'ok':
         break;
     }

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 
 import { exceptionList, isJsonObject } from '../sentry-event/event-json';
 import type { JsonObject } from '../sentry-event/event-json';
+import { keptFrames } from '../sentry-event/kept-frames';
 import {
   CULPRIT_MAX,
-  FRAMES_MAX,
   MESSAGE_MAX,
   SHORT_FIELD_MAX,
   TAG_MAX,
@@ -181,21 +181,11 @@ function normalizeUser(
   return Object.keys(user).length > 0 ? user : null;
 }
 
-/** Keeps both ends of a long stack trace (the crash frame is the last). */
-function truncateFrames(frames: unknown[]): unknown[] {
-  if (frames.length <= FRAMES_MAX) return frames;
-  const head = Math.floor(FRAMES_MAX / 2);
-  return [
-    ...frames.slice(0, head),
-    ...frames.slice(frames.length - (FRAMES_MAX - head)),
-  ];
-}
-
 function normalizeStacktrace(value: unknown): JsonObject | undefined {
   if (!isJsonObject(value) || !Array.isArray(value['frames'])) return undefined;
   return {
     ...value,
-    frames: truncateFrames(value['frames'].filter(isJsonObject)),
+    frames: keptFrames(value['frames'].filter(isJsonObject)),
   };
 }
 

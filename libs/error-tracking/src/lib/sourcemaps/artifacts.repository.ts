@@ -14,13 +14,26 @@ export interface Chunk {
   readonly data: Buffer;
 }
 
-/** A stored file found for an event frame. */
-export interface StoredArtifact {
+/** What an event's frames look stored files up by. */
+export interface EventArtifactsQuery {
+  readonly debugIds: readonly string[];
+  /** The event's release (null: debug ids only) and dist. */
+  readonly release: string | null;
+  readonly dist: string | null;
+  /** Frame URLs and their `~/` forms. */
+  readonly urls: readonly string[];
+}
+
+/** A stored file an event's frames may need, without its content. */
+export interface ArtifactIndexEntry {
+  readonly id: number;
+  readonly type: string;
   readonly url: string;
+  readonly debugId: string | null;
   /** The map of a minified source, relative to it (the `sourcemap` header). */
   readonly sourcemap: string | null;
-  /** Only for source maps; minified sources are looked up for their header. */
-  readonly content: Buffer | null;
+  /** Whether it belongs to the queried release and dist. */
+  readonly inRelease: boolean;
 }
 
 export interface ReleaseRecord {
@@ -212,55 +225,55 @@ export class ArtifactsRepository extends SqlRepository {
   }
 
   /**
-   * The newest source map with this debug id, with the URL and `sourcemap`
-   * header of the minified source that shares the id.
+   * Every stored file an event's frames may need, in one query, newest
+   * first, without content: the files with one of these debug ids, and the
+   * release's files at one of these `~/` URLs plus its source maps (a
+   * minified file names its map relative to itself).
    */
-  async sourceMapByDebugId(
+  async eventArtifacts(
     projectId: number,
-    debugId: string,
-  ): Promise<{ map: StoredArtifact; minified: StoredArtifact | null } | null> {
+    wanted: EventArtifactsQuery,
+  ): Promise<ArtifactIndexEntry[]> {
     const rows = await this.sql.rows<{
+      id: number;
       type: string;
       url: string;
+      debug_id: string | null;
       sourcemap: string | null;
-      content: Buffer | null;
+      in_release: boolean;
     }>(
-      `SELECT DISTINCT ON (type) type, url, sourcemap,
-              CASE WHEN type = 'source_map' THEN content END AS content
+      `SELECT id, type, url, debug_id::text AS debug_id, sourcemap,
+              (release = $3 AND dist IS NOT DISTINCT FROM $4) AS in_release
          FROM error_tracking.artifact_files
-        WHERE project_id = $1 AND debug_id = $2
-          AND type IN ('source_map', 'minified_source')
-        ORDER BY type, id DESC`,
-      [projectId, debugId],
+        WHERE project_id = $1
+          AND ((debug_id = ANY($2::uuid[])
+                AND type IN ('source_map', 'minified_source'))
+            OR (release = $3 AND dist IS NOT DISTINCT FROM $4
+                AND (url = ANY($5::text[]) OR type = 'source_map')))
+        ORDER BY id DESC`,
+      [projectId, wanted.debugIds, wanted.release, wanted.dist, wanted.urls],
     );
-    const map = rows.find((r) => r.type === 'source_map');
-    if (!map) return null;
-    const minified = rows.find((r) => r.type === 'minified_source') ?? null;
-    return { map, minified };
+    return rows.map((r) => ({
+      id: r.id,
+      type: r.type,
+      url: r.url,
+      debugId: r.debug_id,
+      sourcemap: r.sourcemap,
+      inRelease: r.in_release === true,
+    }));
   }
 
-  /** The newest file of a release (and dist) at one of these `~/` URLs. */
-  async artifactByUrl(
+  /** The content of these files of the project, by id. */
+  async artifactContents(
     projectId: number,
-    release: string,
-    dist: string | null,
-    urls: readonly string[],
-    { withContent }: { readonly withContent: boolean },
-  ): Promise<StoredArtifact | null> {
-    const [row] = await this.sql.rows<{
-      url: string;
-      sourcemap: string | null;
-      content: Buffer | null;
-    }>(
-      `SELECT url, sourcemap, CASE WHEN $5::boolean THEN content END AS content
-         FROM error_tracking.artifact_files
-        WHERE project_id = $1 AND release = $2 AND dist IS NOT DISTINCT FROM $3
-          AND url = ANY($4::text[])
-        ORDER BY array_position($4::text[], url), id DESC
-        LIMIT 1`,
-      [projectId, release, dist, urls, withContent],
+    ids: readonly number[],
+  ): Promise<Map<number, Buffer>> {
+    const rows = await this.sql.rows<{ id: number; content: Buffer }>(
+      `SELECT id, content FROM error_tracking.artifact_files
+        WHERE project_id = $1 AND id = ANY($2::int[])`,
+      [projectId, ids],
     );
-    return row ?? null;
+    return new Map(rows.map((r) => [r.id, r.content]));
   }
 
   /** Creates the release, or records a later `dateStarted` on the existing one. */

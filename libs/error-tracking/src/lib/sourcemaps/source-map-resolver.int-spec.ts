@@ -89,7 +89,7 @@ describe('SourceMapResolver (PostgreSQL)', () => {
     const { projectId } = await seedProject(sqlOf(module));
     await upload(projectId, 'a'.repeat(40), debugIdBundle);
     const resolver = module.get(SourceMapResolver);
-    const lookups = jest.spyOn(artifacts, 'sourceMapByDebugId');
+    const lookups = jest.spyOn(artifacts, 'eventArtifacts');
     const first = await resolver.resolve(debugIdEvent.parsed.event, projectId);
     const second = await resolver.resolve(debugIdEvent.parsed.event, projectId);
     expect(lookups).toHaveBeenCalledTimes(1);
@@ -173,7 +173,7 @@ describe('SourceMapResolver (PostgreSQL)', () => {
       }),
     ]);
     const failing = jest
-      .spyOn(artifacts, 'sourceMapByDebugId')
+      .spyOn(artifacts, 'eventArtifacts')
       .mockRejectedValueOnce(new Error('connection lost'));
     const other = await seedProject(sqlOf(module));
     const unresolved = await resolver.resolve(

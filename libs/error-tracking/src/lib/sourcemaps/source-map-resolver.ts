@@ -5,6 +5,10 @@ import type { Clock } from '@quitanda/kernel';
 import { MIB } from '../error-tracking.constants';
 import type { JsonObject } from '../sentry-event/event-json';
 import { ArtifactsRepository } from './artifacts.repository';
+import type {
+  ArtifactIndexEntry,
+  EventArtifactsQuery,
+} from './artifacts.repository';
 import { BrokenSourceMapError, LoadedSourceMap } from './loaded-source-map';
 import { SourceMapCache } from './source-map-cache';
 import type { SourceMapLookup } from './source-map-cache';
@@ -30,12 +34,66 @@ function resolveTilde(ref: string, fileUrl: string): string {
     : ref;
 }
 
+/** Where a target's map is stored: the file, and its ref from the minified file. */
+interface MapLocation {
+  readonly id: number;
+  readonly mapRef: string;
+}
+
+/** An event's candidate files, indexed the ways its targets look them up. */
+class ArtifactIndex {
+  private readonly byDebugId = new Map<
+    string,
+    { map?: ArtifactIndexEntry; minified?: ArtifactIndexEntry }
+  >();
+  private readonly byUrl = new Map<string, ArtifactIndexEntry>();
+
+  /** `entries` newest first: the first one seen of a kind wins. */
+  constructor(entries: readonly ArtifactIndexEntry[]) {
+    for (const entry of entries) {
+      if (entry.debugId) {
+        const found = this.byDebugId.get(entry.debugId) ?? {};
+        if (entry.type === 'source_map') found.map ??= entry;
+        else found.minified ??= entry;
+        this.byDebugId.set(entry.debugId, found);
+      }
+      if (entry.inRelease && !this.byUrl.has(entry.url))
+        this.byUrl.set(entry.url, entry);
+    }
+  }
+
+  locate(target: SourceMapTarget): MapLocation | null {
+    if (target.kind === 'debug-id') {
+      const found = this.byDebugId.get(target.debugId);
+      if (!found?.map) return null;
+      return {
+        id: found.map.id,
+        mapRef: found.minified?.sourcemap ?? basename(found.map.url),
+      };
+    }
+    const url = target.urls.find((u) => this.byUrl.has(u));
+    const minified = url === undefined ? undefined : this.byUrl.get(url);
+    if (!minified) return null;
+    const mapRef = minified.sourcemap ?? `${basename(minified.url)}.map`;
+    let mapUrl: string;
+    try {
+      mapUrl = resolveTilde(mapRef, minified.url);
+    } catch {
+      return null;
+    }
+    const map = this.byUrl.get(mapUrl);
+    return map ? { id: map.id, mapRef } : null;
+  }
+}
+
 /**
  * Resolves minified JavaScript frames through uploaded source maps before
  * an event is grouped. Parsed maps are cached in process (bounded), so a
- * frame costs no database round trip; a map is read once per process, and
- * one lookup serves every frame and event that needs it. Never throws for a
- * map: a missing or broken one is recorded on the event.
+ * frame costs no database round trip; what an event's kept frames need and
+ * the cache lacks is looked up in one query (and the maps found read in a
+ * second), however many distinct frames it carries, and concurrent events
+ * needing the same map share one read. Never throws for a map: a missing
+ * or broken one is recorded on the event.
  */
 @Injectable()
 export class SourceMapResolver {
@@ -60,94 +118,124 @@ export class SourceMapResolver {
   async resolve(raw: JsonObject, projectId: number): Promise<JsonObject> {
     const plan = planResolution(raw);
     if (!plan) return raw;
+    const now = this.clock.now().getTime();
     const lookups = new Map<string, SourceMapLookup>();
-    for (const [key, target] of plan.targets)
-      lookups.set(key, await this.lookup(projectId, key, target));
+    const waits: Array<Promise<unknown>> = [];
+    const toLoad = new Map<string, SourceMapTarget>();
+    for (const [key, target] of plan.targets) {
+      const cacheKey = `${projectId}\n${key}`;
+      const cached = this.cache.get(cacheKey, now);
+      const loading = cached ? undefined : this.loading.get(cacheKey);
+      if (cached) lookups.set(key, cached);
+      else if (loading)
+        waits.push(loading.then((lookup) => lookups.set(key, lookup)));
+      else toLoad.set(key, target);
+    }
+    if (toLoad.size > 0) waits.push(this.loadAll(projectId, toLoad, lookups));
+    await Promise.all(waits);
     return applyResolution(raw, plan, lookups);
   }
 
-  private async lookup(
+  /** Loads `targets` in one lookup, sharing it with concurrent events. */
+  private async loadAll(
     projectId: number,
-    key: string,
-    target: SourceMapTarget,
-  ): Promise<SourceMapLookup> {
-    const cacheKey = `${projectId}\n${key}`;
-    const cached = this.cache.get(cacheKey, this.clock.now().getTime());
-    if (cached) return cached;
-    let pending = this.loading.get(cacheKey);
-    if (!pending) {
-      pending = this.load(projectId, target)
-        .then((lookup) => {
-          this.cache.set(cacheKey, lookup, this.clock.now().getTime());
-          return lookup;
-        })
-        .finally(() => this.loading.delete(cacheKey));
-      this.loading.set(cacheKey, pending);
+    targets: ReadonlyMap<string, SourceMapTarget>,
+    into: Map<string, SourceMapLookup>,
+  ): Promise<void> {
+    const batch = this.load(projectId, targets);
+    const cacheKeys = [...targets.keys()].map((key) => {
+      const cacheKey = `${projectId}\n${key}`;
+      this.loading.set(
+        cacheKey,
+        batch.then((found) => found.get(key) ?? MISSING),
+      );
+      return [key, cacheKey] as const;
+    });
+    try {
+      const found = await batch;
+      const now = this.clock.now().getTime();
+      for (const [key, cacheKey] of cacheKeys) {
+        const lookup = found.get(key) ?? MISSING;
+        this.cache.set(cacheKey, lookup, now);
+        into.set(key, lookup);
+      }
+    } finally {
+      for (const [, cacheKey] of cacheKeys) this.loading.delete(cacheKey);
     }
-    return pending;
   }
 
   private async load(
     projectId: number,
-    target: SourceMapTarget,
-  ): Promise<SourceMapLookup> {
+    targets: ReadonlyMap<string, SourceMapTarget>,
+  ): Promise<Map<string, SourceMapLookup>> {
+    const found = new Map<string, SourceMapLookup>();
     try {
-      const found =
-        target.kind === 'debug-id'
-          ? await this.byDebugId(projectId, target.debugId)
-          : await this.byRelease(projectId, target);
-      if (!found) return { kind: 'missing' };
-      return {
-        kind: 'map',
-        map: LoadedSourceMap.parse(found.content, found.mapRef),
-      };
+      const index = new ArtifactIndex(
+        await this.artifacts.eventArtifacts(projectId, eventQuery(targets)),
+      );
+      const locations = new Map<string, MapLocation>();
+      for (const [key, target] of targets) {
+        const location = index.locate(target);
+        if (location) locations.set(key, location);
+        else found.set(key, MISSING);
+      }
+      if (locations.size === 0) return found;
+      const contents = await this.artifacts.artifactContents(projectId, [
+        ...new Set([...locations.values()].map((l) => l.id)),
+      ]);
+      // Several targets may name one map: it is parsed once.
+      const parsed = new Map<string, SourceMapLookup>();
+      for (const [key, { id, mapRef }] of locations) {
+        const content = contents.get(id);
+        const parsedKey = `${id}\n${mapRef}`;
+        let lookup = parsed.get(parsedKey);
+        if (!lookup) {
+          lookup = content ? parseMap(content, mapRef) : MISSING;
+          parsed.set(parsedKey, lookup);
+        }
+        found.set(key, lookup);
+      }
+      return found;
     } catch (error) {
-      if (error instanceof BrokenSourceMapError)
-        return { kind: 'broken', reason: error.message };
       // The database failing here must not fail ingestion: frames stay minified.
       this.logger.warn({ err: error }, 'Source map lookup failed');
-      return { kind: 'broken', reason: 'the source map could not be read' };
+      const unreadable: SourceMapLookup = {
+        kind: 'broken',
+        reason: 'the source map could not be read',
+      };
+      return new Map([...targets.keys()].map((key) => [key, unreadable]));
     }
   }
+}
 
-  private async byDebugId(
-    projectId: number,
-    debugId: string,
-  ): Promise<{ content: Buffer; mapRef: string } | null> {
-    const found = await this.artifacts.sourceMapByDebugId(projectId, debugId);
-    if (!found?.map.content) return null;
-    return {
-      content: found.map.content,
-      mapRef: found.minified?.sourcemap ?? basename(found.map.url),
-    };
-  }
+const MISSING: SourceMapLookup = { kind: 'missing' };
 
-  private async byRelease(
-    projectId: number,
-    target: SourceMapTarget & { kind: 'release' },
-  ): Promise<{ content: Buffer; mapRef: string } | null> {
-    const minified = await this.artifacts.artifactByUrl(
-      projectId,
-      target.release,
-      target.dist,
-      target.urls,
-      { withContent: false },
-    );
-    if (!minified) return null;
-    const mapRef = minified.sourcemap ?? `${basename(minified.url)}.map`;
-    let mapUrl: string;
-    try {
-      mapUrl = resolveTilde(mapRef, minified.url);
-    } catch {
-      return null;
+/** What one event's targets look up: their debug ids, release and URLs. */
+function eventQuery(
+  targets: ReadonlyMap<string, SourceMapTarget>,
+): EventArtifactsQuery {
+  const debugIds: string[] = [];
+  const urls = new Set<string>();
+  let release: string | null = null;
+  let dist: string | null = null;
+  for (const target of targets.values()) {
+    if (target.kind === 'debug-id') debugIds.push(target.debugId);
+    else {
+      // One event has one release and dist.
+      release = target.release;
+      dist = target.dist;
+      for (const url of target.urls) urls.add(url);
     }
-    const map = await this.artifacts.artifactByUrl(
-      projectId,
-      target.release,
-      target.dist,
-      [mapUrl],
-      { withContent: true },
-    );
-    return map?.content ? { content: map.content, mapRef } : null;
+  }
+  return { debugIds, release, dist, urls: [...urls] };
+}
+
+function parseMap(content: Buffer, mapRef: string): SourceMapLookup {
+  try {
+    return { kind: 'map', map: LoadedSourceMap.parse(content, mapRef) };
+  } catch (error) {
+    if (error instanceof BrokenSourceMapError)
+      return { kind: 'broken', reason: error.message };
+    throw error;
   }
 }

@@ -1,5 +1,6 @@
 import { exceptionList, isJsonObject } from '../sentry-event/event-json';
 import type { JsonObject } from '../sentry-event/event-json';
+import { keptFrames } from '../sentry-event/kept-frames';
 import { normalizeDebugId } from './artifact-bundle';
 import type { SourceMapLookup } from './source-map-cache';
 
@@ -33,11 +34,12 @@ function str(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-function framesOf(exception: JsonObject): JsonObject[] {
+/** The frames normalisation keeps: a map is never looked up for the others. */
+function framesOf(exception: JsonObject): readonly JsonObject[] {
   const stacktrace = exception['stacktrace'];
   if (!isJsonObject(stacktrace) || !Array.isArray(stacktrace['frames']))
     return [];
-  return stacktrace['frames'].filter(isJsonObject);
+  return keptFrames(stacktrace['frames'].filter(isJsonObject));
 }
 
 function frameUrl(frame: JsonObject): string | undefined {

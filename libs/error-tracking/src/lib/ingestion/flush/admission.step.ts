@@ -4,8 +4,10 @@ import type { FlushStep } from './flush-step';
 /**
  * Admission, decided per request inside the flush so every replica agrees:
  * the key still active and its project's tracking still on (a deleted key
- * stops at once everywhere), then the key's rate-limit window of the
- * current minute, shared by all replicas. `ok` holds the admitted requests;
+ * stops at once everywhere), then the key's rate-limit windows of the
+ * current minute, one per Sentry data category, shared by all replicas: a
+ * request past the limit in any category it records is refused whole
+ * (`limited`). `ok` holds the admitted requests;
  * every later step keeps only their rows.
  */
 export const ADMISSION: readonly FlushStep[] = [
@@ -13,9 +15,9 @@ export const ADMISSION: readonly FlushStep[] = [
     name: 'requests',
     sql: `  SELECT * FROM unnest(
       ${P.requestIndexes}::int[], ${P.requestKeyIds}::int[],
-      ${P.requestProjectIds}::int[], ${P.requestEventCounts}::int[]
+      ${P.requestProjectIds}::int[]
     )
-         AS r(req, key_id, project_id, events)`,
+         AS r(req, key_id, project_id)`,
   },
   {
     name: 'allowed',
@@ -25,35 +27,56 @@ export const ADMISSION: readonly FlushStep[] = [
    WHERE k.id IN (SELECT key_id FROM requests) AND k.active AND p.tracking_active`,
   },
   {
+    name: 'asks',
+    sql: `  SELECT q.req, r.key_id, q.category, q.quantity
+    FROM unnest(
+        ${P.quotaRequests}::int[], ${P.quotaCategories}::text[],
+        ${P.quotaQuantities}::int[]
+      )
+         AS q(req, category, quantity)
+    JOIN requests r USING (req)
+   WHERE ${P.rateLimit}::int > 0
+     AND r.key_id IN (SELECT key_id FROM allowed)`,
+  },
+  {
     name: 'demand',
-    sql: `  SELECT key_id, sum(events)::int AS events
-    FROM requests WHERE key_id IN (SELECT key_id FROM allowed)
-   GROUP BY key_id`,
+    sql: `  SELECT key_id, category, sum(quantity)::int AS quantity
+    FROM asks GROUP BY key_id, category`,
   },
   {
     name: 'windows',
-    sql: `  INSERT INTO error_tracking.rate_limit_windows AS w (key_id, window_start, events)
-  SELECT key_id, ${P.windowStart}::timestamptz, events FROM demand
-   WHERE ${P.rateLimit}::int > 0 AND events > 0
-   ORDER BY key_id
-  ON CONFLICT (key_id, window_start) DO UPDATE SET events = w.events + excluded.events
-  RETURNING key_id, events`,
+    sql: `  INSERT INTO error_tracking.rate_limit_windows AS w
+         (key_id, window_start, category, quantity)
+  SELECT key_id, ${P.windowStart}::timestamptz, category, quantity FROM demand
+   ORDER BY key_id, category
+  ON CONFLICT (key_id, window_start, category)
+    DO UPDATE SET quantity = w.quantity + excluded.quantity
+  RETURNING key_id, category, quantity`,
+  },
+  {
+    name: 'limited',
+    sql: `  SELECT DISTINCT req FROM (
+      SELECT a.req,
+             w.quantity - d.quantity
+               + sum(a.quantity) OVER (PARTITION BY a.key_id, a.category ORDER BY a.req)
+               AS reached
+        FROM asks a
+        JOIN demand d USING (key_id, category)
+        JOIN windows w USING (key_id, category)
+    ) running
+   WHERE reached > ${P.rateLimit}::int`,
   },
   {
     name: 'verdicts',
     sql: `  SELECT r.req,
          CASE
            WHEN a.key_id IS NULL THEN 'forbidden'
-           WHEN ${P.rateLimit}::int > 0
-                AND coalesce(w.events - d.events, 0)
-                    + sum(r.events) OVER (PARTITION BY r.key_id ORDER BY r.req) > ${P.rateLimit}::int
-             THEN 'rate_limited'
+           WHEN l.req IS NOT NULL THEN 'rate_limited'
            ELSE 'ok'
          END AS verdict
     FROM requests r
     LEFT JOIN allowed a ON a.key_id = r.key_id
-    LEFT JOIN demand d ON d.key_id = r.key_id
-    LEFT JOIN windows w ON w.key_id = r.key_id`,
+    LEFT JOIN limited l ON l.req = r.req`,
   },
   {
     name: 'ok',

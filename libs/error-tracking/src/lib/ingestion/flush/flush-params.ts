@@ -36,9 +36,15 @@ export interface FlushInput {
     readonly day: string;
     readonly discard: Discard;
   }>;
+  /** What each request records, per Sentry data category (`error`, ...). */
+  readonly quotas: ReadonlyArray<{
+    readonly index: number;
+    readonly category: string;
+    readonly quantity: number;
+  }>;
   /** Start of the current minute: the rate-limit window. */
   readonly windowStart: Date;
-  /** Events per minute and key; 0 = unlimited. */
+  /** Items per minute, key and category; 0 = unlimited. */
   readonly rateLimit: number;
   readonly now: Date;
   /** Marks the errors this flush regressed (`regression_flush`). */
@@ -54,7 +60,9 @@ const GETTERS = {
   requestIndexes: (f) => f.batch.map((_, index) => index),
   requestKeyIds: (f) => f.batch.map((request) => request.keyId),
   requestProjectIds: (f) => f.batch.map((request) => request.projectId),
-  requestEventCounts: (f) => f.batch.map((request) => request.events.length),
+  quotaRequests: (f) => f.quotas.map((q) => q.index),
+  quotaCategories: (f) => f.quotas.map((q) => q.category),
+  quotaQuantities: (f) => f.quotas.map((q) => q.quantity),
   windowStart: (f) => f.windowStart,
   rateLimit: (f) => f.rateLimit,
   eventRequests: (f) => f.events.map((e) => e.index),

@@ -33,7 +33,7 @@ const STEPS: readonly FlushStep[] = [
 const RESULT = `SELECT
   (SELECT coalesce(json_agg(json_build_array(req, verdict)), '[]'::json)
      FROM verdicts WHERE verdict <> 'ok') AS rejected,
-  (SELECT coalesce(json_agg(json_build_array(key_id, events)), '[]'::json)
+  (SELECT coalesce(json_agg(json_build_array(key_id, category, quantity)), '[]'::json)
      FROM windows) AS windows,
   (SELECT count(*) FROM fresh)::int AS stored,
   (SELECT count(*) FROM reopened)::int AS reopened,

@@ -2,7 +2,10 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 import { ERROR_TRACKING_SCHEMA } from '../../error-tracking.constants';
 
-/** Events a client key sent in one minute, across all replicas. */
+/**
+ * Items a client key sent in one minute in one Sentry data category
+ * (`error`, `session`, `internal`, ...), across all replicas.
+ */
 @Entity({ name: 'rate_limit_windows', schema: ERROR_TRACKING_SCHEMA })
 export class RateLimitWindowEntity {
   @PrimaryColumn({
@@ -18,6 +21,12 @@ export class RateLimitWindowEntity {
   })
   windowStart!: Date;
 
+  @PrimaryColumn({
+    type: 'text',
+    primaryKeyConstraintName: 'rate_limit_windows_pkey',
+  })
+  category!: string;
+
   @Column({ type: 'integer' })
-  events!: number;
+  quantity!: number;
 }
