@@ -67,6 +67,14 @@ export class MarketplaceError extends DomainError<MarketplaceErrorCode> {
     );
   }
 
+  /** A client-chosen user `_id` that only an app may stand for. */
+  static reservedUserId(): MarketplaceError {
+    return MarketplaceError.badRequest(
+      'The _id is reserved: it may not be an app key or start with kid_.',
+      '_id',
+    );
+  }
+
   static badUpload(debug: string): MarketplaceError {
     return MarketplaceError.badRequest(
       'The upload request is not valid.',

@@ -12,12 +12,11 @@ import { CredentialsRepository } from '../auth/credentials.repository';
 import { SessionCache } from '../auth/session-cache';
 import { SessionsService, withToken } from '../auth/sessions.service';
 import type { StoredUser } from '../auth/stored-user';
-import { entityIdOf } from '../kinvey/ids';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { isPlainObject } from '../kinvey/kinvey-doc';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { MarketplaceError } from '../marketplace.errors';
-import { checkUserBody, clientFields } from './user-fields';
+import { checkUserBody, clientFields, userIdOf } from './user-fields';
 import { UsersRepository } from './users.repository';
 
 /** Kinvey's user calls: signup, `_me`, get, update, delete. */
@@ -41,7 +40,7 @@ export class UsersService {
     const password = checkUserBody(body, true) as string;
     const input = body as Record<string, unknown>;
     const now = this.clock.now();
-    const id = entityIdOf(input['_id'], now);
+    const id = userIdOf(input['_id'], now, principal.app.appKey);
     const iso = now.toISOString();
     const doc: KinveyDoc = {
       ...clientFields(input),
