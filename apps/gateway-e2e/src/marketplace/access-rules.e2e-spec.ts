@@ -22,6 +22,26 @@ describe('marketplace access rules (e2e)', () => {
   afterAll(() => t?.gw.close());
 
   const signup = () => t.signup(`access-${++n}@example.com`);
+  const q = (filter: unknown) => encodeURIComponent(JSON.stringify(filter));
+
+  const offer = (producer: string, extra: Record<string, unknown> = {}) => ({
+    id_producer: producer,
+    canceled: 'false',
+    products: [
+      { name: 'Caqui', measurement: 'kg', quantity: '3', price: '4.00' },
+    ],
+    ...extra,
+  });
+
+  /** A file's metadata (no bytes needed for these rules). */
+  async function file(auth: string, extra: Record<string, unknown> = {}) {
+    const res = await t.http
+      .post(`/blob/${APP_KEY}`)
+      .set('Authorization', auth)
+      .send({ _filename: 'f.png', mimeType: 'image/png', size: 4, ...extra })
+      .expect(201);
+    return res.body as { _id: string; _acl: Record<string, unknown> };
+  }
 
   describe('reserved ids (item 1)', () => {
     it.each([
@@ -71,6 +91,78 @@ describe('marketplace access rules (e2e)', () => {
         .send({ name: 'Pitanga', measurement: 'un' })
         .expect(401);
       await t.http.delete(url).set('Authorization', someone.auth).expect(401);
+    });
+  });
+
+  describe('app credentials read what every user may read (item 3)', () => {
+    it('neither list, count, group, delta-set nor fetch a record whose _acl.gr is false', async () => {
+      const owner = await signup();
+      const hidden = await t.http
+        .post(`/appdata/${APP_KEY}/availableAssortment`)
+        .set('Authorization', owner.auth)
+        .send(offer(owner.id, { _acl: { gr: false } }))
+        .expect(201);
+      const byOwner = { id_producer: owner.id };
+      const base = `/appdata/${APP_KEY}/availableAssortment`;
+      const app = (path: string) =>
+        t.http.get(path).set('Authorization', APP_AUTH);
+
+      expect(
+        (await app(`${base}?query=${q(byOwner)}`).expect(200)).body,
+      ).toEqual([]);
+      expect(
+        (await app(`${base}/_count?query=${q(byOwner)}`).expect(200)).body,
+      ).toEqual({ count: 0 });
+      const fetched = await app(`${base}/${hidden.body._id}`).expect(401);
+      expect(fetched.body).toEqual(kinveyError('InsufficientCredentials'));
+      const delta = await app(
+        `${base}/_deltaset?since=2000-01-01T00:00:00.000Z&query=${q(byOwner)}`,
+      ).expect(200);
+      expect(delta.body.changed).toEqual([]);
+      const group = await t.http
+        .post(`${base}/_group`)
+        .set('Authorization', APP_AUTH)
+        .send({
+          key: { id_producer: true },
+          initial: { count: 0 },
+          reduce: 'function(doc, out) { out.count++; }',
+          condition: byOwner,
+        })
+        .expect(200);
+      expect(group.body).toEqual([]);
+
+      // Master still reads everything.
+      const all = await t.http
+        .get(`${base}?query=${q(byOwner)}`)
+        .set('Authorization', MASTER_AUTH)
+        .expect(200);
+      expect(all.body.map((r: { _id: string }) => r._id)).toEqual([
+        hidden.body._id,
+      ]);
+    });
+
+    it('neither list nor fetch (nor get a download URL of) a file whose _acl.gr is false', async () => {
+      const owner = await signup();
+      const hidden = await file(owner.auth, { _acl: { gr: false } });
+      const shown = await file(owner.auth);
+      const fetched = await t.http
+        .get(`/blob/${APP_KEY}/${hidden._id}`)
+        .set('Authorization', APP_AUTH)
+        .expect(404);
+      expect(fetched.body).toEqual(kinveyError('BlobNotFound'));
+      const listed = await t.http
+        .get(
+          `/blob/${APP_KEY}?query=${q({ _id: { $in: [hidden._id, shown._id] } })}`,
+        )
+        .set('Authorization', APP_AUTH)
+        .expect(200);
+      expect(listed.body.map((f: { _id: string }) => f._id)).toEqual([
+        shown._id,
+      ]);
+      await t.http
+        .get(`/blob/${APP_KEY}/${hidden._id}`)
+        .set('Authorization', MASTER_AUTH)
+        .expect(200);
     });
   });
 });

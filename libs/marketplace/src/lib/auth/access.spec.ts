@@ -41,6 +41,17 @@ describe('access rules', () => {
     expect(canRead(master, hidden)).toBe(true);
   });
 
+  it('lets app credentials read only what every user may read, even what the app created', () => {
+    const appCredentials: Principal = { kind: 'app', app: app('read') };
+    expect(canRead(appCredentials, { _acl: { creator: 'u1' } })).toBe(true);
+    for (const acl of [
+      { creator: 'u1', gr: false },
+      { creator: 'kid_a', gr: false },
+      { creator: 'u1', gr: false, r: ['kid_a'] },
+    ])
+      expect(canRead(appCredentials, { _acl: acl })).toBe(false);
+  });
+
   it('lets the creator, _acl.w and anyone with _acl.gw write; master always; app never', () => {
     const doc = { _acl: { creator: 'u1', w: ['u3'] } };
     expect(canWrite(user('u1'), doc)).toBe(true);

@@ -1,6 +1,7 @@
 import { aclOf } from '../kinvey/kinvey-doc';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { MarketplaceError } from '../marketplace.errors';
+import type { Reader } from '../query/acl-conditions';
 import type { Principal } from './principal';
 
 export type AppOperation = 'read' | 'create' | 'write';
@@ -41,13 +42,27 @@ export function requireMaster(principal: Principal): void {
     throw MarketplaceError.insufficient('this call needs the master secret');
 }
 
+/**
+ * Whose read rights the principal reads with: undefined for master (it
+ * reads everything), a user as itself, and app credentials, the app's
+ * public identity, as no user at all (`null`): only what every user may
+ * read. `readableSql` applies it in SQL.
+ */
+export function readerOf(principal: Principal): Reader | undefined {
+  if (principal.kind === 'master') return undefined;
+  return principal.kind === 'user' ? principal.user.id : null;
+}
+
 /** Kinvey's "Shared" default, refined by `_acl.gr` and `_acl.r`. */
 export function canRead(principal: Principal, doc: KinveyDoc): boolean {
-  if (principal.kind !== 'user') return true;
+  const reader = readerOf(principal);
+  if (reader === undefined) return true;
   const acl = aclOf(doc);
   if (acl.gr !== false) return true;
-  const id = principal.user.id;
-  return acl.creator === id || (Array.isArray(acl.r) && acl.r.includes(id));
+  return (
+    reader !== null &&
+    (acl.creator === reader || (Array.isArray(acl.r) && acl.r.includes(reader)))
+  );
 }
 
 /** Writable by its creator, the ids in `_acl.w`, or anyone with `_acl.gw`. */

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
-import { canRead, canWrite, requireAccess } from '../auth/access';
+import { canRead, canWrite, readerOf, requireAccess } from '../auth/access';
 import type { Principal } from '../auth/principal';
 import { creatorOf } from '../auth/principal';
 import { MarketplaceError } from '../marketplace.errors';
@@ -57,7 +57,7 @@ export class RecordsService {
   /** Access rules and filter of a read by this principal. */
   private criteria(principal: Principal, params: FindParams): RecordCriteria {
     return {
-      readableBy: principal.kind === 'user' ? principal.user.id : undefined,
+      readableBy: readerOf(principal),
       filter: parseJsonParam(rawParam(params.query), 'query'),
       sort: parseJsonParam(rawParam(params.sort), 'sort'),
       limit: countParam(params.limit, 'limit'),
@@ -390,7 +390,7 @@ export class RecordsService {
       principal.app.appKey,
       collection,
       body,
-      principal.kind === 'user' ? principal.user.id : undefined,
+      readerOf(principal),
     );
   }
 }
