@@ -165,4 +165,93 @@ describe('marketplace access rules (e2e)', () => {
         .expect(200);
     });
   });
+
+  describe('file references expand only for readers of the file (item 7)', () => {
+    it('answers a reference to a file the writer may not read as one to a missing file', async () => {
+      const owner = await signup();
+      const intruder = await signup();
+      const hidden = await file(owner.auth, { _acl: { gr: false } });
+      const refTo = (id: string) => ({
+        name: `Figo ${++n}`,
+        measurement: 'un',
+        image: { _type: 'KinveyFile', _id: id },
+      });
+      const post = (auth: string, id: string) =>
+        t.http
+          .post(`/appdata/${APP_KEY}/product`)
+          .set('Authorization', auth)
+          .send(refTo(id));
+      const missing = await post(intruder.auth, 'no-such-file').expect(400);
+      const denied = await post(intruder.auth, hidden._id).expect(400);
+      expect(denied.body).toEqual(kinveyError('BadRequest'));
+      expect(denied.body.description).toBe(missing.body.description);
+      expect(denied.body.debug).toBe(hidden._id);
+      await post(APP_AUTH, hidden._id).expect(400);
+      await post(owner.auth, hidden._id).expect(201);
+    });
+
+    it('leaves the reference unexpanded, without a download URL, for other readers', async () => {
+      const owner = await signup();
+      const reader = await signup();
+      const hidden = await file(owner.auth, { _acl: { gr: false } });
+      const product = await t.http
+        .post(`/appdata/${APP_KEY}/product`)
+        .set('Authorization', owner.auth)
+        .send({
+          name: `Jaca ${++n}`,
+          measurement: 'un',
+          image: { _type: 'KinveyFile', _id: hidden._id },
+        })
+        .expect(201);
+      expect(product.body.image._downloadURL).toEqual(expect.any(String));
+      const ref = { _type: 'KinveyFile', _id: hidden._id };
+      const one = `/appdata/${APP_KEY}/product/${product.body._id}`;
+      const list = `/appdata/${APP_KEY}/product?query=${q({ _id: product.body._id })}`;
+      for (const auth of [reader.auth, APP_AUTH]) {
+        const got = await t.http
+          .get(one)
+          .set('Authorization', auth)
+          .expect(200);
+        expect(got.body.image).toEqual(ref);
+        const listed = await t.http
+          .get(list)
+          .set('Authorization', auth)
+          .expect(200);
+        expect(listed.body[0].image).toEqual(ref);
+      }
+      for (const auth of [owner.auth, MASTER_AUTH]) {
+        const listed = await t.http
+          .get(list)
+          .set('Authorization', auth)
+          .expect(200);
+        expect(listed.body[0].image._downloadURL).toEqual(expect.any(String));
+      }
+    });
+    it('lets a user granted _acl.w update a record as read, keeping a reference it may not expand', async () => {
+      const owner = await signup();
+      const writer = await signup();
+      const hidden = await file(owner.auth, { _acl: { gr: false } });
+      const url = `/appdata/${APP_KEY}/product/p-${++n}`;
+      await t.http
+        .put(url)
+        .set('Authorization', owner.auth)
+        .send({
+          name: `Graviola ${n}`,
+          measurement: 'un',
+          image: { _type: 'KinveyFile', _id: hidden._id },
+          _acl: { w: [writer.id] },
+        })
+        .expect(201);
+      const read = await t.http
+        .get(url)
+        .set('Authorization', writer.auth)
+        .expect(200);
+      const { _kmd: _k, ...asRead } = read.body;
+      await t.http
+        .put(url)
+        .set('Authorization', writer.auth)
+        .send({ ...asRead, measurement: 'kg' })
+        .expect(200);
+    });
+  });
 });

@@ -31,9 +31,11 @@ export class FileQueryService {
       limit: countParam(params.limit, 'limit'),
       skip: countParam(params.skip, 'skip'),
     });
+    // Already only what the principal may read.
     const stored = await this.repository.findMany(
       principal.app.appKey,
       docs.map((doc) => String(doc['_id'])),
+      undefined,
     );
     const byId = new Map(stored.map((file) => [file.id, file]));
     return docs.flatMap((doc) => {

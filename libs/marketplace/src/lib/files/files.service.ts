@@ -3,7 +3,7 @@ import { BoundedMap, CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import type { AppRecord } from '../apps/app.types';
-import { canRead, canWrite, requireAccess } from '../auth/access';
+import { canRead, canWrite, readerOf, requireAccess } from '../auth/access';
 import type { Principal } from '../auth/principal';
 import { creatorOf } from '../auth/principal';
 import type { FileRef } from '../kinvey/file-refs';
@@ -200,17 +200,17 @@ export class FilesService {
   /**
    * Expands every file reference in `docs` to the file with its download
    * URL, loading all referenced files in one query. A reference to a file
-   * that is gone stays as stored.
+   * that is gone, or that the principal may not read, stays as stored.
    */
   async expand(
-    app: AppRecord,
+    principal: Principal,
     docs: KinveyDoc[],
     base: string,
     ttl: number,
   ): Promise<KinveyDoc[]> {
     const ids = fileIdsIn(docs);
     if (ids.length === 0) return docs;
-    const present = await this.presenter(app, ids, base, ttl);
+    const present = await this.presenter(principal, ids, base, ttl);
     return docs.map(
       (doc) => mapFileRefs(doc, (ref) => present(ref) ?? ref) as KinveyDoc,
     );
@@ -222,11 +222,12 @@ export class FilesService {
    * document whose references the text cannot show exactly is parsed.
    */
   async expandTexts(
-    app: AppRecord,
+    principal: Principal,
     texts: readonly string[],
     base: string,
     ttl: number,
   ): Promise<string> {
+    const app = principal.app;
     const found = texts.map((text) => {
       const refs = storedRefsInText(text);
       return refs
@@ -240,9 +241,13 @@ export class FilesService {
         ids.add(id);
     if (ids.size === 0) return `[${texts.join(',')}]`;
     const files = new Map(
-      (await this.repository.findManyTexts(app.appKey, [...ids])).map(
-        (file) => [file.id, file],
-      ),
+      (
+        await this.repository.findManyTexts(
+          app.appKey,
+          [...ids],
+          readerOf(principal),
+        )
+      ).map((file) => [file.id, file]),
     );
     const expansion = (ref: FileRef): KinveyDoc | undefined => {
       const file = files.get(ref._id);
@@ -275,18 +280,21 @@ export class FilesService {
     return `[${parts.join(',')}]`;
   }
 
-  /** Loads the files; returns each reference's expansion (undefined if gone). */
+  /**
+   * Loads the files the principal may read; returns each reference's
+   * expansion (undefined if gone or not readable).
+   */
   private async presenter(
-    app: AppRecord,
+    principal: Principal,
     ids: readonly string[],
     base: string,
     ttl: number,
   ): Promise<(ref: FileRef) => KinveyDoc | undefined> {
+    const app = principal.app;
     const files = new Map(
-      (await this.repository.findMany(app.appKey, ids)).map((file) => [
-        file.id,
-        file,
-      ]),
+      (
+        await this.repository.findMany(app.appKey, ids, readerOf(principal))
+      ).map((file) => [file.id, file]),
     );
     return (ref) => {
       const file = files.get(ref._id);
@@ -296,12 +304,29 @@ export class FilesService {
     };
   }
 
-  /** Checks that every referenced file exists in the app (400 otherwise). */
-  async checkRefs(app: AppRecord, docs: readonly KinveyDoc[]): Promise<void> {
-    const ids = fileIdsIn(docs);
+  /**
+   * Checks that the principal may read every file `docs` reference (400
+   * otherwise): the same answer for a file that does not exist and one it
+   * may not read, so a write tells nothing about the files of others.
+   * References `kept` already holds (the record being replaced) stay
+   * allowed: a user granted `_acl.w` updates a record as read.
+   */
+  async checkRefs(
+    principal: Principal,
+    docs: readonly KinveyDoc[],
+    kept?: KinveyDoc,
+  ): Promise<void> {
+    const allowed = new Set(kept ? fileIdsIn([kept]) : []);
+    const ids = fileIdsIn(docs).filter((id) => !allowed.has(id));
     if (ids.length === 0) return;
     const found = new Set(
-      (await this.repository.findMany(app.appKey, ids)).map((f) => f.id),
+      (
+        await this.repository.findMany(
+          principal.app.appKey,
+          ids,
+          readerOf(principal),
+        )
+      ).map((f) => f.id),
     );
     const missing = ids.filter((id) => !found.has(id));
     if (missing.length > 0)

@@ -350,7 +350,8 @@ export class KinveyImportService {
       throw new Rejected(
         `id_producer ${producer} is not a user of this app (import user.json first)`,
       );
-    await this.fileRefs.checkRefs(app, [doc]);
+    // The operator's import: every file of the app may be referenced.
+    await this.fileRefs.checkRefs({ kind: 'master', app }, [doc]);
     const record: NewRecord = {
       appKey: app.appKey,
       collection,

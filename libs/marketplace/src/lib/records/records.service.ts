@@ -198,7 +198,7 @@ export class RecordsService {
       undefined,
       undefined,
     );
-    await this.files.checkRefs(principal.app, [prepared.record.doc]);
+    await this.files.checkRefs(principal, [prepared.record.doc]);
     await this.insert(prepared);
     return prepared.record.doc;
   }
@@ -222,7 +222,7 @@ export class RecordsService {
             undefined,
             undefined,
           );
-          await this.files.checkRefs(principal.app, [record.record.doc]);
+          await this.files.checkRefs(principal, [record.record.doc]);
           return record;
         })
         .map((p) =>
@@ -281,7 +281,7 @@ export class RecordsService {
         entityIdOf(id, this.clock.now()),
         undefined,
       );
-      await this.files.checkRefs(principal.app, [prepared.record.doc]);
+      await this.files.checkRefs(principal, [prepared.record.doc]);
       await this.insert(prepared);
       return { doc: prepared.record.doc, created: true };
     }
@@ -301,7 +301,7 @@ export class RecordsService {
       !(await this.records.userExists(principal.app.appKey, producer))
     )
       throw MarketplaceError.unknownProducer();
-    await this.files.checkRefs(principal.app, [record.doc]);
+    await this.files.checkRefs(principal, [record.doc], existing);
     await this.records.replace(record);
     return { doc: record.doc, created: false };
   }
