@@ -254,4 +254,46 @@ describe('marketplace access rules (e2e)', () => {
         .expect(200);
     });
   });
+
+  describe('matching (item 8)', () => {
+    it('uses neither offers nor needs whose _acl.gr is false for those who may not read them', async () => {
+      const seller = await signup();
+      const buyer = await signup();
+      const name = `Cambuci ${++n}`;
+      const item = { name, measurement: 'kg', quantity: '1', price: '2.00' };
+      await t.http
+        .post(`/appdata/${APP_KEY}/availableAssortment`)
+        .set('Authorization', seller.auth)
+        .send(offer(seller.id, { products: [item], _acl: { gr: false } }))
+        .expect(201);
+      const ask = (auth: string, body: unknown) =>
+        t.http
+          .post(`/rpc/${APP_KEY}/custom/match`)
+          .set('Authorization', auth)
+          .send(body as object)
+          .expect(200);
+      const needed = { required: [{ name, measurement: 'kg', quantity: '1' }] };
+      expect((await ask(buyer.auth, needed)).body.matches[0].offers).toEqual(
+        [],
+      );
+      expect(
+        (await ask(MASTER_AUTH, needed)).body.matches[0].offers,
+      ).toHaveLength(1);
+
+      await t.http
+        .post(`/appdata/${APP_KEY}/requiredAssortment`)
+        .set('Authorization', seller.auth)
+        .send({
+          id_producer: seller.id,
+          canceled: 'false',
+          products: [{ name: 'Uvaia', measurement: 'kg', quantity: '1' }],
+          _acl: { gr: false },
+        })
+        .expect(201);
+      const needs = await ask(buyer.auth, { id_producer: seller.id });
+      expect(needs.body.matches).toEqual([]);
+      const own = await ask(seller.auth, { id_producer: seller.id });
+      expect(own.body.matches).toHaveLength(1);
+    });
+  });
 });

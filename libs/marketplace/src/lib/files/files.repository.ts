@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
-import { readableSql } from '../query/acl-conditions';
+import { readableByOrAll } from '../query/acl-conditions';
 import type { Reader } from '../query/acl-conditions';
 import type { FindSpec } from '../query/find-query';
 import { SqlParams } from '../query/sql-params';
@@ -29,8 +29,8 @@ interface FileRow {
 const COLUMNS = 'id, doc, size, stored_bytes, generation, updated_at';
 
 /**
- * The files of `ids` in the app (`$1`, `$2`), and only those `reader` may
- * read when one is given: parameters and condition.
+ * The files of `ids` in the app that `reader` may read (all when there is
+ * none): condition and parameters.
  */
 function byIds(
   appKey: string,
@@ -38,13 +38,11 @@ function byIds(
   reader: Reader | undefined,
 ): { where: string; values: unknown[] } {
   const params = new SqlParams(2);
-  const where = 'app_key = $1 AND id = ANY($2::text[])';
-  return reader === undefined
-    ? { where, values: [appKey, ids] }
-    : {
-        where: `${where} AND ${readableSql('doc', reader, params)}`,
-        values: [appKey, ids, ...params.values],
-      };
+  const readable = readableByOrAll('doc', reader, params);
+  return {
+    where: `app_key = $1 AND id = ANY($2::text[]) AND ${readable}`,
+    values: [appKey, ids, ...params.values],
+  };
 }
 
 function toFile(row: FileRow): StoredFile {

@@ -26,6 +26,15 @@ export function readableSql(
     OR (jsonb_typeof(${doc}->'_acl'->'r') = 'array' AND ${doc}->'_acl'->'r' ? ${id}))`;
 }
 
+/** `readableSql`, or `true` when there is no reader (master reads all). */
+export function readableByOrAll(
+  doc: string,
+  reader: Reader | undefined,
+  params: SqlParams,
+): string {
+  return reader === undefined ? 'true' : readableSql(doc, reader, params);
+}
+
 export function writableSql(doc: string, userParam: string): string {
   return `(${doc}->'_acl'->'gw' = 'true'::jsonb OR ${doc}->'_acl'->>'creator' = ${userParam}
                   OR (jsonb_typeof(${doc}->'_acl'->'w') = 'array' AND ${doc}->'_acl'->'w' ? ${userParam}))`;
