@@ -296,4 +296,62 @@ describe('marketplace access rules (e2e)', () => {
       expect(own.body.matches).toHaveLength(1);
     });
   });
+
+  describe('id_producer of a user write is that user (item 12)', () => {
+    it('refuses another user as id_producer on create and update; app and master name any user', async () => {
+      const me = await signup();
+      const victim = await signup();
+      const base = `/appdata/${APP_KEY}/availableAssortment`;
+      for (const coll of [
+        'assortment',
+        'availableAssortment',
+        'requiredAssortment',
+      ]) {
+        const res = await t.http
+          .post(`/appdata/${APP_KEY}/${coll}`)
+          .set('Authorization', me.auth)
+          .send({ id_producer: victim.id, canceled: 'false' })
+          .expect(400);
+        expect(res.body).toEqual(kinveyError('BadRequest'));
+        expect(res.body.debug).toMatch(/id_producer/);
+      }
+      const mine = await t.http
+        .post(base)
+        .set('Authorization', me.auth)
+        .send(offer(me.id))
+        .expect(201);
+      await t.http
+        .put(`${base}/${mine.body._id}`)
+        .set('Authorization', me.auth)
+        .send(offer(victim.id))
+        .expect(400);
+      await t.http
+        .put(`${base}/new-${++n}`)
+        .set('Authorization', me.auth)
+        .send(offer(victim.id))
+        .expect(400);
+      for (const auth of [APP_AUTH, MASTER_AUTH])
+        await t.http
+          .post(base)
+          .set('Authorization', auth)
+          .send(offer(victim.id))
+          .expect(201);
+    });
+
+    it("lets a user granted _acl.w update a record that keeps its producer's id", async () => {
+      const producer = await signup();
+      const helper = await signup();
+      const base = `/appdata/${APP_KEY}/availableAssortment`;
+      const shared = await t.http
+        .post(base)
+        .set('Authorization', producer.auth)
+        .send(offer(producer.id, { _acl: { w: [helper.id] } }))
+        .expect(201);
+      await t.http
+        .put(`${base}/${shared.body._id}`)
+        .set('Authorization', helper.auth)
+        .send(offer(producer.id, { canceled: 'true' }))
+        .expect(200);
+    });
+  });
 });

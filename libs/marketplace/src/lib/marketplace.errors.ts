@@ -75,6 +75,14 @@ export class MarketplaceError extends DomainError<MarketplaceErrorCode> {
     );
   }
 
+  /** A user wrote a record naming another user as its producer. */
+  static notOwnProducer(): MarketplaceError {
+    return MarketplaceError.badRequest(
+      "id_producer must be the caller's own _id when a user writes.",
+      'id_producer',
+    );
+  }
+
   static badUpload(debug: string): MarketplaceError {
     return MarketplaceError.badRequest(
       'The upload request is not valid.',

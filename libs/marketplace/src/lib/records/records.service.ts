@@ -164,6 +164,15 @@ export class RecordsService {
       },
     };
     const producer = validateRecord(collection, doc);
+    // A user's records are its own offers and needs; one granted `_acl.w`
+    // may save another's record as long as its producer stays the same.
+    if (
+      producer !== undefined &&
+      principal.kind === 'user' &&
+      producer !== principal.user.id &&
+      producer !== existing?.['id_producer']
+    )
+      throw MarketplaceError.notOwnProducer();
     return {
       record: {
         appKey: principal.app.appKey,
