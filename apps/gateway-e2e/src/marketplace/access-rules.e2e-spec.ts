@@ -7,6 +7,8 @@ import {
 } from './marketplace-support';
 import type { MarketplaceTest } from './marketplace-support';
 
+type User = Awaited<ReturnType<MarketplaceTest['signup']>>;
+
 /**
  * Who reads and writes what, as an attacker holding the app secret (it
  * ships inside the mobile app) or a user account would try it.
@@ -352,6 +354,57 @@ describe('marketplace access rules (e2e)', () => {
         .set('Authorization', helper.auth)
         .send(offer(producer.id, { canceled: 'true' }))
         .expect(200);
+    });
+  });
+
+  describe('user lookups honour the user own _acl.gr (item 13)', () => {
+    let hidden: User;
+    let grantee: User;
+
+    beforeAll(async () => {
+      hidden = await signup();
+      grantee = await signup();
+      const { _kmd: _k, ...body } = hidden.body;
+      await t.http
+        .put(`/user/${APP_KEY}/${hidden.id}`)
+        .set('Authorization', hidden.auth)
+        .send({ ...body, _acl: { gr: false, r: [grantee.id] } })
+        .expect(200);
+    });
+
+    it('hides the user from other users in get, find and _lookup', async () => {
+      const stranger = await signup();
+      const byId = { _id: hidden.id };
+      const got = await t.http
+        .get(`/user/${APP_KEY}/${hidden.id}`)
+        .set('Authorization', stranger.auth)
+        .expect(401);
+      expect(got.body).toEqual(kinveyError('InsufficientCredentials'));
+      const found = await t.http
+        .get(`/user/${APP_KEY}?query=${q(byId)}`)
+        .set('Authorization', stranger.auth)
+        .expect(200);
+      expect(found.body).toEqual([]);
+      const looked = await t.http
+        .post(`/user/${APP_KEY}/_lookup`)
+        .set('Authorization', stranger.auth)
+        .send(byId)
+        .expect(200);
+      expect(looked.body).toEqual([]);
+    });
+
+    it('shows the user to itself, to the ids in its _acl.r and to master', async () => {
+      for (const auth of [hidden.auth, grantee.auth, MASTER_AUTH]) {
+        await t.http
+          .get(`/user/${APP_KEY}/${hidden.id}`)
+          .set('Authorization', auth)
+          .expect(200);
+        const found = await t.http
+          .get(`/user/${APP_KEY}?query=${q({ _id: hidden.id })}`)
+          .set('Authorization', auth)
+          .expect(200);
+        expect(found.body).toHaveLength(1);
+      }
     });
   });
 });

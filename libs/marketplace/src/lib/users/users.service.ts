@@ -3,6 +3,7 @@ import { CLOCK, hashPassword, hashToken } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import {
+  canRead,
   requireMaster,
   requireUser,
   requireUserOrMaster,
@@ -72,6 +73,10 @@ export class UsersService {
     requireUserOrMaster(principal);
     const user = await this.users.findById(principal.app.appKey, id);
     if (!user || user.disabled) throw MarketplaceError.userNotFound(id);
+    if (!canRead(principal, user.doc))
+      throw MarketplaceError.insufficient(
+        'the user is not readable by this user',
+      );
     return user.doc;
   }
 
