@@ -407,4 +407,47 @@ describe('marketplace access rules (e2e)', () => {
       }
     });
   });
+
+  describe("only a file's creator or master changes its _acl and _public (item 15)", () => {
+    it('keeps _acl and _public when a user in _acl.w replaces the file', async () => {
+      const owner = await signup();
+      const writer = await signup();
+      const shared = await file(owner.auth, {
+        _acl: { gr: false, w: [writer.id] },
+      });
+      const replace = (auth: string, acl: Record<string, unknown>) =>
+        t.http
+          .put(`/blob/${APP_KEY}/${shared._id}`)
+          .set('Authorization', auth)
+          .send({
+            _filename: 'renamed.png',
+            mimeType: 'image/png',
+            size: 4,
+            _public: true,
+            _acl: acl,
+          })
+          .expect(201);
+      const replaced = await replace(writer.auth, {
+        gr: true,
+        w: [writer.id],
+        r: [writer.id],
+      });
+      expect(replaced.body._filename).toBe('renamed.png');
+      expect(replaced.body._public).toBe(false);
+      expect(replaced.body._acl).toEqual({
+        creator: owner.id,
+        gr: false,
+        w: [writer.id],
+      });
+      const stranger = await signup();
+      await t.http
+        .get(`/blob/${APP_KEY}/${shared._id}`)
+        .set('Authorization', stranger.auth)
+        .expect(404);
+
+      const byOwner = await replace(owner.auth, { gr: true });
+      expect(byOwner.body._public).toBe(true);
+      expect(byOwner.body._acl).toEqual({ creator: owner.id, gr: true });
+    });
+  });
 });

@@ -3,9 +3,15 @@ import { BoundedMap, CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import type { AppRecord } from '../apps/app.types';
-import { canRead, canWrite, readerOf, requireAccess } from '../auth/access';
+import {
+  canRead,
+  canWrite,
+  nextAcl,
+  ownsAcl,
+  readerOf,
+  requireAccess,
+} from '../auth/access';
 import type { Principal } from '../auth/principal';
-import { creatorOf } from '../auth/principal';
 import type { FileRef } from '../kinvey/file-refs';
 import {
   fileIdsIn,
@@ -14,7 +20,7 @@ import {
   storedRefsInText,
 } from '../kinvey/file-refs';
 import { entityIdOf } from '../kinvey/ids';
-import { aclOf, isPlainObject } from '../kinvey/kinvey-doc';
+import { isPlainObject } from '../kinvey/kinvey-doc';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import {
   DEFAULT_URL_TTL_SECONDS,
@@ -136,10 +142,14 @@ export class FilesService {
     for (const [key, value] of Object.entries(body))
       if (!SERVER_FIELDS.includes(key)) custom[key] = value;
     const iso = now.toISOString();
-    const creator = existing
-      ? String(aclOf(existing.doc).creator)
-      : creatorOf(principal);
-    const acl = isPlainObject(body['_acl']) ? body['_acl'] : {};
+    // As for records: only the creator or master changes `_acl` and
+    // `_public`; a user granted `_acl.w` replaces the rest.
+    const acl = nextAcl(principal, body['_acl'], existing?.doc);
+    const creator = String(acl['creator']);
+    const isPublic =
+      existing && !ownsAcl(principal, existing.doc)
+        ? existing.doc['_public'] === true
+        : body['_public'] === true;
     const doc: KinveyDoc = {
       ...custom,
       _id: fileId,
@@ -149,8 +159,8 @@ export class FilesService {
         typeof body['mimeType'] === 'string'
           ? body['mimeType']
           : (contentType ?? 'application/octet-stream'),
-      _public: body['_public'] === true,
-      _acl: { ...acl, creator, gr: acl['gr'] !== false },
+      _public: isPublic,
+      _acl: { ...acl, gr: acl['gr'] !== false },
       _kmd: {
         ect: existing
           ? ((existing.doc['_kmd'] as { ect?: string })?.ect ?? iso)

@@ -2,9 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
-import { canRead, canWrite, readerOf, requireAccess } from '../auth/access';
+import {
+  canRead,
+  canWrite,
+  nextAcl,
+  readerOf,
+  requireAccess,
+} from '../auth/access';
 import type { Principal } from '../auth/principal';
-import { creatorOf } from '../auth/principal';
 import { MarketplaceError } from '../marketplace.errors';
 import { FilesService } from '../files/files.service';
 import { parseJsonParam } from '../query/parse-json-param';
@@ -19,20 +24,10 @@ import {
 } from '../kinvey/find-params';
 import type { FindParams } from '../kinvey/find-params';
 import { entityIdOf } from '../kinvey/ids';
-import { aclOf, isPlainObject } from '../kinvey/kinvey-doc';
+import { isPlainObject } from '../kinvey/kinvey-doc';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { RecordsRepository } from './records.repository';
 import type { NewRecord, RecordCriteria } from './records.repository';
-
-const ACL_FIELDS = ['gr', 'gw', 'r', 'w', 'groups'];
-
-function clientAcl(value: unknown): Record<string, unknown> {
-  const acl: Record<string, unknown> = {};
-  if (!isPlainObject(value)) return acl;
-  for (const field of ACL_FIELDS)
-    if (value[field] !== undefined) acl[field] = value[field];
-  return acl;
-}
 
 interface PreparedRecord {
   readonly record: NewRecord;
@@ -136,20 +131,7 @@ export class RecordsService {
     const recordId = id ?? entityIdOf(fields['_id'], now);
     if (id !== undefined && fields['_id'] !== undefined && fields['_id'] !== id)
       throw MarketplaceError.idMismatch();
-    let acl: Record<string, unknown>;
-    if (!existing)
-      acl = { ...clientAcl(sentAcl), creator: creatorOf(principal) };
-    else {
-      const current = aclOf(existing);
-      const owner =
-        principal.kind === 'master' ||
-        (principal.kind === 'user' && current.creator === principal.user.id);
-      // Only the creator or master may change `_acl`.
-      acl =
-        owner && sentAcl !== undefined
-          ? { ...clientAcl(sentAcl), creator: current.creator }
-          : { ...current };
-    }
+    const acl = nextAcl(principal, sentAcl, existing);
     const existingKmd =
       existing && isPlainObject(existing['_kmd'])
         ? existing['_kmd']
