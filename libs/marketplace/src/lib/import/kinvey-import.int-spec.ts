@@ -303,7 +303,7 @@ describe('importing a Kinvey export (marketplace:import)', () => {
         rejected: 1,
       },
     });
-    expect(rejected).toHaveLength(8);
+    expect(rejected).toHaveLength(9);
     expect(await state()).toBe(before);
   }, 180_000);
 
