@@ -67,6 +67,22 @@ export class MarketplaceError extends DomainError<MarketplaceErrorCode> {
     );
   }
 
+  /** A client-chosen user `_id` that only an app may stand for. */
+  static reservedUserId(): MarketplaceError {
+    return MarketplaceError.badRequest(
+      'The _id is reserved: it may not be an app key or start with kid_.',
+      '_id',
+    );
+  }
+
+  /** A user wrote a record naming another user as its producer. */
+  static notOwnProducer(): MarketplaceError {
+    return MarketplaceError.badRequest(
+      "id_producer must be the caller's own _id when a user writes.",
+      'id_producer',
+    );
+  }
+
   static badUpload(debug: string): MarketplaceError {
     return MarketplaceError.badRequest(
       'The upload request is not valid.',

@@ -1,7 +1,7 @@
 import type { AppRecord } from '../apps/app.types';
 import { MarketplaceErrorCode } from '../marketplace.errors';
 import type { StoredUser } from './stored-user';
-import { canRead, canWrite, requireAccess } from './access';
+import { canRead, canWrite, nextAcl, requireAccess } from './access';
 import type { Principal } from './principal';
 
 const app = (
@@ -41,6 +41,17 @@ describe('access rules', () => {
     expect(canRead(master, hidden)).toBe(true);
   });
 
+  it('lets app credentials read only what every user may read, even what the app created', () => {
+    const appCredentials: Principal = { kind: 'app', app: app('read') };
+    expect(canRead(appCredentials, { _acl: { creator: 'u1' } })).toBe(true);
+    for (const acl of [
+      { creator: 'u1', gr: false },
+      { creator: 'kid_a', gr: false },
+      { creator: 'u1', gr: false, r: ['kid_a'] },
+    ])
+      expect(canRead(appCredentials, { _acl: acl })).toBe(false);
+  });
+
   it('lets the creator, _acl.w and anyone with _acl.gw write; master always; app never', () => {
     const doc = { _acl: { creator: 'u1', w: ['u3'] } };
     expect(canWrite(user('u1'), doc)).toBe(true);
@@ -51,6 +62,24 @@ describe('access rules', () => {
     );
     expect(canWrite(master, doc)).toBe(true);
     expect(canWrite({ kind: 'app', app: app('read-create') }, doc)).toBe(false);
+  });
+
+  it('lets only the creator or master change an existing _acl, keeping its creator', () => {
+    const existing = { _acl: { creator: 'u1', gr: false, w: ['u3'] } };
+    const sent = { creator: 'u3', gr: true, r: ['u3'], extra: 1 };
+    expect(nextAcl(user('u3'), sent, existing)).toEqual(existing._acl);
+    expect(nextAcl(user('u1'), sent, existing)).toEqual({
+      creator: 'u1',
+      gr: true,
+      r: ['u3'],
+    });
+    expect(nextAcl(master, sent, existing)).toMatchObject({ creator: 'u1' });
+    expect(nextAcl(user('u1'), undefined, existing)).toEqual(existing._acl);
+    expect(nextAcl(master, sent, undefined)).toEqual({
+      creator: 'kid_a',
+      gr: true,
+      r: ['u3'],
+    });
   });
 
   it('gives app credentials what appCredentialAccess says, as InsufficientCredentials otherwise', () => {

@@ -1,6 +1,8 @@
-import { aclOf } from '../kinvey/kinvey-doc';
+import { aclOf, isPlainObject } from '../kinvey/kinvey-doc';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { MarketplaceError } from '../marketplace.errors';
+import type { Reader } from '../query/acl-conditions';
+import { creatorOf } from './principal';
 import type { Principal } from './principal';
 
 export type AppOperation = 'read' | 'create' | 'write';
@@ -41,13 +43,27 @@ export function requireMaster(principal: Principal): void {
     throw MarketplaceError.insufficient('this call needs the master secret');
 }
 
+/**
+ * Whose read rights the principal reads with: undefined for master (it
+ * reads everything), a user as itself, and app credentials, the app's
+ * public identity, as no user at all (`null`): only what every user may
+ * read. `readableSql` applies it in SQL.
+ */
+export function readerOf(principal: Principal): Reader | undefined {
+  if (principal.kind === 'master') return undefined;
+  return principal.kind === 'user' ? principal.user.id : null;
+}
+
 /** Kinvey's "Shared" default, refined by `_acl.gr` and `_acl.r`. */
 export function canRead(principal: Principal, doc: KinveyDoc): boolean {
-  if (principal.kind !== 'user') return true;
+  const reader = readerOf(principal);
+  if (reader === undefined) return true;
   const acl = aclOf(doc);
   if (acl.gr !== false) return true;
-  const id = principal.user.id;
-  return acl.creator === id || (Array.isArray(acl.r) && acl.r.includes(id));
+  return (
+    reader !== null &&
+    (acl.creator === reader || (Array.isArray(acl.r) && acl.r.includes(reader)))
+  );
 }
 
 /** Writable by its creator, the ids in `_acl.w`, or anyone with `_acl.gw`. */
@@ -61,4 +77,41 @@ export function canWrite(principal: Principal, doc: KinveyDoc): boolean {
     acl.creator === id ||
     (Array.isArray(acl.w) && acl.w.includes(id))
   );
+}
+
+/** What a client may set in `_acl`; `creator` is the server's. */
+const ACL_FIELDS = ['gr', 'gw', 'r', 'w', 'groups'];
+
+function clientAcl(value: unknown): Record<string, unknown> {
+  const acl: Record<string, unknown> = {};
+  if (!isPlainObject(value)) return acl;
+  for (const field of ACL_FIELDS)
+    if (value[field] !== undefined) acl[field] = value[field];
+  return acl;
+}
+
+/** Whether the principal may change the document's `_acl` (and a file's `_public`). */
+export function ownsAcl(principal: Principal, existing: KinveyDoc): boolean {
+  return (
+    principal.kind === 'master' ||
+    (principal.kind === 'user' && aclOf(existing).creator === principal.user.id)
+  );
+}
+
+/**
+ * The `_acl` a write stores: for a new record or file, what the client
+ * sent with the principal as creator; for an existing one, what its
+ * creator or master sends (the creator kept), else the current one, even
+ * for a user granted `_acl.w`.
+ */
+export function nextAcl(
+  principal: Principal,
+  sent: unknown,
+  existing: KinveyDoc | undefined,
+): Record<string, unknown> {
+  if (!existing) return { ...clientAcl(sent), creator: creatorOf(principal) };
+  const current = aclOf(existing);
+  return sent !== undefined && ownsAcl(principal, existing)
+    ? { ...clientAcl(sent), creator: current.creator }
+    : { ...current };
 }

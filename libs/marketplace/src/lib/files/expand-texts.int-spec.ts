@@ -4,6 +4,7 @@ import type { TestDatabase } from '@quitanda/testing';
 import { Client } from 'pg';
 
 import type { AppRecord } from '../apps/app.types';
+import type { Principal } from '../auth/principal';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import type { MarketplaceModuleOptions } from '../marketplace.options';
 import type { FileText, FilesRepository, StoredFile } from './files.repository';
@@ -19,6 +20,7 @@ const APP: AppRecord = {
   signingKey: 'signing-key-signing-key-signing-key',
   createdAt: new Date(0),
 };
+const MASTER: Principal = { kind: 'master', app: APP };
 
 function file(id: string, isPublic: boolean): StoredFile {
   return {
@@ -109,9 +111,9 @@ describe('FilesService.expandTexts: the JSON-text path of a listing', () => {
   });
 
   it('gives the same records as parsing and expanding each document', async () => {
-    const text = await service.expandTexts(APP, texts, 'http://x', 3600);
+    const text = await service.expandTexts(MASTER, texts, 'http://x', 3600);
     const expected = await service.expand(
-      APP,
+      MASTER,
       texts.map((t) => JSON.parse(t) as KinveyDoc),
       'http://x',
       3600,
@@ -124,14 +126,14 @@ describe('FilesService.expandTexts: the JSON-text path of a listing', () => {
   it('writes records without references as PostgreSQL rendered them', async () => {
     const plain = texts.slice(0, 1);
     await expect(
-      service.expandTexts(APP, plain, 'http://x', 3600),
+      service.expandTexts(MASTER, plain, 'http://x', 3600),
     ).resolves.toBe(`[${plain[0]}]`);
   });
 
   it('shows a public file as it is now after a replacement, and private URLs as of now', async () => {
     const listing = [texts[2] as string];
     const before = JSON.parse(
-      await service.expandTexts(APP, listing, 'http://x', 3600),
+      await service.expandTexts(MASTER, listing, 'http://x', 3600),
     ) as Array<{ products: Array<{ image: KinveyDoc }> }>;
     const replaced = file('f1', true);
     FILES = FILES.map((f) =>
@@ -146,7 +148,7 @@ describe('FilesService.expandTexts: the JSON-text path of a listing', () => {
     );
     clock.advance(60_000);
     const after = JSON.parse(
-      await service.expandTexts(APP, listing, 'http://x', 3600),
+      await service.expandTexts(MASTER, listing, 'http://x', 3600),
     ) as Array<{ products: Array<{ image: KinveyDoc }> }>;
     const [publicBefore, publicAfter] = [before, after].map(
       (list) => list[0]?.products[1]?.image,

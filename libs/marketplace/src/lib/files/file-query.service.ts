@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
-import { requireAccess } from '../auth/access';
+import { readerOf, requireAccess } from '../auth/access';
 import type { Principal } from '../auth/principal';
 import { countParam, rawParam } from '../kinvey/find-params';
 import type { FindParams } from '../kinvey/find-params';
@@ -25,15 +25,17 @@ export class FileQueryService {
   ): Promise<KinveyDoc[]> {
     requireAccess(principal, 'read');
     const docs = await this.repository.list(principal.app.appKey, {
-      readableBy: principal.kind === 'user' ? principal.user.id : undefined,
+      readableBy: readerOf(principal),
       filter: parseJsonParam(rawParam(params.query), 'query'),
       sort: parseJsonParam(rawParam(params.sort), 'sort'),
       limit: countParam(params.limit, 'limit'),
       skip: countParam(params.skip, 'skip'),
     });
+    // Already only what the principal may read.
     const stored = await this.repository.findMany(
       principal.app.appKey,
       docs.map((doc) => String(doc['_id'])),
+      undefined,
     );
     const byId = new Map(stored.map((file) => [file.id, file]));
     return docs.flatMap((doc) => {

@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
+import { readableByOrAll } from '../query/acl-conditions';
+import type { Reader } from '../query/acl-conditions';
 import type { FindSpec } from '../query/find-query';
+import { SqlParams } from '../query/sql-params';
 
 export interface StoredFile {
   readonly id: string;
@@ -24,6 +27,23 @@ interface FileRow {
 }
 
 const COLUMNS = 'id, doc, size, stored_bytes, generation, updated_at';
+
+/**
+ * The files of `ids` in the app that `reader` may read (all when there is
+ * none): condition and parameters.
+ */
+function byIds(
+  appKey: string,
+  ids: readonly string[],
+  reader: Reader | undefined,
+): { where: string; values: unknown[] } {
+  const params = new SqlParams(2);
+  const readable = readableByOrAll('doc', reader, params);
+  return {
+    where: `app_key = $1 AND id = ANY($2::text[]) AND ${readable}`,
+    values: [appKey, ids, ...params.values],
+  };
+}
 
 function toFile(row: FileRow): StoredFile {
   return {
@@ -90,14 +110,17 @@ export class FilesRepository {
   }
 
   /**
-   * Several files for a listing's expansion: each document as JSON text,
-   * with what identifies that version of it (a replacement bumps both).
+   * Several files for a listing's expansion (those `reader` may read): each
+   * document as JSON text, with what identifies that version of it (a
+   * replacement bumps both).
    */
   async findManyTexts(
     appKey: string,
     ids: readonly string[],
+    reader: Reader | undefined,
   ): Promise<FileText[]> {
     if (ids.length === 0) return [];
+    const { where, values } = byIds(appKey, ids, reader);
     // Prepared: every listing with file references runs it.
     const rows = await this.db.primary.prepared<{
       id: string;
@@ -109,8 +132,8 @@ export class FilesRepository {
       'mkt_files_by_ids',
       `SELECT id, doc::text AS doc, generation, doc -> '_public' = 'true'::jsonb AS public,
               generation || '.' || (extract(epoch FROM updated_at) * 1000)::bigint AS version
-         FROM marketplace.files WHERE app_key = $1 AND id = ANY($2::text[])`,
-      [appKey, ids],
+         FROM marketplace.files WHERE ${where}`,
+      values,
     );
     return rows.map((row) => ({
       id: row.id,
@@ -121,16 +144,21 @@ export class FilesRepository {
     }));
   }
 
-  /** Several files in one query (expanding the references of a response). */
+  /**
+   * Several files in one query (expanding the references of a response),
+   * only those `reader` may read when one is given.
+   */
   async findMany(
     appKey: string,
     ids: readonly string[],
+    reader: Reader | undefined,
   ): Promise<StoredFile[]> {
     if (ids.length === 0) return [];
+    const { where, values } = byIds(appKey, ids, reader);
     const rows = await this.db.primary.prepared<FileRow>(
       'mkt_files_by_ids',
-      `SELECT ${COLUMNS} FROM marketplace.files WHERE app_key = $1 AND id = ANY($2::text[])`,
-      [appKey, ids],
+      `SELECT ${COLUMNS} FROM marketplace.files WHERE ${where}`,
+      values,
     );
     return rows.map(toFile);
   }

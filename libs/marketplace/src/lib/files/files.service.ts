@@ -3,9 +3,15 @@ import { BoundedMap, CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import type { AppRecord } from '../apps/app.types';
-import { canRead, canWrite, requireAccess } from '../auth/access';
+import {
+  canRead,
+  canWrite,
+  nextAcl,
+  ownsAcl,
+  readerOf,
+  requireAccess,
+} from '../auth/access';
 import type { Principal } from '../auth/principal';
-import { creatorOf } from '../auth/principal';
 import type { FileRef } from '../kinvey/file-refs';
 import {
   fileIdsIn,
@@ -14,7 +20,7 @@ import {
   storedRefsInText,
 } from '../kinvey/file-refs';
 import { entityIdOf } from '../kinvey/ids';
-import { aclOf, isPlainObject } from '../kinvey/kinvey-doc';
+import { isPlainObject } from '../kinvey/kinvey-doc';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import {
   DEFAULT_URL_TTL_SECONDS,
@@ -136,10 +142,14 @@ export class FilesService {
     for (const [key, value] of Object.entries(body))
       if (!SERVER_FIELDS.includes(key)) custom[key] = value;
     const iso = now.toISOString();
-    const creator = existing
-      ? String(aclOf(existing.doc).creator)
-      : creatorOf(principal);
-    const acl = isPlainObject(body['_acl']) ? body['_acl'] : {};
+    // As for records: only the creator or master changes `_acl` and
+    // `_public`; a user granted `_acl.w` replaces the rest.
+    const acl = nextAcl(principal, body['_acl'], existing?.doc);
+    const creator = String(acl['creator']);
+    const isPublic =
+      existing && !ownsAcl(principal, existing.doc)
+        ? existing.doc['_public'] === true
+        : body['_public'] === true;
     const doc: KinveyDoc = {
       ...custom,
       _id: fileId,
@@ -149,8 +159,8 @@ export class FilesService {
         typeof body['mimeType'] === 'string'
           ? body['mimeType']
           : (contentType ?? 'application/octet-stream'),
-      _public: body['_public'] === true,
-      _acl: { ...acl, creator, gr: acl['gr'] !== false },
+      _public: isPublic,
+      _acl: { ...acl, gr: acl['gr'] !== false },
       _kmd: {
         ect: existing
           ? ((existing.doc['_kmd'] as { ect?: string })?.ect ?? iso)
@@ -200,17 +210,17 @@ export class FilesService {
   /**
    * Expands every file reference in `docs` to the file with its download
    * URL, loading all referenced files in one query. A reference to a file
-   * that is gone stays as stored.
+   * that is gone, or that the principal may not read, stays as stored.
    */
   async expand(
-    app: AppRecord,
+    principal: Principal,
     docs: KinveyDoc[],
     base: string,
     ttl: number,
   ): Promise<KinveyDoc[]> {
     const ids = fileIdsIn(docs);
     if (ids.length === 0) return docs;
-    const present = await this.presenter(app, ids, base, ttl);
+    const present = await this.presenter(principal, ids, base, ttl);
     return docs.map(
       (doc) => mapFileRefs(doc, (ref) => present(ref) ?? ref) as KinveyDoc,
     );
@@ -222,11 +232,12 @@ export class FilesService {
    * document whose references the text cannot show exactly is parsed.
    */
   async expandTexts(
-    app: AppRecord,
+    principal: Principal,
     texts: readonly string[],
     base: string,
     ttl: number,
   ): Promise<string> {
+    const app = principal.app;
     const found = texts.map((text) => {
       const refs = storedRefsInText(text);
       return refs
@@ -240,9 +251,13 @@ export class FilesService {
         ids.add(id);
     if (ids.size === 0) return `[${texts.join(',')}]`;
     const files = new Map(
-      (await this.repository.findManyTexts(app.appKey, [...ids])).map(
-        (file) => [file.id, file],
-      ),
+      (
+        await this.repository.findManyTexts(
+          app.appKey,
+          [...ids],
+          readerOf(principal),
+        )
+      ).map((file) => [file.id, file]),
     );
     const expansion = (ref: FileRef): KinveyDoc | undefined => {
       const file = files.get(ref._id);
@@ -275,18 +290,21 @@ export class FilesService {
     return `[${parts.join(',')}]`;
   }
 
-  /** Loads the files; returns each reference's expansion (undefined if gone). */
+  /**
+   * Loads the files the principal may read; returns each reference's
+   * expansion (undefined if gone or not readable).
+   */
   private async presenter(
-    app: AppRecord,
+    principal: Principal,
     ids: readonly string[],
     base: string,
     ttl: number,
   ): Promise<(ref: FileRef) => KinveyDoc | undefined> {
+    const app = principal.app;
     const files = new Map(
-      (await this.repository.findMany(app.appKey, ids)).map((file) => [
-        file.id,
-        file,
-      ]),
+      (
+        await this.repository.findMany(app.appKey, ids, readerOf(principal))
+      ).map((file) => [file.id, file]),
     );
     return (ref) => {
       const file = files.get(ref._id);
@@ -296,12 +314,29 @@ export class FilesService {
     };
   }
 
-  /** Checks that every referenced file exists in the app (400 otherwise). */
-  async checkRefs(app: AppRecord, docs: readonly KinveyDoc[]): Promise<void> {
-    const ids = fileIdsIn(docs);
+  /**
+   * Checks that the principal may read every file `docs` reference (400
+   * otherwise): the same answer for a file that does not exist and one it
+   * may not read, so a write tells nothing about the files of others.
+   * References `kept` already holds (the record being replaced) stay
+   * allowed: a user granted `_acl.w` updates a record as read.
+   */
+  async checkRefs(
+    principal: Principal,
+    docs: readonly KinveyDoc[],
+    kept?: KinveyDoc,
+  ): Promise<void> {
+    const allowed = new Set(kept ? fileIdsIn([kept]) : []);
+    const ids = fileIdsIn(docs).filter((id) => !allowed.has(id));
     if (ids.length === 0) return;
     const found = new Set(
-      (await this.repository.findMany(app.appKey, ids)).map((f) => f.id),
+      (
+        await this.repository.findMany(
+          principal.app.appKey,
+          ids,
+          readerOf(principal),
+        )
+      ).map((f) => f.id),
     );
     const missing = ids.filter((id) => !found.has(id));
     if (missing.length > 0)

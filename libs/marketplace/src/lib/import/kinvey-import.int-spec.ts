@@ -84,6 +84,8 @@ describe('importing a Kinvey export (marketplace:import)', () => {
         };
       yield { _id: oid(1, 90_000), first_name: 'no username', _kmd: kmd(1) };
       yield { _id: oid(1, 90_001), username: 'bad-phone', phone1: 'call me' };
+      // An old Kinvey app's key: the creator its master-written records name.
+      yield { _id: 'kid_OldKinveyApp01', username: 'squatter' };
     }
     await writeArray(join(dir, 'user.json'), users());
 
@@ -198,7 +200,7 @@ describe('importing a Kinvey export (marketplace:import)', () => {
   it('imports 10,000+ records with their ids, _acl, timestamps and files, reporting every rejection', async () => {
     const { report, rejected, batches } = await runImport();
     expect(report).toEqual({
-      'user.json': { imported: USERS, unchanged: 0, rejected: 2 },
+      'user.json': { imported: USERS, unchanged: 0, rejected: 3 },
       '_blob.json': { imported: 1, unchanged: 0, rejected: 1 },
       'product.json': { imported: PRODUCTS, unchanged: 0, rejected: 4 },
       'availableAssortment.json': {
@@ -215,6 +217,9 @@ describe('importing a Kinvey export (marketplace:import)', () => {
       ),
       expect.stringMatching(
         /^user\.json\[301\] .*phone1 must contain digits only/,
+      ),
+      expect.stringMatching(
+        /^user\.json\[302\] kid_OldKinveyApp01: .*reserved/,
       ),
       `_blob.json[1] ${oid(2, 2)}: no bytes in _blob/${oid(2, 2)}`,
       expect.stringMatching(/^product\.json\[6000\] .*name is required/),
@@ -289,7 +294,7 @@ describe('importing a Kinvey export (marketplace:import)', () => {
     const before = await state();
     const { report, rejected } = await runImport();
     expect(report).toEqual({
-      'user.json': { imported: 0, unchanged: USERS, rejected: 2 },
+      'user.json': { imported: 0, unchanged: USERS, rejected: 3 },
       '_blob.json': { imported: 0, unchanged: 1, rejected: 1 },
       'product.json': { imported: 0, unchanged: PRODUCTS, rejected: 4 },
       'availableAssortment.json': {
@@ -298,7 +303,7 @@ describe('importing a Kinvey export (marketplace:import)', () => {
         rejected: 1,
       },
     });
-    expect(rejected).toHaveLength(8);
+    expect(rejected).toHaveLength(9);
     expect(await state()).toBe(before);
   }, 180_000);
 

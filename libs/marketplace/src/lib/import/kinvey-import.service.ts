@@ -6,6 +6,7 @@ import { Inject, Injectable } from '@nestjs/common';
 
 import type { AppRecord } from '../apps/app.types';
 import { AppsService } from '../apps/apps.service';
+import { isReservedUserId } from '../auth/principal';
 import {
   COLLECTIONS,
   uniqueNameOf,
@@ -213,6 +214,8 @@ export class KinveyImportService {
 
   private async importUser(app: AppRecord, entity: unknown): Promise<Outcome> {
     const id = idOf(entity);
+    if (isReservedUserId(id, app.appKey))
+      throw MarketplaceError.reservedUserId();
     const input = entity as KinveyDoc;
     if (await this.users.findById(app.appKey, id)) return 'unchanged';
     const { password: _none, ...profile } = input;
@@ -347,7 +350,8 @@ export class KinveyImportService {
       throw new Rejected(
         `id_producer ${producer} is not a user of this app (import user.json first)`,
       );
-    await this.fileRefs.checkRefs(app, [doc]);
+    // The operator's import: every file of the app may be referenced.
+    await this.fileRefs.checkRefs({ kind: 'master', app }, [doc]);
     const record: NewRecord = {
       appKey: app.appKey,
       collection,

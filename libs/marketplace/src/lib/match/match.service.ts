@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
-import { requireUserOrMaster } from '../auth/access';
+import { readerOf, requireUserOrMaster } from '../auth/access';
 import type { Principal } from '../auth/principal';
 import { isPlainObject } from '../kinvey/kinvey-doc';
 import { MarketplaceError } from '../marketplace.errors';
@@ -22,7 +22,7 @@ export class MatchService {
       principal.kind === 'user' ? principal.user.id : undefined;
     if (typeof body['id_producer'] === 'string') {
       asker = body['id_producer'];
-      needs = await this.needsOf(appKey, asker);
+      needs = await this.needsOf(principal, asker);
     } else if (Array.isArray(body['required'])) {
       needs = body['required']
         .map(neededItem)
@@ -42,7 +42,12 @@ export class MatchService {
     const offers =
       keys.length === 0
         ? []
-        : await this.repository.offers(appKey, keys, asker ?? '');
+        : await this.repository.offers(
+            appKey,
+            keys,
+            asker ?? '',
+            readerOf(principal),
+          );
     const wanted = new Set(needs.map((n) => productKey(n.name, n.measurement)));
     return {
       matches: matchOffers(
@@ -55,10 +60,16 @@ export class MatchService {
   }
 
   private async needsOf(
-    appKey: string,
+    principal: Principal,
     producer: string,
   ): Promise<NeededItem[]> {
-    return (await this.repository.neededItems(appKey, producer))
+    return (
+      await this.repository.neededItems(
+        principal.app.appKey,
+        producer,
+        readerOf(principal),
+      )
+    )
       .map(neededItem)
       .filter((item): item is NeededItem => item !== undefined);
   }

@@ -1,12 +1,38 @@
+import type { SqlParams } from './sql-params';
+
 /**
- * Kinvey's `_acl` rules as SQL conditions over a document column, given
- * the placeholder of the user's id (`canRead`/`canWrite` in `auth/access`
- * are the same rules for one document in memory).
+ * Whose read rights a read runs with (`readerOf` in `auth/access`): a
+ * user's id, or `null` for app credentials, which read as no user at all:
+ * only what every user may read.
  */
-export function readableSql(doc: string, userParam: string): string {
-  return `(${doc}->'_acl'->'gr' IS DISTINCT FROM 'false'::jsonb
-    OR ${doc}->'_acl'->>'creator' = ${userParam}
-    OR (jsonb_typeof(${doc}->'_acl'->'r') = 'array' AND ${doc}->'_acl'->'r' ? ${userParam}))`;
+export type Reader = string | null;
+
+/**
+ * Kinvey's `_acl` rules as SQL conditions over a document column
+ * (`canRead`/`canWrite` in `auth/access` are the same rules for one
+ * document in memory): readable by every user unless `_acl.gr` is false,
+ * then only by its creator and the ids in `_acl.r`.
+ */
+export function readableSql(
+  doc: string,
+  reader: Reader,
+  params: SqlParams,
+): string {
+  const shared = `${doc}->'_acl'->'gr' IS DISTINCT FROM 'false'::jsonb`;
+  if (reader === null) return `(${shared})`;
+  const id = params.add(reader);
+  return `(${shared}
+    OR ${doc}->'_acl'->>'creator' = ${id}
+    OR (jsonb_typeof(${doc}->'_acl'->'r') = 'array' AND ${doc}->'_acl'->'r' ? ${id}))`;
+}
+
+/** `readableSql`, or `true` when there is no reader (master reads all). */
+export function readableByOrAll(
+  doc: string,
+  reader: Reader | undefined,
+  params: SqlParams,
+): string {
+  return reader === undefined ? 'true' : readableSql(doc, reader, params);
 }
 
 export function writableSql(doc: string, userParam: string): string {

@@ -1,5 +1,6 @@
 import { RESULT_SET_CAP } from '../marketplace.constants';
 import { readableSql, writableSql } from './acl-conditions';
+import type { Reader } from './acl-conditions';
 import { compileFilter } from './compile-filter';
 import { compileSort } from './compile-sort';
 import { SqlParams } from './sql-params';
@@ -12,8 +13,8 @@ export interface FindSpec {
   readonly table: FindTable;
   /** Equality on columns that scope the search (app, collection). */
   readonly scope: Readonly<Record<string, unknown>>;
-  /** Only documents this user may read (`_acl`). */
-  readonly readableBy?: string;
+  /** Only documents this reader may read (`_acl`); all when undefined. */
+  readonly readableBy?: Reader;
   /** Only documents this user may write (`_acl`). */
   readonly writableBy?: string;
   /** Only rows updated at or after this time (delta sets). */
@@ -46,7 +47,7 @@ export function findWhere(spec: FindSpec, alias = 't'): BuiltWhere {
     ([column, value]) => `${alias}.${column} = ${params.add(value)}`,
   );
   if (spec.readableBy !== undefined)
-    conditions.push(readableSql(`${alias}.doc`, params.add(spec.readableBy)));
+    conditions.push(readableSql(`${alias}.doc`, spec.readableBy, params));
   if (spec.writableBy !== undefined)
     conditions.push(writableSql(`${alias}.doc`, params.add(spec.writableBy)));
   if (spec.updatedSince !== undefined)

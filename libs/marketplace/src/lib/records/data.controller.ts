@@ -59,7 +59,7 @@ export class DataController {
     ttl?: unknown,
   ): Promise<KinveyDoc[]> {
     return this.files.expand(
-      principal.app,
+      principal,
       docs,
       publicBaseUrl(req, this.options),
       ttlOf(ttl),
@@ -197,7 +197,7 @@ export class DataController {
     const texts = await this.records.listTexts(principal, collection, params);
     return new JsonText(
       await this.files.expandTexts(
-        principal.app,
+        principal,
         texts,
         publicBaseUrl(req, this.options),
         ttlOf(params.kinveyfile_ttl),

@@ -8,6 +8,7 @@ import { textFieldsOf } from './collections';
 import type { CollectionName } from './collections';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { findSelect } from '../query/find-query';
+import type { FindSpec } from '../query/find-query';
 
 const APP = 'kid_plans';
 const RECORDS = 6_000;
@@ -51,7 +52,7 @@ describe('finds: the common queries are index-served', () => {
 
   async function plan(
     collection: CollectionName,
-    query: { filter?: unknown; sort?: unknown; limit?: number },
+    query: Pick<FindSpec, 'filter' | 'sort' | 'limit' | 'readableBy'>,
   ): Promise<string> {
     const select = findSelect({
       table: 'records',
@@ -98,6 +99,20 @@ describe('finds: the common queries are index-served', () => {
     await expect(plan('product', { limit: 50 })).resolves.toMatch(
       /Index Scan using records_created_idx/,
     );
+  });
+
+  it('uses the same indexes when reading as app credentials or a user (_acl rules)', async () => {
+    for (const readableBy of [null, 'p7']) {
+      await expect(
+        plan('availableAssortment', {
+          filter: { id_producer: 'p7' },
+          readableBy,
+        }),
+      ).resolves.toMatch(/Index Scan using records_id_producer_idx/);
+      await expect(plan('product', { limit: 50, readableBy })).resolves.toMatch(
+        /Index Scan using records_created_idx/,
+      );
+    }
   });
 
   it('finds the same records through the index as the documents hold', async () => {

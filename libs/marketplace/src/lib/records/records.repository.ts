@@ -8,6 +8,7 @@ import { compileGroup } from '../query/compile-group';
 import { findWhere } from '../query/find-query';
 import type { FindSpec } from '../query/find-query';
 import { readableSql } from '../query/acl-conditions';
+import type { Reader } from '../query/acl-conditions';
 import { SqlParams } from '../query/sql-params';
 import { textFieldsOf } from './collections';
 import type { CollectionName } from './collections';
@@ -31,8 +32,8 @@ export interface RecordCriteria {
   readonly sort?: unknown;
   readonly limit?: number;
   readonly skip?: number;
-  /** Only the records this user may read. */
-  readonly readableBy?: string;
+  /** Only the records this reader may read; all when undefined. */
+  readonly readableBy?: Reader;
   /** Only the records updated at or after this time. */
   readonly updatedSince?: Date;
 }
@@ -195,7 +196,7 @@ export class RecordsRepository {
     appKey: string,
     collection: CollectionName,
     body: unknown,
-    readableBy?: string,
+    readableBy?: Reader,
   ): Promise<Record<string, unknown>[]> {
     const params = new SqlParams();
     const compiled = compileGroup(body, 't.doc', params);
@@ -204,7 +205,7 @@ export class RecordsRepository {
       `t.collection = ${params.add(collection)}`,
     ];
     if (readableBy !== undefined)
-      scope.push(readableSql('t.doc', params.add(readableBy)));
+      scope.push(readableSql('t.doc', readableBy, params));
     const rows = await this.db.select<Record<string, unknown>>(
       compiled.select('marketplace.records t', scope.join(' AND ')),
       params.values,

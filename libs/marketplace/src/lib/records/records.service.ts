@@ -2,9 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
-import { canRead, canWrite, requireAccess } from '../auth/access';
+import {
+  canRead,
+  canWrite,
+  nextAcl,
+  readerOf,
+  requireAccess,
+} from '../auth/access';
 import type { Principal } from '../auth/principal';
-import { creatorOf } from '../auth/principal';
 import { MarketplaceError } from '../marketplace.errors';
 import { FilesService } from '../files/files.service';
 import { parseJsonParam } from '../query/parse-json-param';
@@ -19,20 +24,10 @@ import {
 } from '../kinvey/find-params';
 import type { FindParams } from '../kinvey/find-params';
 import { entityIdOf } from '../kinvey/ids';
-import { aclOf, isPlainObject } from '../kinvey/kinvey-doc';
+import { isPlainObject } from '../kinvey/kinvey-doc';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { RecordsRepository } from './records.repository';
 import type { NewRecord, RecordCriteria } from './records.repository';
-
-const ACL_FIELDS = ['gr', 'gw', 'r', 'w', 'groups'];
-
-function clientAcl(value: unknown): Record<string, unknown> {
-  const acl: Record<string, unknown> = {};
-  if (!isPlainObject(value)) return acl;
-  for (const field of ACL_FIELDS)
-    if (value[field] !== undefined) acl[field] = value[field];
-  return acl;
-}
 
 interface PreparedRecord {
   readonly record: NewRecord;
@@ -57,7 +52,7 @@ export class RecordsService {
   /** Access rules and filter of a read by this principal. */
   private criteria(principal: Principal, params: FindParams): RecordCriteria {
     return {
-      readableBy: principal.kind === 'user' ? principal.user.id : undefined,
+      readableBy: readerOf(principal),
       filter: parseJsonParam(rawParam(params.query), 'query'),
       sort: parseJsonParam(rawParam(params.sort), 'sort'),
       limit: countParam(params.limit, 'limit'),
@@ -136,20 +131,7 @@ export class RecordsService {
     const recordId = id ?? entityIdOf(fields['_id'], now);
     if (id !== undefined && fields['_id'] !== undefined && fields['_id'] !== id)
       throw MarketplaceError.idMismatch();
-    let acl: Record<string, unknown>;
-    if (!existing)
-      acl = { ...clientAcl(sentAcl), creator: creatorOf(principal) };
-    else {
-      const current = aclOf(existing);
-      const owner =
-        principal.kind === 'master' ||
-        (principal.kind === 'user' && current.creator === principal.user.id);
-      // Only the creator or master may change `_acl`.
-      acl =
-        owner && sentAcl !== undefined
-          ? { ...clientAcl(sentAcl), creator: current.creator }
-          : { ...current };
-    }
+    const acl = nextAcl(principal, sentAcl, existing);
     const existingKmd =
       existing && isPlainObject(existing['_kmd'])
         ? existing['_kmd']
@@ -164,6 +146,15 @@ export class RecordsService {
       },
     };
     const producer = validateRecord(collection, doc);
+    // A user's records are its own offers and needs; one granted `_acl.w`
+    // may save another's record as long as its producer stays the same.
+    if (
+      producer !== undefined &&
+      principal.kind === 'user' &&
+      producer !== principal.user.id &&
+      producer !== existing?.['id_producer']
+    )
+      throw MarketplaceError.notOwnProducer();
     return {
       record: {
         appKey: principal.app.appKey,
@@ -198,7 +189,7 @@ export class RecordsService {
       undefined,
       undefined,
     );
-    await this.files.checkRefs(principal.app, [prepared.record.doc]);
+    await this.files.checkRefs(principal, [prepared.record.doc]);
     await this.insert(prepared);
     return prepared.record.doc;
   }
@@ -222,7 +213,7 @@ export class RecordsService {
             undefined,
             undefined,
           );
-          await this.files.checkRefs(principal.app, [record.record.doc]);
+          await this.files.checkRefs(principal, [record.record.doc]);
           return record;
         })
         .map((p) =>
@@ -281,7 +272,7 @@ export class RecordsService {
         entityIdOf(id, this.clock.now()),
         undefined,
       );
-      await this.files.checkRefs(principal.app, [prepared.record.doc]);
+      await this.files.checkRefs(principal, [prepared.record.doc]);
       await this.insert(prepared);
       return { doc: prepared.record.doc, created: true };
     }
@@ -301,7 +292,7 @@ export class RecordsService {
       !(await this.records.userExists(principal.app.appKey, producer))
     )
       throw MarketplaceError.unknownProducer();
-    await this.files.checkRefs(principal.app, [record.doc]);
+    await this.files.checkRefs(principal, [record.doc], existing);
     await this.records.replace(record);
     return { doc: record.doc, created: false };
   }
@@ -390,7 +381,7 @@ export class RecordsService {
       principal.app.appKey,
       collection,
       body,
-      principal.kind === 'user' ? principal.user.id : undefined,
+      readerOf(principal),
     );
   }
 }

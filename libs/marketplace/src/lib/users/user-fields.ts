@@ -1,3 +1,5 @@
+import { isReservedUserId } from '../auth/principal';
+import { entityIdOf } from '../kinvey/ids';
 import { isPlainObject } from '../kinvey/kinvey-doc';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
@@ -58,6 +60,13 @@ export function checkUserBody(
     fail(MarketplaceErrorCode.IncompleteRequestBody, [...missing, ...bad]);
   if (bad.length > 0) fail(MarketplaceErrorCode.BadRequest, bad);
   return typeof password === 'string' ? password : undefined;
+}
+
+/** The `_id` of a new user: the client's valid, unreserved one, or a new one. */
+export function userIdOf(value: unknown, now: Date, appKey: string): string {
+  const id = entityIdOf(value, now);
+  if (isReservedUserId(id, appKey)) throw MarketplaceError.reservedUserId();
+  return id;
 }
 
 /** The client fields of a user body: everything but server-kept ones. */

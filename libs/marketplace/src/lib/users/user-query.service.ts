@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
-import { requireUserOrMaster } from '../auth/access';
+import { readerOf, requireUserOrMaster } from '../auth/access';
 import type { Principal } from '../auth/principal';
 import {
   countParam,
@@ -15,7 +15,11 @@ import { MarketplaceError } from '../marketplace.errors';
 import { parseJsonParam } from '../query/parse-json-param';
 import { UsersRepository } from './users.repository';
 
-/** Finding users: `GET /user/{appKey}?query=` and `_lookup`; never disabled users. */
+/**
+ * Finding users: `GET /user/{appKey}?query=` and `_lookup`; never disabled
+ * users, nor one that set its own `_acl.gr` to false for those it did not
+ * grant `_acl.r`.
+ */
 @Injectable()
 export class UserQueryService {
   constructor(private readonly users: UsersRepository) {}
@@ -23,6 +27,7 @@ export class UserQueryService {
   async list(principal: Principal, params: FindParams): Promise<KinveyDoc[]> {
     requireUserOrMaster(principal);
     const docs = await this.users.list(principal.app.appKey, {
+      readableBy: readerOf(principal),
       filter: parseJsonParam(rawParam(params.query), 'query'),
       sort: parseJsonParam(rawParam(params.sort), 'sort'),
       limit: countParam(params.limit, 'limit'),
@@ -39,6 +44,9 @@ export class UserQueryService {
         '',
         'The lookup body must be a filter object.',
       );
-    return this.users.list(principal.app.appKey, { filter });
+    return this.users.list(principal.app.appKey, {
+      readableBy: readerOf(principal),
+      filter,
+    });
   }
 }

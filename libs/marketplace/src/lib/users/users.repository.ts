@@ -41,10 +41,13 @@ export class UsersRepository {
     return rows[0] ? toUser(rows[0]) : undefined;
   }
 
-  /** Enabled users matching a Kinvey find (filter, sort, limit, skip). */
+  /**
+   * Enabled users matching a Kinvey find (filter, sort, limit, skip) that
+   * `readableBy` may read (a user's own `_acl`).
+   */
   list(
     appKey: string,
-    find: Pick<FindSpec, 'filter' | 'sort' | 'limit' | 'skip'>,
+    find: Pick<FindSpec, 'readableBy' | 'filter' | 'sort' | 'limit' | 'skip'>,
   ): Promise<KinveyDoc[]> {
     return this.db.find({
       table: 'users',

@@ -1,18 +1,22 @@
 import type { TestingModule } from '@nestjs/testing';
-import { FixedClock } from '@quitanda/kernel';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { FixedClock, hashPassword } from '@quitanda/kernel';
 import { openTestDatabase } from '@quitanda/testing';
 import type { TestDatabase } from '@quitanda/testing';
+import type { DataSource } from 'typeorm';
 
 import { marketplaceTestModule } from '../../testing/marketplace-test-module';
 import { AppsRepository } from '../apps/apps.repository';
 import { AppsService } from '../apps/apps.service';
 import { AuthService } from '../auth/auth.service';
 import { SESSION_CACHE_PROVIDER } from '../auth/session-cache';
+import { MARKETPLACE_DATA_SOURCE } from '../marketplace.constants';
 import { MarketplaceErrorCode } from '../marketplace.errors';
 import { LoginService } from '../auth/login.service';
 import { CredentialsRepository } from '../auth/credentials.repository';
 import { SessionsService } from '../auth/sessions.service';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
+import { DisableReservedUserIds1795727426293 } from '../persistence/migrations/1795727426293-DisableReservedUserIds';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
@@ -180,5 +184,40 @@ describe('users: sessions and passwords', () => {
         module.get(AuthService).authenticate(appKey, `Kinvey ${user.token}`),
       ).rejects.toMatchObject(refused);
     });
+  });
+
+  it('disables a user stored with a reserved id before the rule: no login, no session (DisableReservedUserIds)', async () => {
+    const refused = { code: MarketplaceErrorCode.InvalidCredentials };
+    const username = 'old-squatter@example.com';
+    await module.get(UsersRepository).insert(
+      appKey,
+      {
+        id: appKey,
+        username,
+        doc: { _id: appKey, username, _acl: { creator: appKey } },
+        passwordHash: await hashPassword('a long password'),
+      },
+      clock.now(),
+    );
+    const token = await module.get(SessionsService).issue(appKey, appKey);
+    const dataSource = module.get<DataSource>(
+      getDataSourceToken(MARKETPLACE_DATA_SOURCE),
+    );
+    const runner = dataSource.createQueryRunner();
+    try {
+      await new DisableReservedUserIds1795727426293().up(runner);
+    } finally {
+      await runner.release();
+    }
+    const auth = module.get(AuthService);
+    await expect(
+      auth.authenticate(appKey, `Kinvey ${token}`),
+    ).rejects.toMatchObject(refused);
+    await expect(
+      auth.authenticate(
+        appKey,
+        `Basic ${Buffer.from(`${username}:a long password`).toString('base64')}`,
+      ),
+    ).rejects.toMatchObject(refused);
   });
 });

@@ -3,6 +3,7 @@ import { CLOCK, hashPassword, hashToken } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import {
+  canRead,
   requireMaster,
   requireUser,
   requireUserOrMaster,
@@ -12,12 +13,11 @@ import { CredentialsRepository } from '../auth/credentials.repository';
 import { SessionCache } from '../auth/session-cache';
 import { SessionsService, withToken } from '../auth/sessions.service';
 import type { StoredUser } from '../auth/stored-user';
-import { entityIdOf } from '../kinvey/ids';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { isPlainObject } from '../kinvey/kinvey-doc';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { MarketplaceError } from '../marketplace.errors';
-import { checkUserBody, clientFields } from './user-fields';
+import { checkUserBody, clientFields, userIdOf } from './user-fields';
 import { UsersRepository } from './users.repository';
 
 /** Kinvey's user calls: signup, `_me`, get, update, delete. */
@@ -41,7 +41,7 @@ export class UsersService {
     const password = checkUserBody(body, true) as string;
     const input = body as Record<string, unknown>;
     const now = this.clock.now();
-    const id = entityIdOf(input['_id'], now);
+    const id = userIdOf(input['_id'], now, principal.app.appKey);
     const iso = now.toISOString();
     const doc: KinveyDoc = {
       ...clientFields(input),
@@ -73,6 +73,10 @@ export class UsersService {
     requireUserOrMaster(principal);
     const user = await this.users.findById(principal.app.appKey, id);
     if (!user || user.disabled) throw MarketplaceError.userNotFound(id);
+    if (!canRead(principal, user.doc))
+      throw MarketplaceError.insufficient(
+        'the user is not readable by this user',
+      );
     return user.doc;
   }
 
