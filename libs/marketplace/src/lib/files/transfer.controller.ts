@@ -21,6 +21,7 @@ import type { Request, Response } from 'express';
 
 import { KINVEY_ENTITY, KinveyErrorDto } from '../http/kinvey-api.decorators';
 import { parseContentRange, parseRange } from './content-range';
+import { DOWNLOAD_CSP, showsInline } from './download-policy';
 import { readBytes } from './read-bytes';
 import { TransferService } from './transfer.service';
 import type { SignedParams, UploadState } from './transfer.service';
@@ -104,7 +105,7 @@ export class TransferController {
   @Get('_download/:id')
   @ApiOperation({
     summary:
-      'Signed download URL (_downloadURL): the bytes with Content-Type, ETag, Cache-Control, nosniff; honours Range (206) and If-None-Match (304).',
+      'Signed download URL (_downloadURL): the bytes with Content-Type, ETag, Cache-Control, nosniff and a sandboxing CSP, as an attachment unless an image, audio, video or plain text; honours Range (206) and If-None-Match (304).',
   })
   @ApiHeader({ name: 'Range', required: false })
   @ApiHeader({ name: 'If-None-Match', required: false })
@@ -146,10 +147,12 @@ export class TransferController {
       isPublic ? 'public, max-age=3600' : 'private, max-age=300',
     );
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader(
-      'Content-Type',
-      String(file.doc['mimeType'] ?? 'application/octet-stream'),
-    );
+    res.setHeader('Content-Security-Policy', DOWNLOAD_CSP);
+    const mimeType = String(file.doc['mimeType'] ?? 'application/octet-stream');
+    // Before Content-Type: Express sets one from the name's extension.
+    if (!showsInline(mimeType))
+      res.attachment(String(file.doc['_filename'] ?? id));
+    res.setHeader('Content-Type', mimeType);
     if (
       ifNoneMatch &&
       ifNoneMatch.split(',').some((tag) => tag.trim() === etag)
