@@ -66,7 +66,7 @@ export class TransferController {
   @Put('_upload/:id')
   @ApiOperation({
     summary:
-      'Signed upload URL (_uploadURL): `Content-Range: bytes */N` probes (308 + Range while incomplete, 200 when complete); `bytes a-b/N` stores a chunk (308 or 201); no Content-Range stores the whole body. 413 over the declared size or limit; 401 InvalidCredentials when tampered with or expired.',
+      'Signed upload URL (_uploadURL): `Content-Range: bytes */N` probes (308 + Range while incomplete, 200 when complete); `bytes a-b/N` stores a chunk (308 or 201); no Content-Range stores the whole body. 413 over the declared size or limit; 401 InvalidCredentials when tampered with or expired, InsufficientCredentials once the upload is complete (the URL writes the bytes once).',
   })
   @ApiHeader({ name: 'Content-Range', required: false })
   @ApiResponse({
@@ -97,6 +97,7 @@ export class TransferController {
       res.end();
       return;
     }
+    this.transfer.requireOpen(file, range);
     const body = await readBytes(req, this.transfer.limitFor(file, range));
     const state = await this.transfer.upload(appKey, file, range, body);
     sendState(res, state, range?.kind === 'probe' ? 200 : 201);
