@@ -1,3 +1,5 @@
+import { Client } from 'pg';
+
 import {
   APP_AUTH,
   APP_KEY,
@@ -98,6 +100,80 @@ describe('file uploads (e2e)', () => {
         .send(Buffer.from('5678'))
         .expect(201);
       await expect(bytesOf(id)).resolves.toBe('5678');
+    });
+  });
+
+  describe('file metadata', () => {
+    it.each([
+      ['CR/LF', 'text/plain\r\nSet-Cookie: a=b'],
+      ['a control character', 'text/plain\u001b[31m'],
+      ['no subtype', 'text'],
+      ['absurd length', `image/${'x'.repeat(300)}`],
+    ])(
+      'refuses a mimeType with %s (400) and stores nothing',
+      async (_, mimeType) => {
+        const id = `bad-mime-${Math.random().toString(36).slice(2)}`;
+        const res = await t.http
+          .post(`/blob/${APP_KEY}`)
+          .set('Authorization', APP_AUTH)
+          .send({ _id: id, _filename: 'a.txt', mimeType, size: 1 })
+          .expect(400);
+        expect(res.body).toEqual(kinveyError('BadRequest'));
+        expect(res.body.debug).toBe('mimeType');
+        await t.http
+          .get(`/blob/${APP_KEY}/${id}`)
+          .set('Authorization', APP_AUTH)
+          .expect(404);
+      },
+    );
+
+    it('refuses a bad mimeType on replacement and keeps the file as it was', async () => {
+      const { id, path } = await newUpload({ size: 2 });
+      await t.http.put(path).send(Buffer.from('ok')).expect(201);
+      await t.http
+        .put(`/blob/${APP_KEY}/${id}`)
+        .set('Authorization', MASTER_AUTH)
+        .send({ _filename: 'a.txt', mimeType: 'text/html\nX: y' })
+        .expect(400);
+      await expect(bytesOf(id)).resolves.toBe('ok');
+    });
+
+    it('sends a broken mimeType stored earlier as plain bytes, not a 500', async () => {
+      const { id, path } = await newUpload({ size: 2 });
+      await t.http.put(path).send(Buffer.from('ok')).expect(201);
+      const db = new Client({ connectionString: t.gw.databaseUrl });
+      await db.connect();
+      try {
+        await db.query(
+          `UPDATE marketplace.files SET doc = jsonb_set(doc, '{mimeType}', to_jsonb($2::text)) WHERE id = $1`,
+          [id, 'text/html\r\nX-Evil: 1'],
+        );
+      } finally {
+        await db.end();
+      }
+      const meta = await t.http
+        .get(`/blob/${APP_KEY}/${id}`)
+        .set('Authorization', APP_AUTH)
+        .expect(200);
+      const url = new URL(meta.body._downloadURL);
+      const res = await t.http.get(`${url.pathname}${url.search}`).expect(200);
+      expect(res.headers['content-type']).toBe('application/octet-stream');
+      expect(res.headers['content-disposition']).toMatch(/^attachment/);
+      expect(res.headers['x-evil']).toBeUndefined();
+    });
+
+    it('takes media types with parameters, and the header when the body has none', async () => {
+      const withCharset = await newUpload({
+        mimeType: 'text/plain; charset="utf-8"',
+      });
+      expect(withCharset.id).toEqual(expect.any(String));
+      const fromHeader = await t.http
+        .post(`/blob/${APP_KEY}`)
+        .set('Authorization', APP_AUTH)
+        .set('X-Kinvey-Content-Type', 'image/png')
+        .send({ _filename: 'a.png' })
+        .expect(201);
+      expect(fromHeader.body.mimeType).toBe('image/png');
     });
   });
 });

@@ -22,6 +22,7 @@ import type { Request, Response } from 'express';
 import { KINVEY_ENTITY, KinveyErrorDto } from '../http/kinvey-api.decorators';
 import { parseContentRange, parseRange } from './content-range';
 import { DOWNLOAD_CSP, showsInline } from './download-policy';
+import { isMediaType } from './media-type';
 import { readBytes } from './read-bytes';
 import { TransferService } from './transfer.service';
 import type { SignedParams, UploadState } from './transfer.service';
@@ -149,7 +150,11 @@ export class TransferController {
     );
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Content-Security-Policy', DOWNLOAD_CSP);
-    const mimeType = String(file.doc['mimeType'] ?? 'application/octet-stream');
+    // One stored before media types were checked is sent as plain bytes.
+    const declared = String(file.doc['mimeType']);
+    const mimeType = isMediaType(declared)
+      ? declared
+      : 'application/octet-stream';
     // Before Content-Type: Express sets one from the name's extension.
     if (!showsInline(mimeType))
       res.attachment(String(file.doc['_filename'] ?? id));
