@@ -147,6 +147,16 @@ export class CredentialsRepository {
     };
   }
 
+  /** Forgets every username's attempts last made before `before`. */
+  async purgeAttempts(before: Date): Promise<number> {
+    const rows = await this.db.primary.rows<{ n: number }>(
+      `WITH gone AS (DELETE FROM marketplace.login_attempts WHERE last_failure_at < $1 RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [before],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
   /** Forgets the username's attempts (a successful login). */
   async clearFailures(appKey: string, username: string): Promise<void> {
     await this.db.primary.rows(

@@ -8,6 +8,7 @@ import { MarketplaceError } from '../marketplace.errors';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { UsersRepository } from '../users/users.repository';
 import { CredentialsRepository } from './credentials.repository';
+import { LoginAttemptsPurgeService } from './login-attempts-purge.service';
 import { LoginService } from './login.service';
 
 const APP = 'kid_loginSpec0001';
@@ -23,7 +24,12 @@ describe('marketplace login throttle (database)', () => {
     database = await openTestDatabase();
     module = await marketplaceTestModule(
       database.url,
-      [UsersRepository, CredentialsRepository, LoginService],
+      [
+        UsersRepository,
+        CredentialsRepository,
+        LoginService,
+        LoginAttemptsPurgeService,
+      ],
       { loginMaxFailures: 5, loginLockSeconds: 300 },
       clock,
     );
@@ -46,6 +52,16 @@ describe('marketplace login throttle (database)', () => {
       },
       clock.now(),
     );
+  }
+
+  async function attemptsOf(username: string): Promise<number> {
+    const rows = await module
+      .get(MarketplaceDatabase)
+      .primary.rows<{ failures: number }>(
+        'SELECT failures FROM marketplace.login_attempts WHERE app_key = $1 AND username = $2',
+        [APP, username],
+      );
+    return rows[0]?.failures ?? 0;
   }
 
   /** What each attempt came to: the error's name, or `ok`. */
@@ -88,12 +104,29 @@ describe('marketplace login throttle (database)', () => {
     await expect(
       login.verify(APP, 'ok@example.com', PASSWORD),
     ).resolves.toMatchObject({ username: 'ok@example.com' });
-    const rows = await module
-      .get(MarketplaceDatabase)
-      .primary.rows(
-        'SELECT 1 FROM marketplace.login_attempts WHERE app_key = $1 AND username = $2',
-        [APP, 'ok@example.com'],
-      );
-    expect(rows).toEqual([]);
+    await expect(attemptsOf('ok@example.com')).resolves.toBe(0);
+  });
+
+  it('refuses a username or password longer than any signup takes before counting it', async () => {
+    await newUser('long@example.com');
+    for (const [username, password] of [
+      ['u'.repeat(256), PASSWORD],
+      ['long@example.com', 'p'.repeat(257)],
+    ])
+      await expect(
+        outcomes([login.verify(APP, username, password)]),
+      ).resolves.toEqual(['InvalidCredentials']);
+    await expect(attemptsOf('u'.repeat(256))).resolves.toBe(0);
+    await expect(attemptsOf('long@example.com')).resolves.toBe(0);
+  });
+
+  it('purges the attempts of names not tried for the lock window', async () => {
+    await outcomes([login.verify(APP, 'sprayed-1@example.com', 'x')]);
+    clock.advance(300_000);
+    await outcomes([login.verify(APP, 'sprayed-2@example.com', 'x')]);
+    clock.advance(1);
+    await module.get(LoginAttemptsPurgeService).purge();
+    await expect(attemptsOf('sprayed-1@example.com')).resolves.toBe(0);
+    await expect(attemptsOf('sprayed-2@example.com')).resolves.toBe(1);
   });
 });

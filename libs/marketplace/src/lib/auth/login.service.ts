@@ -7,6 +7,7 @@ import type { Clock } from '@quitanda/kernel';
 import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
 import { MarketplaceError } from '../marketplace.errors';
 import type { MarketplaceModuleOptions } from '../marketplace.options';
+import { MAX_PASSWORD, MAX_USERNAME } from './credential-limits';
 import { CredentialsRepository } from './credentials.repository';
 import type { StoredUser } from './stored-user';
 
@@ -35,6 +36,9 @@ export class LoginService {
     username: string,
     password: string,
   ): Promise<StoredUser> {
+    // No signup takes these: refused before they are counted, stored or hashed.
+    if (username.length > MAX_USERNAME || password.length > MAX_PASSWORD)
+      throw MarketplaceError.invalidCredentials();
     const attempt = await this.users.countAttempt(
       appKey,
       username,

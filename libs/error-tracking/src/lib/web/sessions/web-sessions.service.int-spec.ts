@@ -172,6 +172,16 @@ describe('web sessions (fake clock)', () => {
     });
   });
 
+  it('refuses a very long username like any unknown one, counting at most 255 characters of it', async () => {
+    await expect(
+      sessions.signIn('v'.repeat(500_000), 'p'.repeat(500_000)),
+    ).resolves.toEqual({ kind: 'invalid' });
+    const [row] = await sql.rows<{ n: number }>(
+      'SELECT max(length(username))::int AS n FROM error_tracking.sign_in_throttles',
+    );
+    expect(defined(row, 'longest').n).toBeLessThanOrEqual(255);
+  });
+
   describe('with ERROR_TRACKING_SESSION_MINUTES=60, _SIGN_IN_MAX_FAILURES=3, _SIGN_IN_LOCK_SECONDS=30', () => {
     let configuredSessions: WebSessionsService;
 
