@@ -77,4 +77,20 @@ describe('uploaded files in the browser (Chromium e2e)', () => {
     await page.goto(download);
     expect(await page.evaluate('document.images[0].naturalWidth')).toBe(1);
   });
+
+  it('lets the browser load an uploaded video in its own player', async () => {
+    const download = await upload('clip.mp4', 'video/mp4', Buffer.alloc(64));
+    const page = await context.newPage();
+    const refused: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy|CORS/.test(message.text()))
+        refused.push(message.text());
+    });
+    await page.goto(download);
+    await page.locator('video').waitFor({ state: 'attached' });
+    await page.waitForFunction(
+      "document.querySelector('video').networkState !== 2",
+    );
+    expect(refused).toEqual([]);
+  });
 });

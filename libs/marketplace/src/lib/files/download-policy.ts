@@ -1,11 +1,12 @@
 /**
  * The bytes of a download are whatever a user uploaded, served on the
  * gateway's origin (the web UI's too, unless FILES_PUBLIC_BASE_URL moves
- * them): a sandbox with nothing allowed to load keeps an HTML or SVG file
- * from running script there even if a browser renders it.
+ * them): a sandbox that may load nothing but the file itself keeps an HTML
+ * or SVG file from running script there even if a browser renders it. The
+ * browser's own page for audio and video loads the file again: media-src.
  */
 export const DOWNLOAD_CSP =
-  "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+  "default-src 'none'; media-src 'self'; style-src 'unsafe-inline'; sandbox";
 
 /**
  * Passive types a browser may show in the tab, as GitLab does: raster
