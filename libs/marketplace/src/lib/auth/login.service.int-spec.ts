@@ -129,4 +129,13 @@ describe('marketplace login throttle (database)', () => {
     await expect(attemptsOf('sprayed-1@example.com')).resolves.toBe(0);
     await expect(attemptsOf('sprayed-2@example.com')).resolves.toBe(1);
   });
+
+  it('keeps the attempts in an unlogged table: a login waits for no WAL flush', async () => {
+    const rows = await module
+      .get(MarketplaceDatabase)
+      .primary.rows<{ persistence: string }>(
+        "SELECT relpersistence AS persistence FROM pg_class WHERE oid = 'marketplace.login_attempts'::regclass",
+      );
+    expect(rows).toEqual([{ persistence: 'u' }]);
+  });
 });
