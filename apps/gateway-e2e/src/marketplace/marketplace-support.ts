@@ -63,3 +63,28 @@ export function kinveyError(name: string) {
     debug: expect.any(String),
   };
 }
+
+/** Creates a file with `auth`, uploads its bytes; its id and download URL. */
+export async function uploadFile(
+  t: MarketplaceTest,
+  file: { _filename: string; mimeType: string; _public?: boolean },
+  bytes: Buffer,
+  auth = APP_AUTH,
+): Promise<{ id: string; downloadURL: string }> {
+  const created = await t.http
+    .post(`/blob/${APP_KEY}`)
+    .set('Authorization', auth)
+    .send({ ...file, size: bytes.length })
+    .expect(201);
+  const upload = new URL(created.body._uploadURL);
+  await t.http
+    .put(`${upload.pathname}${upload.search}`)
+    .set('Content-Type', file.mimeType)
+    .send(bytes)
+    .expect(201);
+  const meta = await t.http
+    .get(`/blob/${APP_KEY}/${created.body._id}`)
+    .set('Authorization', auth)
+    .expect(200);
+  return { id: created.body._id, downloadURL: meta.body._downloadURL };
+}

@@ -36,6 +36,7 @@ import { MatchRepository } from './match/match.repository';
 import { MatchService } from './match/match.service';
 import { MarketplaceDatabase } from './persistence/marketplace-database';
 import { RpcController } from './match/rpc.controller';
+import { LoginAttemptsPurgeService } from './auth/login-attempts-purge.service';
 import { LoginService } from './auth/login.service';
 import { SessionsController } from './auth/sessions.controller';
 import { SessionsService } from './auth/sessions.service';
@@ -56,6 +57,7 @@ const MARKETPLACE_PROVIDERS = [
   UsersRepository,
   CredentialsRepository,
   LoginService,
+  LoginAttemptsPurgeService,
   SessionsService,
   UsersService,
   UserQueryService,

@@ -2,6 +2,8 @@
 export interface MarketplaceModuleOptions {
   /** Absolute base for the file URLs handed out; else the request's. */
   readonly publicBaseUrl?: string;
+  /** A separate origin for the file URLs, so uploads never share the web UI's. */
+  readonly filesPublicBaseUrl?: string;
   readonly trustProxy: boolean;
   /** An app to ensure at boot (MARKETPLACE_APP_*). */
   readonly app?: ConfiguredApp;

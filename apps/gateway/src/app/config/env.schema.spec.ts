@@ -40,12 +40,20 @@ describe('environment validation', () => {
       TRUST_PROXY: 'true',
       CONTEXTS: 'events, error-tracking',
       PUBLIC_BASE_URL: 'https://q.example.com/base/',
+      FILES_PUBLIC_BASE_URL: 'https://files.example.net/',
       DATABASE_URL: 'postgres://u:p@db:5432/app',
     });
     expect(config.port).toBe(8080);
     expect(config.trustProxy).toBe(true);
     expect([...config.contexts]).toEqual(['events', 'error-tracking']);
     expect(config.publicBaseUrl).toBe('https://q.example.com/base');
+    expect(config.marketplace.filesPublicBaseUrl).toBe(
+      'https://files.example.net',
+    );
+    expect(loadConfig({}).marketplace.filesPublicBaseUrl).toBeUndefined();
+    expect(problemsOf({ FILES_PUBLIC_BASE_URL: 'files.example.net' })).toEqual([
+      'FILES_PUBLIC_BASE_URL must be an absolute http(s) URL without query or fragment; got "files.example.net"',
+    ]);
   });
 
   it('parses the alert settings, hiding secrets in its messages', () => {

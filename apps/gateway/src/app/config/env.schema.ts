@@ -129,6 +129,13 @@ export class EnvironmentVariables {
   })
   PUBLIC_BASE_URL?: string;
 
+  /** A separate origin for file URLs, so uploads never share the web UI's. */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s?#]+$/, {
+    message: 'must be an absolute http(s) URL without query or fragment',
+  })
+  FILES_PUBLIC_BASE_URL?: string;
+
   @Transform(toBool)
   @IsBoolean({ message: 'must be true or false' })
   TRUST_PROXY = false;
@@ -342,6 +349,7 @@ export function validateEnvironment(
     'DATABASE_URL',
     'DATABASE_READ_URL',
     'PUBLIC_BASE_URL',
+    'FILES_PUBLIC_BASE_URL',
     'INITIAL_ROOT_TOKEN',
     'MARKETPLACE_APP_KEY',
     'MARKETPLACE_APP_SECRET',

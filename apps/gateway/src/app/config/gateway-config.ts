@@ -31,6 +31,8 @@ export interface GatewayConfig {
     readonly name?: string;
   };
   readonly marketplace: {
+    /** Base of file URLs (`FILES_PUBLIC_BASE_URL`), else `publicBaseUrl`. */
+    readonly filesPublicBaseUrl?: string;
     readonly tokenLifetimeDays: number;
     readonly maxUploadBytes: number;
     readonly maxBodyBytes: number;
@@ -97,6 +99,7 @@ export function loadConfig(
           }
         : undefined,
     marketplace: {
+      filesPublicBaseUrl: vars.FILES_PUBLIC_BASE_URL?.replace(/\/+$/, ''),
       tokenLifetimeDays: vars.MARKETPLACE_TOKEN_LIFETIME_DAYS,
       maxUploadBytes: vars.MARKETPLACE_MAX_UPLOAD_BYTES,
       maxBodyBytes: vars.MARKETPLACE_MAX_BODY_BYTES,

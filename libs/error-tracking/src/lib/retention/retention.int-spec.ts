@@ -152,6 +152,26 @@ describe('retention (fake clock)', () => {
     await expect(recountErrors(sql, project.projectId)).resolves.toEqual([]);
   });
 
+  it('forgets sign-in throttles once their count would restart and their block is over', async () => {
+    const now = clock.now().getTime();
+    const minutes = (n: number) => new Date(now + n * 60_000);
+    for (const [username, lastFailure, blockedUntil] of [
+      ['sprayed', minutes(-16), minutes(-15)],
+      ['recent', minutes(-1), minutes(-1)],
+      ['still-locked', minutes(-20), minutes(10)],
+    ] as const)
+      await sql.rows(
+        `INSERT INTO error_tracking.sign_in_throttles (username, failures, last_failure_at, blocked_until)
+         VALUES ($1, 3, $2, $3)`,
+        [username, lastFailure, blockedUntil],
+      );
+    await retention.run(true);
+    const rows = await sql.rows<{ username: string }>(
+      'SELECT username FROM error_tracking.sign_in_throttles ORDER BY username',
+    );
+    expect(rows.map((row) => row.username)).toEqual(['recent', 'still-locked']);
+  });
+
   it('runs once per interval across replicas unless forced', async () => {
     clock.set(new Date(T0 + 200 * DAY));
     const repository = module.get(RetentionRepository);

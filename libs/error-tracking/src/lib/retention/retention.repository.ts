@@ -7,6 +7,7 @@ import {
   partitionName,
 } from '../persistence/event-partitions';
 import { SqlRepository } from '../persistence/sql-repository';
+import { THROTTLE_RESET_MS } from '../web/sessions/sign-in-throttle';
 
 export const RETENTION_JOB = 'retention';
 
@@ -78,6 +79,12 @@ export class RetentionRepository extends SqlRepository {
       [
         'rate_limit_windows',
         `window_start < $1::timestamptz - interval '1 hour'`,
+        now,
+      ],
+      // Sign-in throttles whose count would restart and block is over.
+      [
+        'sign_in_throttles',
+        `blocked_until <= $1 AND last_failure_at < $1::timestamptz - interval '${THROTTLE_RESET_MS / 1000} seconds'`,
         now,
       ],
       // Alerts follow the events: settled deliveries, the delivery log and

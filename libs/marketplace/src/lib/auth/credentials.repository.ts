@@ -106,30 +106,21 @@ export class CredentialsRepository {
     );
   }
 
-  /** The username's failed-login state; undefined when it has none. */
-  async attempts(
-    appKey: string,
-    username: string,
-  ): Promise<{ lockedUntil: Date | null } | undefined> {
-    const rows = await this.db.primary.rows<{ locked_until: Date | null }>(
-      'SELECT locked_until FROM marketplace.login_attempts WHERE app_key = $1 AND username = $2',
-      [appKey, username],
-    );
-    return rows[0] ? { lockedUntil: rows[0].locked_until } : undefined;
-  }
-
   /**
-   * Counts a failed login and returns the count; from `maxFailures` on, the
-   * username is locked for `lockSeconds`. Failures older than the lock
-   * window are forgotten.
+   * Counts a login attempt before its password is checked, unless the
+   * username is locked: the attempts counted in the window, this one
+   * included (from `maxFailures` on, the username is locked for
+   * `lockSeconds`; attempts older than that are forgotten), or the end of
+   * the lock. One statement, so however many attempts race, across
+   * replicas too, no more than `maxFailures` are checked per lock.
    */
-  async recordFailure(
+  async countAttempt(
     appKey: string,
     username: string,
     now: Date,
     maxFailures: number,
     lockSeconds: number,
-  ): Promise<number> {
+  ): Promise<{ failures: number } | { lockedUntil: Date }> {
     const rows = await this.db.primary.rows<{ failures: number }>(
       `INSERT INTO marketplace.login_attempts AS a (app_key, username, failures, last_failure_at, locked_until)
        VALUES ($1, $2, 1, $3, CASE WHEN $4 <= 1 THEN $3::timestamptz + make_interval(secs => $5) END)
@@ -141,12 +132,32 @@ export class CredentialsRepository {
            WHEN (CASE WHEN a.last_failure_at < $3::timestamptz - make_interval(secs => $5)
                       THEN 1 ELSE a.failures + 1 END) >= $4
            THEN $3::timestamptz + make_interval(secs => $5) ELSE a.locked_until END
+       WHERE a.locked_until IS NULL OR a.locked_until <= $3
        RETURNING failures`,
       [appKey, username, now, maxFailures, lockSeconds],
     );
-    return rows[0]?.failures ?? 1;
+    if (rows[0]) return { failures: rows[0].failures };
+    const locked = await this.db.primary.rows<{ locked_until: Date | null }>(
+      'SELECT locked_until FROM marketplace.login_attempts WHERE app_key = $1 AND username = $2',
+      [appKey, username],
+    );
+    return {
+      lockedUntil:
+        locked[0]?.locked_until ?? new Date(now.getTime() + lockSeconds * 1000),
+    };
   }
 
+  /** Forgets every username's attempts last made before `before`. */
+  async purgeAttempts(before: Date): Promise<number> {
+    const rows = await this.db.primary.rows<{ n: number }>(
+      `WITH gone AS (DELETE FROM marketplace.login_attempts WHERE last_failure_at < $1 RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [before],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
+  /** Forgets the username's attempts (a successful login). */
   async clearFailures(appKey: string, username: string): Promise<void> {
     await this.db.primary.rows(
       'DELETE FROM marketplace.login_attempts WHERE app_key = $1 AND username = $2',

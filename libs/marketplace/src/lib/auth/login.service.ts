@@ -7,6 +7,7 @@ import type { Clock } from '@quitanda/kernel';
 import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
 import { MarketplaceError } from '../marketplace.errors';
 import type { MarketplaceModuleOptions } from '../marketplace.options';
+import { MAX_PASSWORD, MAX_USERNAME } from './credential-limits';
 import { CredentialsRepository } from './credentials.repository';
 import type { StoredUser } from './stored-user';
 
@@ -14,10 +15,12 @@ const FAILURE_DELAY_MS = 100;
 const MAX_FAILURE_DELAY_MS = 1_000;
 
 /**
- * Checks a username and password. Failures are counted per username
- * (each one answered a little later than the last, then refused for a while)
- * whether it exists or not, and a locked name answers 429 either way, so
- * neither the answer nor its timing tells whether the user exists.
+ * Checks a username and password. Attempts are counted per username, each
+ * one before its password is checked, so no burst of parallel guesses gets
+ * more checks than the limit (a success forgets them). Failures are answered
+ * a little later each, then the name is refused for a while, whether it
+ * exists or not, and a locked name answers 429 either way, so neither the
+ * answer nor its timing tells whether the user exists.
  */
 @Injectable()
 export class LoginService {
@@ -33,31 +36,34 @@ export class LoginService {
     username: string,
     password: string,
   ): Promise<StoredUser> {
-    const now = this.clock.now();
-    const attempts = await this.users.attempts(appKey, username);
-    const lockedUntil = attempts?.lockedUntil;
-    if (lockedUntil && lockedUntil > now)
-      throw MarketplaceError.tooManyLogins(lockedUntil);
+    // No signup takes these: refused before they are counted, stored or hashed.
+    if (username.length > MAX_USERNAME || password.length > MAX_PASSWORD)
+      throw MarketplaceError.invalidCredentials();
+    const attempt = await this.users.countAttempt(
+      appKey,
+      username,
+      this.clock.now(),
+      this.options.loginMaxFailures,
+      this.options.loginLockSeconds,
+    );
+    if ('lockedUntil' in attempt)
+      throw MarketplaceError.tooManyLogins(attempt.lockedUntil);
     const user = await this.users.findByUsername(appKey, username);
     const ok = await verifyPassword(
       password,
       user?.passwordHash ?? DUMMY_PASSWORD_HASH,
     );
     if (!user || !ok || user.disabled) {
-      const failures = await this.users.recordFailure(
-        appKey,
-        username,
-        now,
-        this.options.loginMaxFailures,
-        this.options.loginLockSeconds,
-      );
       // Slowed before refused: each earlier failure adds a little wait.
       await delay(
-        Math.min((failures - 1) * FAILURE_DELAY_MS, MAX_FAILURE_DELAY_MS),
+        Math.min(
+          (attempt.failures - 1) * FAILURE_DELAY_MS,
+          MAX_FAILURE_DELAY_MS,
+        ),
       );
       throw MarketplaceError.invalidCredentials();
     }
-    if (attempts) await this.users.clearFailures(appKey, username);
+    await this.users.clearFailures(appKey, username);
     return user;
   }
 }

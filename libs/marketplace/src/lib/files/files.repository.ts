@@ -68,6 +68,7 @@ export interface FileText {
 export type AppendResult =
   | { readonly kind: 'stored'; readonly file: StoredFile }
   | { readonly kind: 'gone' }
+  | { readonly kind: 'complete' }
   | { readonly kind: 'offset'; readonly file: StoredFile };
 
 /** File metadata and bytes (chunks in `file_chunks`). */
@@ -193,6 +194,7 @@ export class FilesRepository {
    * Appends bytes at `offset` (which must be the bytes stored so far) to
    * generation `generation` of the file; `restart` first drops what was
    * stored (a whole-body upload). `size` (when >= 0) fixes the declared size.
+   * Once the file holds all its bytes nothing more is written.
    */
   async append(
     appKey: string,
@@ -211,6 +213,8 @@ export class FilesRepository {
       const current = rows[0] ? toFile(rows[0]) : undefined;
       if (!current || current.generation !== generation)
         return { kind: 'gone' };
+      if (current.size >= 0 && current.storedBytes >= current.size)
+        return { kind: 'complete' };
       if (restart)
         await tx.rows(
           'DELETE FROM marketplace.file_chunks WHERE app_key = $1 AND file_id = $2',

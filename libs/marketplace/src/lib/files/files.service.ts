@@ -30,6 +30,7 @@ import { MarketplaceError } from '../marketplace.errors';
 import type { MarketplaceModuleOptions } from '../marketplace.options';
 import { FilesRepository } from './files.repository';
 import type { StoredFile } from './files.repository';
+import { isMediaType } from './media-type';
 import { NEVER, signature } from './url-signer';
 
 /** Lifetime asked with `ttl_in_seconds`/`kinveyfile_ttl`, else the default. */
@@ -138,6 +139,16 @@ export class FilesService {
       throw MarketplaceError.tooLarge(
         `size ${size} exceeds ${this.options.maxUploadBytes} bytes`,
       );
+    const mimeType =
+      typeof body['mimeType'] === 'string' && body['mimeType'] !== ''
+        ? body['mimeType']
+        : (contentType ?? 'application/octet-stream');
+    // Served as the download's Content-Type: a broken one breaks every download.
+    if (!isMediaType(mimeType))
+      throw MarketplaceError.badRequest(
+        'mimeType must be a media type such as image/png.',
+        'mimeType',
+      );
     const custom: KinveyDoc = {};
     for (const [key, value] of Object.entries(body))
       if (!SERVER_FIELDS.includes(key)) custom[key] = value;
@@ -155,10 +166,7 @@ export class FilesService {
       _id: fileId,
       _filename:
         typeof body['_filename'] === 'string' ? body['_filename'] : fileId,
-      mimeType:
-        typeof body['mimeType'] === 'string'
-          ? body['mimeType']
-          : (contentType ?? 'application/octet-stream'),
+      mimeType,
       _public: isPublic,
       _acl: { ...acl, gr: acl['gr'] !== false },
       _kmd: {

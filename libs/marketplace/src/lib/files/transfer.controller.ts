@@ -21,6 +21,8 @@ import type { Request, Response } from 'express';
 
 import { KINVEY_ENTITY, KinveyErrorDto } from '../http/kinvey-api.decorators';
 import { parseContentRange, parseRange } from './content-range';
+import { DOWNLOAD_CSP, showsInline } from './download-policy';
+import { isMediaType } from './media-type';
 import { readBytes } from './read-bytes';
 import { TransferService } from './transfer.service';
 import type { SignedParams, UploadState } from './transfer.service';
@@ -65,7 +67,7 @@ export class TransferController {
   @Put('_upload/:id')
   @ApiOperation({
     summary:
-      'Signed upload URL (_uploadURL): `Content-Range: bytes */N` probes (308 + Range while incomplete, 200 when complete); `bytes a-b/N` stores a chunk (308 or 201); no Content-Range stores the whole body. 413 over the declared size or limit; 401 InvalidCredentials when tampered with or expired.',
+      'Signed upload URL (_uploadURL): `Content-Range: bytes */N` probes (308 + Range while incomplete, 200 when complete); `bytes a-b/N` stores a chunk (308 or 201); no Content-Range stores the whole body. 413 over the declared size or limit; 401 InvalidCredentials when tampered with or expired, InsufficientCredentials once the upload is complete (the URL writes the bytes once).',
   })
   @ApiHeader({ name: 'Content-Range', required: false })
   @ApiResponse({
@@ -96,6 +98,7 @@ export class TransferController {
       res.end();
       return;
     }
+    this.transfer.requireOpen(file, range);
     const body = await readBytes(req, this.transfer.limitFor(file, range));
     const state = await this.transfer.upload(appKey, file, range, body);
     sendState(res, state, range?.kind === 'probe' ? 200 : 201);
@@ -104,7 +107,7 @@ export class TransferController {
   @Get('_download/:id')
   @ApiOperation({
     summary:
-      'Signed download URL (_downloadURL): the bytes with Content-Type, ETag, Cache-Control, nosniff; honours Range (206) and If-None-Match (304).',
+      'Signed download URL (_downloadURL): the bytes with Content-Type, ETag, Cache-Control, nosniff and a sandboxing CSP, as an attachment unless an image, audio, video or plain text; honours Range (206) and If-None-Match (304).',
   })
   @ApiHeader({ name: 'Range', required: false })
   @ApiHeader({ name: 'If-None-Match', required: false })
@@ -146,10 +149,16 @@ export class TransferController {
       isPublic ? 'public, max-age=3600' : 'private, max-age=300',
     );
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader(
-      'Content-Type',
-      String(file.doc['mimeType'] ?? 'application/octet-stream'),
-    );
+    res.setHeader('Content-Security-Policy', DOWNLOAD_CSP);
+    // One stored before media types were checked is sent as plain bytes.
+    const declared = String(file.doc['mimeType']);
+    const mimeType = isMediaType(declared)
+      ? declared
+      : 'application/octet-stream';
+    // Before Content-Type: Express sets one from the name's extension.
+    if (!showsInline(mimeType))
+      res.attachment(String(file.doc['_filename'] ?? id));
+    res.setHeader('Content-Type', mimeType);
     if (
       ifNoneMatch &&
       ifNoneMatch.split(',').some((tag) => tag.trim() === etag)

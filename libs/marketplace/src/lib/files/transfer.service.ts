@@ -29,6 +29,11 @@ function int(value: unknown): number {
     : NaN;
 }
 
+const spent = () =>
+  MarketplaceError.insufficient(
+    'This upload is complete; replace the file for a new upload URL.',
+  );
+
 /** The self-authorising upload and download URLs. */
 @Injectable()
 export class TransferService {
@@ -82,6 +87,15 @@ export class TransferService {
     return range?.kind === 'chunk' ? Math.max(0, cap - range.start) : cap;
   }
 
+  /**
+   * An upload URL writes a file's bytes once: after the upload completed,
+   * only probes are answered, so the bytes behind handed-out download URLs
+   * never change (a replacement, with its new URLs, is the way to others).
+   */
+  requireOpen(file: StoredFile, range: UploadRange | undefined): void {
+    if (range?.kind !== 'probe' && this.state(file).complete) throw spent();
+  }
+
   state(file: StoredFile): UploadState {
     return file.size >= 0 && file.storedBytes >= file.size
       ? { complete: true, file }
@@ -130,6 +144,8 @@ export class TransferService {
         : -1,
     );
     if (result.kind === 'gone') throw MarketplaceError.blobNotFound(file.id);
+    // Completed by a concurrent request since this one was authorised.
+    if (result.kind === 'complete') throw spent();
     // A chunk that does not continue where the stored bytes end is not
     // applied; the 308 tells the client where to resume.
     return this.state(result.file);

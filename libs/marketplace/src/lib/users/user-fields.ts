@@ -1,3 +1,8 @@
+import {
+  MAX_PASSWORD,
+  MAX_USERNAME,
+  MIN_PASSWORD,
+} from '../auth/credential-limits';
 import { isReservedUserId } from '../auth/principal';
 import { entityIdOf } from '../kinvey/ids';
 import { isPlainObject } from '../kinvey/kinvey-doc';
@@ -5,9 +10,6 @@ import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
 
 const DIGITS = /^\d*$/;
-
-const MIN_PASSWORD = 8;
-const MAX_PASSWORD = 256;
 
 function fail(code: MarketplaceErrorCode, problems: string[]): never {
   const debug = problems.join('; ');
@@ -37,8 +39,8 @@ export function checkUserBody(
   const { username, password } = body;
   if (username === undefined || username === null || username === '')
     missing.push('username is required');
-  else if (typeof username !== 'string' || username.length > 255)
-    bad.push('username must be a string of at most 255 characters');
+  else if (typeof username !== 'string' || username.length > MAX_USERNAME)
+    bad.push(`username must be a string of at most ${MAX_USERNAME} characters`);
   if (password === undefined || password === null) {
     if (creating) missing.push('password is required');
   } else if (

@@ -23,3 +23,13 @@ export function signInDelayMs(
   if (failures < FREE_FAILURES) return 0;
   return Math.min(policy.lockMs, 1000 * 2 ** (failures - FREE_FAILURES));
 }
+
+/**
+ * `signInDelayMs` of the 1st to the `maxFailures`-th failure, for the
+ * database to apply as it counts an attempt (the last one beyond).
+ */
+export function signInDelaysMs(policy: SignInLockPolicy): number[] {
+  return Array.from({ length: policy.maxFailures }, (_, n) =>
+    signInDelayMs(n + 1, policy),
+  );
+}

@@ -42,42 +42,42 @@ export class WebSessionsRepository extends SqlRepository {
     );
   }
 
-  /** When the next attempt for this username may be checked (null: now). */
-  async blockedUntil(username: string): Promise<Date | null> {
-    const rows = await this.sql.rows<{ blocked_until: Date }>(
-      'SELECT blocked_until FROM error_tracking.sign_in_throttles WHERE username = $1',
-      [username],
-    );
-    return rows[0]?.blocked_until ?? null;
-  }
-
   /**
-   * Counts a failure (the count restarts after `resetAfterMs` without one)
-   * and blocks the username for `delayMs(failures)`; returns the count.
+   * Counts a sign-in attempt before its password is checked, unless the
+   * username is blocked: returns the attempts counted (restarting after
+   * `resetAfterMs` without one), this one included, having blocked the name
+   * for `delaysMs[attempts - 1]` (the last entry beyond the list), or when
+   * the block ends. One statement, so however many attempts race, across
+   * replicas too, none is checked while an earlier one blocks the name.
    */
-  async recordFailure(
+  async countAttempt(
     username: string,
     now: Date,
     resetAfterMs: number,
-    delayMs: (failures: number) => number,
-  ): Promise<number> {
+    delaysMs: readonly number[],
+  ): Promise<{ failures: number } | { blockedUntil: Date }> {
     const rows = await this.sql.rows<{ failures: number }>(
       `INSERT INTO error_tracking.sign_in_throttles AS t (username, failures, last_failure_at, blocked_until)
-       VALUES ($1, 1, $2, $2)
+       VALUES ($1, 1, $2, $2::timestamptz + make_interval(secs => ($4::bigint[])[1] / 1000.0))
        ON CONFLICT (username) DO UPDATE SET
          failures = CASE WHEN t.last_failure_at < $3 THEN 1 ELSE t.failures + 1 END,
-         last_failure_at = $2
+         last_failure_at = $2,
+         blocked_until = $2::timestamptz + make_interval(secs => ($4::bigint[])[least(
+           CASE WHEN t.last_failure_at < $3 THEN 1 ELSE t.failures + 1 END,
+           cardinality($4::bigint[]))] / 1000.0)
+       WHERE t.blocked_until <= $2
        RETURNING failures`,
-      [username, now, new Date(now.getTime() - resetAfterMs)],
+      [username, now, new Date(now.getTime() - resetAfterMs), delaysMs],
     );
-    const failures = rows[0]?.failures ?? 1;
-    await this.sql.rows(
-      'UPDATE error_tracking.sign_in_throttles SET blocked_until = $2 WHERE username = $1',
-      [username, new Date(now.getTime() + delayMs(failures))],
+    if (rows[0]) return { failures: rows[0].failures };
+    const blocked = await this.sql.rows<{ blocked_until: Date }>(
+      'SELECT blocked_until FROM error_tracking.sign_in_throttles WHERE username = $1',
+      [username],
     );
-    return failures;
+    return { blockedUntil: blocked[0]?.blocked_until ?? now };
   }
 
+  /** Forgets the username's attempts (a successful sign-in). */
   async clearFailures(username: string): Promise<void> {
     await this.sql.rows(
       'DELETE FROM error_tracking.sign_in_throttles WHERE username = $1',

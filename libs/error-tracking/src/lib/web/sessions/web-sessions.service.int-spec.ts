@@ -156,6 +156,32 @@ describe('web sessions (fake clock)', () => {
     expect(defined(row, 'count').n).toBe(0);
   });
 
+  it('checks no more of 40 parallel guesses than the throttle allows, then refuses the right password', async () => {
+    await newUser('flood');
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, n) =>
+        sessions.signIn('flood', `wrong guess ${n}`),
+      ),
+    );
+    // Two free failures, and the third blocks the name for a second.
+    expect(results.filter((r) => r.kind === 'invalid')).toHaveLength(3);
+    expect(results.filter((r) => r.kind === 'throttled')).toHaveLength(37);
+    await expect(sessions.signIn('flood', PASSWORD)).resolves.toEqual({
+      kind: 'throttled',
+      retryAfterSeconds: 1,
+    });
+  });
+
+  it('refuses a very long username like any unknown one, counting at most 255 characters of it', async () => {
+    await expect(
+      sessions.signIn('v'.repeat(500_000), 'p'.repeat(500_000)),
+    ).resolves.toEqual({ kind: 'invalid' });
+    const [row] = await sql.rows<{ n: number }>(
+      'SELECT max(length(username))::int AS n FROM error_tracking.sign_in_throttles',
+    );
+    expect(defined(row, 'longest').n).toBeLessThanOrEqual(255);
+  });
+
   describe('with ERROR_TRACKING_SESSION_MINUTES=60, _SIGN_IN_MAX_FAILURES=3, _SIGN_IN_LOCK_SECONDS=30', () => {
     let configuredSessions: WebSessionsService;
 

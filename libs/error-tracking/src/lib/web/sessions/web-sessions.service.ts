@@ -7,8 +7,7 @@ import { AccountsService } from '../../accounts/accounts.service';
 import { ERROR_TRACKING_OPTIONS } from '../../error-tracking.constants';
 import { ErrorTrackingError } from '../../error-tracking.errors';
 import type { ErrorTrackingModuleOptions } from '../../error-tracking.options';
-import { THROTTLE_RESET_MS, signInDelayMs } from './sign-in-throttle';
-import type { SignInLockPolicy } from './sign-in-throttle';
+import { THROTTLE_RESET_MS, signInDelaysMs } from './sign-in-throttle';
 import { WebSessionsRepository } from './web-sessions.repository';
 
 export interface WebSession {
@@ -27,7 +26,8 @@ export type SignInResult =
 export class WebSessionsService {
   /** How long a session lives after sign-in (`ERROR_TRACKING_SESSION_MINUTES`). */
   readonly ttlSeconds: number;
-  private readonly lock: SignInLockPolicy;
+  /** The block after each failure, the n-th at n - 1; the last beyond. */
+  private readonly delaysMs: readonly number[];
 
   constructor(
     private readonly repository: WebSessionsRepository,
@@ -36,37 +36,36 @@ export class WebSessionsService {
     @Inject(ERROR_TRACKING_OPTIONS) options: ErrorTrackingModuleOptions,
   ) {
     this.ttlSeconds = options.sessionMinutes * 60;
-    this.lock = {
+    this.delaysMs = signInDelaysMs({
       maxFailures: options.signInMaxFailures,
       lockMs: options.signInLockSeconds * 1000,
-    };
+    });
   }
 
   /**
-   * Checks the password unless the username is throttled; every failure
-   * (known user or not) slows the next attempts for that name alike.
+   * Checks the password unless the username is throttled; every attempt
+   * is counted before its check, and every failure (known user or not)
+   * slows the next attempts for that name alike.
    */
   async signIn(username: string, password: string): Promise<SignInResult> {
     const key = username.trim().toLowerCase().slice(0, 255);
     const now = this.clock.now();
-    const blockedUntil = await this.repository.blockedUntil(key);
-    if (blockedUntil && blockedUntil.getTime() > now.getTime())
+    const attempt = await this.repository.countAttempt(
+      key,
+      now,
+      THROTTLE_RESET_MS,
+      this.delaysMs,
+    );
+    if ('blockedUntil' in attempt)
       return {
         kind: 'throttled',
-        retryAfterSeconds: Math.ceil(
-          (blockedUntil.getTime() - now.getTime()) / 1000,
+        retryAfterSeconds: Math.max(
+          1,
+          Math.ceil((attempt.blockedUntil.getTime() - now.getTime()) / 1000),
         ),
       };
     const user = await this.accounts.checkPassword(username.trim(), password);
-    if (!user) {
-      await this.repository.recordFailure(
-        key,
-        now,
-        THROTTLE_RESET_MS,
-        (failures) => signInDelayMs(failures, this.lock),
-      );
-      return { kind: 'invalid' };
-    }
+    if (!user) return { kind: 'invalid' };
     await this.repository.clearFailures(key);
     await this.repository.deleteExpired(now);
     const id = randomToken(32);

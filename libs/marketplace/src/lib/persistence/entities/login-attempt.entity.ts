@@ -3,8 +3,9 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { MARKETPLACE_SCHEMA } from '../../marketplace.constants';
 
 /**
- * Failed logins per app and username (existing or not, so the throttle
- * reveals nothing), shared by every replica.
+ * Login attempts per app and username (existing or not, so the throttle
+ * reveals nothing), shared by every replica. UNLOGGED (a migration:
+ * TypeORM has no word for it): counters need no crash safety.
  */
 @Entity({ name: 'login_attempts', schema: MARKETPLACE_SCHEMA })
 export class LoginAttemptEntity {

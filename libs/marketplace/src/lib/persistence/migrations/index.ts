@@ -1,6 +1,7 @@
 import { CreateMarketplace1795331816132 } from './1795331816132-CreateMarketplace';
 import { RecordsDocIndex1795335000000 } from './1795335000000-RecordsDocIndex';
 import { RecordsTextFieldIndexes1795588765012 } from './1795588765012-RecordsTextFieldIndexes';
+import { UnloggedLoginAttempts1795650000000 } from './1795650000000-UnloggedLoginAttempts';
 import { DisableReservedUserIds1795727426293 } from './1795727426293-DisableReservedUserIds';
 
 /** Every migration of the marketplace schema, oldest first. */
@@ -8,5 +9,6 @@ export const MARKETPLACE_MIGRATIONS = [
   CreateMarketplace1795331816132,
   RecordsDocIndex1795335000000,
   RecordsTextFieldIndexes1795588765012,
+  UnloggedLoginAttempts1795650000000,
   DisableReservedUserIds1795727426293,
 ];
