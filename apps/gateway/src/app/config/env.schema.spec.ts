@@ -226,6 +226,16 @@ describe('environment validation', () => {
     ]);
   });
 
+  it('takes an optional metrics token of 16+ characters, never repeating it', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(
+      loadConfig({ METRICS_TOKEN: 'metrics-token-0123456789' }).metricsToken,
+    ).toBe('metrics-token-0123456789');
+    expect(problemsOf({ METRICS_TOKEN: 'short-secret' })).toEqual([
+      'METRICS_TOKEN must be at least 16 characters; got (value hidden)',
+    ]);
+  });
+
   it('names every bad variable at once', () => {
     const problems = problemsOf({
       PORT: 'eighty',

@@ -92,6 +92,7 @@ const SECRET_VARIABLES = new Set([
   'DATABASE_READ_URL',
   'INITIAL_ROOT_TOKEN',
   'EVENTS_WRITE_TOKEN',
+  'METRICS_TOKEN',
   'MARKETPLACE_APP_SECRET',
   'MARKETPLACE_MASTER_SECRET',
   'SMTP_URL',
@@ -179,6 +180,12 @@ export class EnvironmentVariables {
   @IsString()
   @MinLength(16, { message: 'must be at least 16 characters' })
   EVENTS_WRITE_TOKEN?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'must be at least 16 characters' })
+  @MaxLength(255)
+  METRICS_TOKEN?: string;
 
   @Transform(toInt)
   @IntRange(1, 3650)
@@ -364,6 +371,7 @@ export function validateEnvironment(
     'MARKETPLACE_MASTER_SECRET',
     'MARKETPLACE_APP_NAME',
     'EVENTS_WRITE_TOKEN',
+    'METRICS_TOKEN',
     'SMTP_URL',
     'ALERTS_FROM',
     'ALERTS_ENCRYPTION_KEY',

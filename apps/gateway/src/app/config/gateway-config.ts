@@ -53,6 +53,8 @@ export interface GatewayConfig {
     readonly sessionCacheSeconds: number;
   };
   readonly events: { readonly writeToken?: string };
+  /** When set, `/metrics` needs `Authorization: Bearer <token>`. */
+  readonly metricsToken?: string;
   /** Error-tracking alerts (webhooks and e-mail). */
   readonly alerts: {
     readonly smtpUrl?: string;
@@ -125,6 +127,7 @@ export function loadConfig(
       sessionCacheSeconds: vars.MARKETPLACE_SESSION_CACHE_SECONDS,
     },
     events: { writeToken: vars.EVENTS_WRITE_TOKEN },
+    metricsToken: vars.METRICS_TOKEN,
     alerts: {
       smtpUrl: vars.SMTP_URL,
       from: vars.ALERTS_FROM,
