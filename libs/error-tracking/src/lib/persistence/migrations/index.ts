@@ -3,6 +3,7 @@ import { CreateEventsPartitioned1795322979205 } from './1795322979205-CreateEven
 import { CreateWebSessions1795331783744 } from './1795331783744-CreateWebSessions';
 import { CreateSourceMapArtifacts1795588722324 } from './1795588722324-CreateSourceMapArtifacts';
 import { AddAlerts1795589959974 } from './1795589959974-AddAlerts';
+import { AddPasswordExpiresAtToUsers1795729156640 } from './1795729156640-AddPasswordExpiresAtToUsers';
 
 /** Every migration of the error_tracking schema, oldest first. */
 export const ERROR_TRACKING_MIGRATIONS = [
@@ -11,4 +12,5 @@ export const ERROR_TRACKING_MIGRATIONS = [
   CreateWebSessions1795331783744,
   CreateSourceMapArtifacts1795588722324,
   AddAlerts1795589959974,
+  AddPasswordExpiresAtToUsers1795729156640,
 ];
