@@ -15,6 +15,7 @@
 // checked to create and hand each VOLUME to the USER, and that is emulated).
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
@@ -268,7 +269,12 @@ async function start(runtime, label, extraEnv) {
     const base = `http://127.0.0.1:${port}`;
     const created = await fetch(`${base}/events`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: {
+        'content-type': 'application/json',
+        ...(env.EVENTS_WRITE_TOKEN
+          ? { authorization: `Bearer ${env.EVENTS_WRITE_TOKEN}` }
+          : {}),
+      },
       body: '{"title":"image"}',
     });
     if (created.status !== 201)
@@ -294,11 +300,29 @@ async function start(runtime, label, extraEnv) {
   );
 }
 
-/** `${NAME:-default}` and `${NAME}` as compose reads them, from our environment. */
+/**
+ * What an operator must choose before `docker compose up` (the file's
+ * `${NAME:?message}`), when this machine's environment has not.
+ */
+const OPERATOR_CHOICES = {
+  EVENTS_WRITE_TOKEN: `dry-run-${randomBytes(12).toString('hex')}`,
+};
+
+/**
+ * `${NAME:-default}`, `${NAME:?message}` and `${NAME}` as compose reads them,
+ * from our environment.
+ */
 function interpolate(value) {
   return String(value).replace(
-    /\$\{(\w+)(?::-([^}]*))?\}/g,
-    (_m, name, fallback) => process.env[name] || (fallback ?? ''),
+    /\$\{(\w+)(?::([-?])([^}]*))?\}/g,
+    (_m, name, kind, text) => {
+      if (process.env[name]) return process.env[name];
+      if (kind !== '?') return kind === '-' ? text : '';
+      return (
+        OPERATOR_CHOICES[name] ??
+        fail(`compose: ${name} must be set (${text}); the dry run has no value`)
+      );
+    },
   );
 }
 

@@ -63,10 +63,17 @@ describe('error-tracking web UI over HTTP (e2e)', () => {
       expect(home.text).toContain('@root');
     });
 
-    it('never redirects off-site after sign-in', async () => {
+    it.each([
+      '//evil.test/x',
+      'https://evil.test/',
+      '/..//evil.example',
+      '/.//evil.example',
+      '/%2e%2e//evil.example',
+    ])('never redirects off-site after sign-in: %p', async (target) => {
+      const user = await createUser(gw);
       const agent = request.agent(gw.url);
       const form = await agent
-        .get('/users/sign_in?redirect_to=//evil.test/x')
+        .get(`/users/sign_in?redirect_to=${encodeURIComponent(target)}`)
         .expect(200);
       expect(form.text).toContain('name="redirect_to" value="/"');
       await agent
@@ -74,9 +81,9 @@ describe('error-tracking web UI over HTTP (e2e)', () => {
         .type('form')
         .send({
           _csrf: csrfOf(form.text),
-          username: 'root',
-          password,
-          redirect_to: 'https://evil.test/',
+          username: user.username,
+          password: 'correct horse battery',
+          redirect_to: target,
         })
         .expect(303)
         .expect('Location', '/');

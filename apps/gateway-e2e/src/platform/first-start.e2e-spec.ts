@@ -1,4 +1,11 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import {
+  mkdtemp,
+  readFile,
+  readdir,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -21,7 +28,7 @@ describe('first start, as a new user runs it (e2e)', () => {
 
   afterAll(() => rm(cwd, { recursive: true, force: true }));
 
-  it('shows the URLs and how to sign in on one screen, and no secret', async () => {
+  it('shows the URLs and how to sign in on one screen, and no secret; keeps DATA_DIR owner-only', async () => {
     const answers: Record<string, number> = {};
     // No variable but the listen address: the embedded database under ./.data.
     const run = await runMain(
@@ -81,6 +88,16 @@ describe('first start, as a new user runs it (e2e)', () => {
       credentials.marketplace.master_secret,
     ])
       expect(run.stdout).not.toContain(secret);
+
+    // The database files, the credentials and the socket: the owner's only.
+    const dataDir = join(cwd, '.data');
+    expect((await stat(dataDir)).mode & 0o777).toBe(0o700);
+    const open: string[] = [];
+    for (const entry of await readdir(dataDir, { recursive: true })) {
+      const mode = (await stat(join(dataDir, entry))).mode & 0o777;
+      if (mode & 0o077) open.push(`${entry} ${mode.toString(8)}`);
+    }
+    expect(open).toEqual([]);
   }, 120_000);
 
   describe('.env in the working directory', () => {

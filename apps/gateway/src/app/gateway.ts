@@ -53,7 +53,7 @@ export async function startGateway(
     }
     const app = await NestFactory.create<NestExpressApplication>(
       AppModule.forRoot({ config, databaseUrl: database.url }),
-      new GatewayExpressAdapter(),
+      new GatewayExpressAdapter(config.http),
       { bodyParser: false, bufferLogs: true, abortOnError: false },
     );
     configureApp(app, config, log);

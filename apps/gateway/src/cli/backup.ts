@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 
 import { parse } from 'pg-connection-string';
 import { withClient } from '@quitanda/database';
@@ -57,7 +59,7 @@ export async function backup(
   const header =
     `-- Quitanda ${version} (commit ${commit}) backup of schemas ${schemas.join(', ')}\n` +
     `-- Restore: npm run cli -- restore <this file> (or psql -v ON_ERROR_STOP=1 -f <this file>)\n`;
-  await writeFile(file, header + portable(dump), { mode: 0o600 });
+  await writeOwnerOnly(file, header + portable(dump));
   return `Backed up ${schemas.join(', ')} from the ${database.kind === 'embedded' ? 'embedded database' : 'server'} to ${file}.`;
 }
 
@@ -79,6 +81,25 @@ export function portable(dump: string): string {
     );
   });
   return kept.join('\n');
+}
+
+/**
+ * The dump holds password hashes and signing keys. `writeFile`'s mode only
+ * applies to a file it creates (an existing 0644 file stays 0644), so the
+ * bytes go to a new 0600 file beside the target, renamed over it.
+ */
+async function writeOwnerOnly(file: string, text: string): Promise<void> {
+  const temporary = join(
+    dirname(file),
+    `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`,
+  );
+  try {
+    await writeFile(temporary, text, { mode: 0o600, flag: 'wx' });
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
 }
 
 async function serverDump(url: string, args: string[]): Promise<string> {

@@ -49,7 +49,7 @@ export async function signInLine(
     if (root?.['root_password']) {
       fields['ui_username'] = root['root_username'] ?? 'root';
       parts.push(
-        `web UI ${base}/: sign in as ${String(fields['ui_username'])} with "root_password"`,
+        `web UI ${base}/: sign in as ${String(fields['ui_username'])} with "root_password", then choose a new password`,
       );
     }
     if (config.initialRootToken)

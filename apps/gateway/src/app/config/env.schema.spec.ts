@@ -193,6 +193,57 @@ describe('environment validation', () => {
     ]);
   });
 
+  it('bounds what one HTTP connection may hold, headers within the request', () => {
+    expect(loadConfig({}).http).toEqual({
+      headersTimeoutMs: 15_000,
+      requestTimeoutMs: 60_000,
+      keepAliveTimeoutMs: 5_000,
+      maxConnections: 2_048,
+    });
+    expect(
+      loadConfig({
+        HTTP_HEADERS_TIMEOUT_MS: '500',
+        HTTP_REQUEST_TIMEOUT_MS: '1000',
+        HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
+        HTTP_MAX_CONNECTIONS: '10',
+      }).http,
+    ).toEqual({
+      headersTimeoutMs: 500,
+      requestTimeoutMs: 1_000,
+      keepAliveTimeoutMs: 65_000,
+      maxConnections: 10,
+    });
+    for (const [name, bad] of [
+      ['HTTP_HEADERS_TIMEOUT_MS', '0'],
+      ['HTTP_REQUEST_TIMEOUT_MS', 'forever'],
+      ['HTTP_KEEP_ALIVE_TIMEOUT_MS', '-1'],
+      ['HTTP_MAX_CONNECTIONS', '0'],
+    ] as const)
+      expect(problemsOf({ [name]: bad })).toEqual([
+        expect.stringMatching(new RegExp(`^${name} must be an integer`)),
+      ]);
+    expect(
+      problemsOf({
+        HTTP_HEADERS_TIMEOUT_MS: '20000',
+        HTTP_REQUEST_TIMEOUT_MS: '10000',
+      }),
+    ).toEqual([
+      expect.stringMatching(
+        /^HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS/,
+      ),
+    ]);
+  });
+
+  it('takes an optional metrics token of 16+ characters, never repeating it', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(
+      loadConfig({ METRICS_TOKEN: 'metrics-token-0123456789' }).metricsToken,
+    ).toBe('metrics-token-0123456789');
+    expect(problemsOf({ METRICS_TOKEN: 'short-secret' })).toEqual([
+      'METRICS_TOKEN must be at least 16 characters; got (value hidden)',
+    ]);
+  });
+
   it('names every bad variable at once', () => {
     const problems = problemsOf({
       PORT: 'eighty',

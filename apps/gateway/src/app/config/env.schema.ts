@@ -92,6 +92,7 @@ const SECRET_VARIABLES = new Set([
   'DATABASE_READ_URL',
   'INITIAL_ROOT_TOKEN',
   'EVENTS_WRITE_TOKEN',
+  'METRICS_TOKEN',
   'MARKETPLACE_APP_SECRET',
   'MARKETPLACE_MASTER_SECRET',
   'SMTP_URL',
@@ -186,6 +187,12 @@ export class EnvironmentVariables {
   @IsString()
   @MinLength(16, { message: 'must be at least 16 characters' })
   EVENTS_WRITE_TOKEN?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'must be at least 16 characters' })
+  @MaxLength(255)
+  METRICS_TOKEN?: string;
 
   @Transform(toInt)
   @IntRange(1, 3650)
@@ -308,6 +315,22 @@ export class EnvironmentVariables {
   @Transform(toInt)
   @IntRange(0, 300_000)
   SHUTDOWN_TIMEOUT_MS = 15_000;
+
+  @Transform(toInt)
+  @IntRange(100, 600_000)
+  HTTP_HEADERS_TIMEOUT_MS = 15_000;
+
+  @Transform(toInt)
+  @IntRange(100, 3_600_000)
+  HTTP_REQUEST_TIMEOUT_MS = 60_000;
+
+  @Transform(toInt)
+  @IntRange(100, 600_000)
+  HTTP_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+  @Transform(toInt)
+  @IntRange(1, 1_000_000)
+  HTTP_MAX_CONNECTIONS = 2_048;
 }
 
 export class ConfigurationError extends Error {
@@ -356,6 +379,7 @@ export function validateEnvironment(
     'MARKETPLACE_MASTER_SECRET',
     'MARKETPLACE_APP_NAME',
     'EVENTS_WRITE_TOKEN',
+    'METRICS_TOKEN',
     'SMTP_URL',
     'ALERTS_FROM',
     'ALERTS_ENCRYPTION_KEY',
@@ -388,6 +412,11 @@ export function validateEnvironment(
     (present['ALERTS_FROM'] === undefined)
   ) {
     problems.push('SMTP_URL and ALERTS_FROM must be set together');
+  }
+  if (variables.HTTP_HEADERS_TIMEOUT_MS > variables.HTTP_REQUEST_TIMEOUT_MS) {
+    problems.push(
+      'HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
+    );
   }
   if (Array.isArray(variables.CONTEXTS) && variables.CONTEXTS.length === 0) {
     problems.push('CONTEXTS must name at least one context');

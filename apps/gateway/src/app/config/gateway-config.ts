@@ -3,6 +3,18 @@ import { resolve } from 'node:path';
 import { validateEnvironment } from './env.schema';
 import type { ContextName, LOG_LEVELS } from './env.schema';
 
+/** What one client connection may hold of the server. */
+export interface HttpServerLimits {
+  /** Time to receive a request's headers. */
+  readonly headersTimeoutMs: number;
+  /** Time to receive a whole request, body included. */
+  readonly requestTimeoutMs: number;
+  /** Time a keep-alive connection may stay idle between requests. */
+  readonly keepAliveTimeoutMs: number;
+  /** Open connections at most; more are closed as they arrive. */
+  readonly maxConnections: number;
+}
+
 /** The gateway's validated, typed configuration. Built once, at boot. */
 export interface GatewayConfig {
   readonly port: number;
@@ -23,6 +35,8 @@ export interface GatewayConfig {
   /** Named prepared statements for the hot statements (`DB_PREPARED_STATEMENTS`). */
   readonly dbPreparedStatements: boolean;
   readonly shutdownTimeoutMs: number;
+  /** Bounds on each client connection (`HTTP_*`). */
+  readonly http: HttpServerLimits;
   readonly initialRootToken?: string;
   readonly marketplaceApp?: {
     readonly appKey: string;
@@ -41,6 +55,8 @@ export interface GatewayConfig {
     readonly sessionCacheSeconds: number;
   };
   readonly events: { readonly writeToken?: string };
+  /** When set, `/metrics` needs `Authorization: Bearer <token>`. */
+  readonly metricsToken?: string;
   /** Error-tracking alerts (webhooks and e-mail). */
   readonly alerts: {
     readonly smtpUrl?: string;
@@ -86,6 +102,12 @@ export function loadConfig(
     dbTimeoutMs: vars.DB_TIMEOUT_MS,
     dbPreparedStatements: vars.DB_PREPARED_STATEMENTS,
     shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS,
+    http: {
+      headersTimeoutMs: vars.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: vars.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: vars.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: vars.HTTP_MAX_CONNECTIONS,
+    },
     initialRootToken: vars.INITIAL_ROOT_TOKEN,
     marketplaceApp:
       vars.MARKETPLACE_APP_KEY &&
@@ -108,6 +130,7 @@ export function loadConfig(
       sessionCacheSeconds: vars.MARKETPLACE_SESSION_CACHE_SECONDS,
     },
     events: { writeToken: vars.EVENTS_WRITE_TOKEN },
+    metricsToken: vars.METRICS_TOKEN,
     alerts: {
       smtpUrl: vars.SMTP_URL,
       from: vars.ALERTS_FROM,

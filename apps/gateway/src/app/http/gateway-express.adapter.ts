@@ -1,7 +1,12 @@
+import type { Server } from 'node:http';
+
 import { StreamableFile } from '@nestjs/common';
+import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { JsonText, endWithBody } from '@quitanda/http';
 import type { Response } from 'express';
+
+import type { HttpServerLimits } from '../config/gateway-config';
 
 /**
  * Express, with a leaner way of sending controller results.
@@ -12,8 +17,21 @@ import type { Response } from 'express';
  * per request. Plain objects are serialised once and written with their
  * length; JSON text from the database (`JsonText`) is written as it is;
  * everything else (streams, buffers, empty bodies) keeps Nest's own path.
+ *
+ * Its server bounds what one client can hold (`limits`): Node's defaults
+ * let a trickled body keep its connection for 300 s, with no cap on
+ * connections.
  */
 export class GatewayExpressAdapter extends ExpressAdapter {
+  constructor(private readonly limits?: HttpServerLimits) {
+    super();
+  }
+
+  override initHttpServer(options: NestApplicationOptions): void {
+    super.initHttpServer(options);
+    if (this.limits) applyServerLimits(this.httpServer, this.limits);
+  }
+
   override reply(
     response: Response,
     body: unknown,
@@ -49,4 +67,19 @@ export class GatewayExpressAdapter extends ExpressAdapter {
     endWithBody(response, text);
     return undefined;
   }
+}
+
+function applyServerLimits(server: Server, limits: HttpServerLimits): void {
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.maxConnections = limits.maxConnections;
+  // Node looks for expired requests every 30 s by default, which would let
+  // a 1 s timeout hold for 31; read at listen, so still in time here.
+  (
+    server as Server & { connectionsCheckingInterval: number }
+  ).connectionsCheckingInterval = Math.max(
+    50,
+    Math.min(30_000, Math.floor(limits.headersTimeoutMs / 4)),
+  );
 }

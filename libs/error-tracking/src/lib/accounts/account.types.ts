@@ -6,6 +6,8 @@ export interface UserRecord {
   readonly email: string;
   readonly isAdmin: boolean;
   readonly state: string;
+  /** From then on the web UI asks for a new password first; null: never. */
+  readonly passwordExpiresAt: Date | null;
   readonly createdAt: Date;
 }
 

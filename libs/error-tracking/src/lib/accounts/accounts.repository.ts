@@ -11,6 +11,7 @@ interface UserRow {
   email: string;
   is_admin: boolean;
   state: string;
+  password_expires_at: Date | null;
   created_at: Date;
 }
 
@@ -25,7 +26,8 @@ interface TokenRow {
   last_used_at: Date | null;
 }
 
-const USER_COLUMNS = 'id, username, name, email, is_admin, state, created_at';
+const USER_COLUMNS =
+  'id, username, name, email, is_admin, state, password_expires_at, created_at';
 const TOKEN_COLUMNS =
   'id, user_id, name, scopes, expires_at::text AS expires_at, revoked, created_at, last_used_at';
 
@@ -37,6 +39,7 @@ function toUser(row: UserRow): UserRecord {
     email: row.email,
     isAdmin: row.is_admin,
     state: row.state,
+    passwordExpiresAt: row.password_expires_at,
     createdAt: row.created_at,
   };
 }
@@ -60,6 +63,8 @@ export interface NewUser {
   readonly email: string;
   readonly isAdmin: boolean;
   readonly passwordHash: string | null;
+  /** When the web UI starts asking for a new password (a generated one). */
+  readonly passwordExpiresAt?: Date;
   readonly createdAt: Date;
 }
 
@@ -83,25 +88,29 @@ export class AccountsRepository extends SqlRepository {
     tx: Transaction = this.sql,
   ): Promise<UserRecord> {
     const rows = await tx.rows<UserRow>(
-      `INSERT INTO error_tracking.users (username, name, email, is_admin, password_hash, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${USER_COLUMNS}`,
+      `INSERT INTO error_tracking.users (username, name, email, is_admin, password_hash, password_expires_at, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${USER_COLUMNS}`,
       [
         user.username,
         user.name,
         user.email,
         user.isAdmin,
         user.passwordHash,
+        user.passwordExpiresAt ?? null,
         user.createdAt,
       ],
     );
     return toUser(rows[0] as UserRow);
   }
 
-  /** Replaces a user's password and ends their web sessions (GitLab does too). */
+  /**
+   * Replaces a user's password (a chosen one: it no longer expires) and ends
+   * their web sessions (GitLab does too).
+   */
   async setPasswordHash(userId: number, passwordHash: string): Promise<void> {
     await this.sql.transaction(async (tx) => {
       await tx.rows(
-        'UPDATE error_tracking.users SET password_hash = $2 WHERE id = $1',
+        'UPDATE error_tracking.users SET password_hash = $2, password_expires_at = NULL WHERE id = $1',
         [userId, passwordHash],
       );
       await tx.rows(

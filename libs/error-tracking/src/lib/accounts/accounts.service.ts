@@ -116,6 +116,40 @@ export class AccountsService {
     return user;
   }
 
+  /**
+   * A signed-in user replaces their own password (the web UI's form, which
+   * an expired one leads to): the current one must be right and the new
+   * one long enough, confirmed and different. Ends the user's sessions.
+   */
+  async changeOwnPassword(
+    user: UserRecord,
+    change: {
+      readonly current: string;
+      readonly password: string;
+      readonly confirmation: string;
+    },
+  ): Promise<void> {
+    const problems: Record<string, string[]> = {};
+    if (!(await this.checkPassword(user.username, change.current)))
+      problems['current_password'] = [
+        'You must provide a valid current password',
+      ];
+    else if (change.password === change.current)
+      problems['password'] = ['must differ from the current one'];
+    if (change.password.length < MIN_PASSWORD_LENGTH)
+      problems['password'] = [
+        `is too short (minimum is ${MIN_PASSWORD_LENGTH} characters)`,
+      ];
+    else if (change.confirmation !== change.password)
+      problems['password_confirmation'] = ["doesn't match Password"];
+    if (Object.keys(problems).length > 0)
+      throw ErrorTrackingError.validation(problems);
+    await this.repository.setPasswordHash(
+      user.id,
+      await hashPassword(change.password),
+    );
+  }
+
   async createUser(input: CreateUserInput): Promise<UserRecord> {
     const problems: Record<string, string[]> = {};
     if (!USERNAME.test(input.username))

@@ -49,6 +49,9 @@ export class RootBootstrapService {
             email: 'root@localhost',
             isAdmin: true,
             passwordHash,
+            // Generated and written to a file: the web UI asks for a new
+            // one at the first sign-in, as GitLab does.
+            passwordExpiresAt: now,
             createdAt: now,
           },
           tx,

@@ -16,13 +16,14 @@ interface MemberRow {
   email: string;
   is_admin: boolean;
   state: string;
+  password_expires_at: Date | null;
   user_created_at: Date;
   access_level: number;
   created_at: Date;
 }
 
 const MEMBER_COLUMNS = `u.id AS user_id, u.username, u.name, u.email, u.is_admin, u.state,
-  u.created_at AS user_created_at, m.access_level, m.created_at`;
+  u.password_expires_at, u.created_at AS user_created_at, m.access_level, m.created_at`;
 
 function toMember(row: MemberRow): MemberRecord {
   return {
@@ -33,6 +34,7 @@ function toMember(row: MemberRow): MemberRecord {
       email: row.email,
       isAdmin: row.is_admin,
       state: row.state,
+      passwordExpiresAt: row.password_expires_at,
       createdAt: row.user_created_at,
     },
     accessLevel: row.access_level,

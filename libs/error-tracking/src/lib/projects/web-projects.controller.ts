@@ -4,12 +4,9 @@ import type { Clock } from '@quitanda/kernel';
 import type { Response } from 'express';
 
 import { AccessLevel } from '../error-tracking.constants';
-import {
-  ErrorTrackingError,
-  ErrorTrackingErrorCode,
-} from '../error-tracking.errors';
+import { ErrorTrackingError } from '../error-tracking.errors';
 import { withNotice } from '../web/notices';
-import { formField, webCaller } from '../web/web-caller';
+import { formField, validationProblemsOf, webCaller } from '../web/web-caller';
 import { Web } from '../web/web-context';
 import type { WebContext } from '../web/web-context';
 import { WebController } from '../web/web-controller.decorator';
@@ -64,12 +61,7 @@ export class WebProjectsController {
         ),
       );
     } catch (error) {
-      if (
-        !(error instanceof ErrorTrackingError) ||
-        error.code !== ErrorTrackingErrorCode.ValidationFailed
-      )
-        throw error;
-      const fields = error.details['fields'] as Record<string, string[]>;
+      const fields = validationProblemsOf(error);
       const message = Object.entries(fields)
         .map(
           ([field, problems]) =>

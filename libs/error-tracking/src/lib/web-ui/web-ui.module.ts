@@ -14,11 +14,13 @@ import { WebAssetsController } from '../web/web-assets.controller';
 import { WebContextMiddleware } from '../web/web-context';
 import { webForm } from '../web/web-form.middleware';
 import { WEB_PAGE_PATHS } from '../web/web-paths';
+import { WebPasswordController } from '../web/web-password.controller';
 import { WebSessionController } from '../web/web-session.controller';
 
 /** The pages (HTML; sessions, CSRF and security headers). */
 const PAGE_CONTROLLERS = [
   WebSessionController,
+  WebPasswordController,
   WebProjectsController,
   WebSettingsController,
   WebAlertsController,

@@ -25,6 +25,8 @@ const NOTICES = {
   'issue-created': 'An issue was created from the error.',
   'issue-closed': 'The issue was closed.',
   'issue-reopened': 'The issue was reopened.',
+  'password-changed':
+    'Password successfully changed. Sign in with your new password.',
 } as const;
 
 export type NoticeKey = keyof typeof NOTICES;

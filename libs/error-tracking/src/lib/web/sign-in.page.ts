@@ -1,5 +1,6 @@
 import { html } from './html';
 import { page } from './layout';
+import { noticeBanner } from './notices';
 import type { WebContext } from './web-context';
 import { SIGN_IN_PATH } from './web-paths';
 
@@ -7,6 +8,8 @@ export interface SignInView {
   readonly username?: string;
   readonly redirectTo: string;
   readonly error?: string;
+  /** `?notice=` after a redirect here (a changed password). */
+  readonly notice?: unknown;
 }
 
 /** `/users/sign_in`: username and password, errors inline. */
@@ -25,6 +28,7 @@ export function signInPage(ctx: WebContext, view: SignInView): string {
       >
         <input type="hidden" name="_csrf" value="${ctx.csrfToken}" />
         <input type="hidden" name="redirect_to" value="${view.redirectTo}" />
+        ${view.error ? null : noticeBanner(view.notice)}
         ${
           view.error
             ? html`<div

@@ -1,5 +1,8 @@
 import type { Caller } from '../accounts/account.types';
-import { ErrorTrackingError } from '../error-tracking.errors';
+import {
+  ErrorTrackingError,
+  ErrorTrackingErrorCode,
+} from '../error-tracking.errors';
 import type { WebContext } from './web-context';
 
 /** The signed-in user as the services' callers (the middleware ensured one). */
@@ -15,4 +18,17 @@ export function formField(body: unknown, name: string, max = 1024): string {
       ? (body as Record<string, unknown>)[name]
       : undefined;
   return typeof value === 'string' ? value.slice(0, max) : '';
+}
+
+/**
+ * The per-field problems of a validation error, for a page to show beside
+ * its form; any other error is thrown on.
+ */
+export function validationProblemsOf(error: unknown): Record<string, string[]> {
+  if (
+    !(error instanceof ErrorTrackingError) ||
+    error.code !== ErrorTrackingErrorCode.ValidationFailed
+  )
+    throw error;
+  return error.details['fields'] as Record<string, string[]>;
 }

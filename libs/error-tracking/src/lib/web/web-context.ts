@@ -1,6 +1,7 @@
 import { Inject, Injectable, createParamDecorator } from '@nestjs/common';
 import type { ExecutionContext, NestMiddleware } from '@nestjs/common';
-import { randomToken } from '@quitanda/kernel';
+import { CLOCK, randomToken } from '@quitanda/kernel';
+import type { Clock } from '@quitanda/kernel';
 import type { NextFunction, Request, Response } from 'express';
 
 import { ERROR_TRACKING_OPTIONS } from '../error-tracking.constants';
@@ -16,7 +17,13 @@ import {
 import { csrfTokenFor, isValidCsrfToken } from './sessions/csrf';
 import { WebSessionsService } from './sessions/web-sessions.service';
 import type { WebSession } from './sessions/web-sessions.service';
-import { SIGN_IN_PATH, WEB_SECURITY_HEADERS } from './web-paths';
+import {
+  NEW_PASSWORD_PATH,
+  PASSWORD_PATH,
+  SIGN_IN_PATH,
+  SIGN_OUT_PATH,
+  WEB_SECURITY_HEADERS,
+} from './web-paths';
 
 /** What a page handler knows about the browser asking. */
 export interface WebContext {
@@ -55,10 +62,29 @@ function isPublic(req: Request): boolean {
   return req.path === SIGN_IN_PATH;
 }
 
+/** Where a user whose password has expired may still go. */
+const WHILE_PASSWORD_EXPIRED = new Set([
+  NEW_PASSWORD_PATH,
+  PASSWORD_PATH,
+  SIGN_IN_PATH,
+  SIGN_OUT_PATH,
+]);
+
+/** Whether the session's user must choose a new password before anything else. */
+export function mustChangePassword(
+  session: WebSession | undefined,
+  now: Date,
+): boolean {
+  const expiresAt = session?.user.passwordExpiresAt;
+  return !!expiresAt && expiresAt.getTime() <= now.getTime();
+}
+
 /**
  * Runs before every page: security headers; the session from its cookie;
- * signed-out visitors sent to sign in (and back afterwards); every POST
- * refused with 403 unless it carries the browser's CSRF token.
+ * signed-out visitors sent to sign in (and back afterwards); a user whose
+ * password has expired (root's generated one) sent to choose a new one
+ * first; every POST refused with 403 unless it carries the browser's CSRF
+ * token.
  */
 @Injectable()
 export class WebContextMiddleware implements NestMiddleware {
@@ -66,6 +92,7 @@ export class WebContextMiddleware implements NestMiddleware {
     private readonly sessions: WebSessionsService,
     @Inject(ERROR_TRACKING_OPTIONS)
     private readonly options: ErrorTrackingModuleOptions,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async use(req: Request, res: Response, next: NextFunction): Promise<void> {
@@ -103,6 +130,13 @@ export class WebContextMiddleware implements NestMiddleware {
             ? `${SIGN_IN_PATH}?redirect_to=${encodeURIComponent(back)}`
             : SIGN_IN_PATH,
         );
+        return;
+      }
+      if (
+        mustChangePassword(session, this.clock.now()) &&
+        !WHILE_PASSWORD_EXPIRED.has(req.path)
+      ) {
+        res.redirect(reading ? 302 : 303, NEW_PASSWORD_PATH);
         return;
       }
       if (!reading) {

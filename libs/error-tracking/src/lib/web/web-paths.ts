@@ -2,6 +2,9 @@
 export const ASSETS_PREFIX = '/assets/';
 export const SIGN_IN_PATH = '/users/sign_in';
 export const SIGN_OUT_PATH = '/users/sign_out';
+/** GitLab's page for a password to replace before anything else, and its form's target. */
+export const NEW_PASSWORD_PATH = '/-/profile/password/new';
+export const PASSWORD_PATH = '/-/profile/password';
 
 /**
  * Where the pages are, as route patterns: `isWebPath`'s paths less the
@@ -11,6 +14,8 @@ export const WEB_PAGE_PATHS: readonly string[] = [
   '/',
   SIGN_IN_PATH,
   SIGN_OUT_PATH,
+  NEW_PASSWORD_PATH,
+  PASSWORD_PATH,
   'projects{/*rest}',
 ];
 
@@ -20,6 +25,8 @@ export function isWebPath(path: string): boolean {
     path === '/' ||
     path === SIGN_IN_PATH ||
     path === SIGN_OUT_PATH ||
+    path === NEW_PASSWORD_PATH ||
+    path === PASSWORD_PATH ||
     path === '/projects' ||
     path.startsWith('/projects/') ||
     path.startsWith(ASSETS_PREFIX)

@@ -23,6 +23,7 @@ export class WebSessionController {
   signInForm(
     @Web() ctx: WebContext,
     @Query('redirect_to') redirectTo: unknown,
+    @Query('notice') notice: unknown,
     @Res() res: Response,
   ): void {
     const target = safeRedirectPath(redirectTo);
@@ -30,7 +31,7 @@ export class WebSessionController {
       res.redirect(302, target);
       return;
     }
-    res.send(signInPage(ctx, { redirectTo: target }));
+    res.send(signInPage(ctx, { redirectTo: target, notice }));
   }
 
   @Post(SIGN_IN_PATH)

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -25,6 +25,17 @@ async function scalar<T>(
   }
 }
 
+/** Every path below `root` whose mode lets anyone but the owner in. */
+async function openToOthers(root: string): Promise<string[]> {
+  const entries = await readdir(root, { recursive: true });
+  const open: string[] = [];
+  for (const entry of entries) {
+    const mode = (await stat(join(root, entry))).mode & 0o777;
+    if (mode & 0o077) open.push(`${entry} ${mode.toString(8)}`);
+  }
+  return open;
+}
+
 describe('embedded PostgreSQL (PGlite over the wire protocol)', () => {
   let dataDir: string;
 
@@ -48,6 +59,25 @@ describe('embedded PostgreSQL (PGlite over the wire protocol)', () => {
       'still here',
     );
     await second.close();
+  });
+
+  it('keeps its files owner-only: directories 0700, files 0600, also when an older start left them open', async () => {
+    const fresh = join(dataDir, 'modes', 'data');
+    const db = await startEmbeddedPostgres({ dataDir: fresh });
+    await scalar(
+      db.url,
+      'CREATE TABLE t AS SELECT generate_series(1, 100) AS n',
+    );
+    await db.close();
+    expect((await stat(fresh)).mode & 0o777).toBe(0o700);
+    expect(await openToOthers(fresh)).toEqual([]);
+
+    // What a start before this rule left behind.
+    await chmod(join(fresh, 'pglite', 'PG_VERSION'), 0o666);
+    await chmod(join(fresh, 'pglite'), 0o755);
+    const again = await startEmbeddedPostgres({ dataDir: fresh });
+    await again.close();
+    expect(await openToOthers(fresh)).toEqual([]);
   });
 
   it('serves several pools with concurrent transactions without deadlock', async () => {

@@ -1,4 +1,4 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { chmod, mkdir, readdir, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 
@@ -44,6 +44,25 @@ function socketUrl(socketDir: string): string {
 }
 
 /**
+ * Directories 0700 and files 0600 from `root` down. PGlite unpacks its
+ * initial cluster with mode 0666 whatever the umask (PostgreSQL itself
+ * creates later files 0600), and the cluster holds password hashes and
+ * signing keys. Run on every start, so older data directories are mended.
+ */
+async function restrictToOwner(root: string): Promise<void> {
+  await chmod(root, 0o700);
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  await Promise.all(
+    entries.map((entry) => {
+      const path = join(entry.parentPath, entry.name);
+      if (entry.isDirectory()) return chmod(path, 0o700);
+      if (entry.isFile()) return chmod(path, 0o600);
+      return undefined;
+    }),
+  );
+}
+
+/**
  * The URL of an embedded database another process is already serving from
  * `dataDir`, if any. PGlite has no locking of its own: two processes opening
  * one data directory would corrupt it, so the socket doubles as the lock.
@@ -80,7 +99,16 @@ export async function startEmbeddedPostgres(
   if (options.dataDir) {
     const pgdata = join(options.dataDir, 'pglite');
     await mkdir(pgdata, { recursive: true, mode: 0o700 });
+    // DATA_DIR holds the credentials file and the socket directory too. One
+    // the process does not own (a mount point) keeps its mode: what is in
+    // it is owner-only all the same.
+    await chmod(options.dataDir, 0o700).catch(
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EPERM') throw error;
+      },
+    );
     db = await PGlite.create({ dataDir: pgdata });
+    await restrictToOwner(pgdata);
   } else {
     db = await PGlite.create({ loadDataDir: options.loadDataDir });
   }

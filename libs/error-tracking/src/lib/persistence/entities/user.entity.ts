@@ -31,6 +31,14 @@ export class UserEntity {
   @Column({ type: 'text', nullable: true })
   passwordHash!: string | null;
 
+  /**
+   * From then on the web UI asks for a new password before anything else
+   * (GitLab's column): set for root's generated first-boot password, cleared
+   * when a password is set.
+   */
+  @Column({ type: 'timestamptz', precision: 3, nullable: true })
+  passwordExpiresAt!: Date | null;
+
   @Column({ type: 'timestamptz', precision: 3 })
   createdAt!: Date;
 }

@@ -4,6 +4,7 @@ import { CreateWebSessions1795331783744 } from './1795331783744-CreateWebSession
 import { CreateSourceMapArtifacts1795588722324 } from './1795588722324-CreateSourceMapArtifacts';
 import { AddAlerts1795589959974 } from './1795589959974-AddAlerts';
 import { AddRateLimitCategories1795727981276 } from './1795727981276-AddRateLimitCategories';
+import { AddPasswordExpiresAtToUsers1795729156640 } from './1795729156640-AddPasswordExpiresAtToUsers';
 
 /** Every migration of the error_tracking schema, oldest first. */
 export const ERROR_TRACKING_MIGRATIONS = [
@@ -13,4 +14,5 @@ export const ERROR_TRACKING_MIGRATIONS = [
   CreateSourceMapArtifacts1795588722324,
   AddAlerts1795589959974,
   AddRateLimitCategories1795727981276,
+  AddPasswordExpiresAtToUsers1795729156640,
 ];

@@ -33,6 +33,22 @@ describe('session cookies', () => {
     ['/a\nb', '/'],
     ['/users/sign_out', '/'],
     [undefined, '/'],
+    // Normalising `..` and `.` segments must not leave `//host` behind.
+    ['/..//evil.example', '/'],
+    ['/.//evil.example/x', '/'],
+    ['/a/../..//evil.example', '/'],
+    ['/%2e%2e//evil.example', '/'],
+    ['/%2E//evil.example', '/'],
+    ['/..%2f/evil.example', '/..%2f/evil.example'],
+    ['/../\\evil.example', '/'],
+    ['/..', '/'],
+    ['/a/../projects', '/projects'],
+    ['/\tevil.example', '/'],
+    ['http:/evil.example', '/'],
+    ['/x\u2028', '/x%E2%80%A8'],
+    ['/x\u0000', '/'],
+    ['', '/'],
+    [['/projects'], '/'],
   ])('redirects %p to %p only when same-site', (candidate, expected) => {
     expect(safeRedirectPath(candidate)).toBe(expected);
   });

@@ -56,22 +56,28 @@ function hasControlOrBackslash(text: string): boolean {
   return false;
 }
 
+/** A path with one leading `/`, not `//host` or `/\host` (both leave the site). */
+function isSameSitePath(path: string): boolean {
+  return path.startsWith('/') && path[1] !== '/' && path[1] !== '\\';
+}
+
 /**
  * Where to go after signing in: only a same-site relative path (`/x`, not
- * `//host` or `/\host`, no scheme, no control characters); else `/`.
+ * `//host` or `/\host`, no scheme, no control characters); else `/`. The
+ * check runs again on the normalised path, the one the Location header
+ * carries: `/..//host` resolves to `//host`.
  */
 export function safeRedirectPath(candidate: unknown): string {
   if (
     typeof candidate !== 'string' ||
     candidate.length > 2048 ||
-    !candidate.startsWith('/') ||
-    candidate.startsWith('//') ||
-    candidate.startsWith('/\\') ||
+    !isSameSitePath(candidate) ||
     hasControlOrBackslash(candidate)
   )
     return '/';
   const url = new URL(candidate, 'http://quitanda.invalid');
   if (url.origin !== 'http://quitanda.invalid') return '/';
+  if (!isSameSitePath(url.pathname)) return '/';
   if (url.pathname.startsWith('/users/sign_')) return '/';
   return `${url.pathname}${url.search}${url.hash}`;
 }
