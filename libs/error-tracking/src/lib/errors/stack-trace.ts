@@ -52,7 +52,7 @@ export function isSourceMapped(frame: JsonObject): boolean {
 /**
  * The frames of a stored event's stack trace, oldest first (crash frame
  * last): the thrown exception's (the last value with frames), else the
- * crashed thread's or the first thread with frames. A source-mapped frame
+ * event's own (a message's), else the crashed thread's or the first thread with frames. A source-mapped frame
  * carries its minified original as `raw` (from `raw_stacktrace`).
  */
 export function stackFrames(payload: JsonObject): JsonObject[] {
@@ -66,6 +66,9 @@ export function stackFrames(payload: JsonObject): JsonObject[] {
       isSourceMapped(frame) ? { ...frame, raw: raw[f] } : frame,
     );
   }
+  // A message's stack trace (an event without exception keeps it there).
+  const own = framesIn(payload);
+  if (own.length > 0) return own;
   const threads = listOf(payload['threads']).filter(isJsonObject);
   const crashed = threads.find(
     (t) => t['crashed'] === true && framesIn(t).length > 0,

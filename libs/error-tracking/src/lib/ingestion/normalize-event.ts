@@ -10,9 +10,14 @@ import {
   TAG_MAX,
   TITLE_MAX,
 } from './limits';
+import { renameLegacyKeys } from './legacy-keys';
+import { formatMessage } from './message-format';
+import { exactIntegerText } from './payload-json';
 
 /** How far in the future a timestamp may be before it is replaced. */
 const MAX_FUTURE_MS = 60_000;
+/** How far in the past (Relay's `max_secs_in_past`: 30 days). */
+const MAX_PAST_MS = 30 * 86_400_000;
 
 const LEVELS = new Set(['fatal', 'error', 'warning', 'info', 'debug']);
 const LEVEL_ALIASES: Record<string, string> = {
@@ -21,6 +26,36 @@ const LEVEL_ALIASES: Record<string, string> = {
   log: 'info',
   sample: 'info',
 };
+/** Python's logging levels, which its SDK may send as numbers. */
+const PYTHON_LEVELS: Record<string, string> = {
+  '10': 'debug',
+  '20': 'info',
+  '30': 'warning',
+  '40': 'error',
+  '50': 'fatal',
+};
+/** Sentry's platform names (Relay's `VALID_PLATFORMS`); others are `other`. */
+const PLATFORMS = new Set([
+  'as3',
+  'c',
+  'cfml',
+  'cocoa',
+  'csharp',
+  'elixir',
+  'go',
+  'groovy',
+  'haskell',
+  'java',
+  'javascript',
+  'native',
+  'node',
+  'objc',
+  'other',
+  'perl',
+  'php',
+  'python',
+  'ruby',
+]);
 
 export interface NormalizeContext {
   readonly receivedAt: Date;
@@ -78,6 +113,8 @@ export interface NormalizedEvent {
   readonly fingerprint: readonly string[] | null;
   /** Frames of the first thread with a stack trace (ruby puts messages' there). */
   readonly threadFrames: readonly Frame[];
+  /** The top-level stack trace of an event without exception (a message's). */
+  readonly messageFrames: readonly Frame[];
   readonly title: string;
   readonly type: string;
   /** The error's message: the exception value, or the message. */
@@ -97,6 +134,8 @@ export function truncate(value: string, max: number): string {
 }
 
 function shortString(value: unknown, max = SHORT_FIELD_MAX): string | null {
+  const exact = exactIntegerText(value);
+  if (exact !== undefined) return exact;
   if (typeof value === 'string')
     return value === '' ? null : truncate(value, max);
   if (typeof value === 'number' || typeof value === 'boolean')
@@ -105,7 +144,7 @@ function shortString(value: unknown, max = SHORT_FIELD_MAX): string | null {
 }
 
 function text(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return exactIntegerText(value) ?? value;
   if (typeof value === 'number' || typeof value === 'boolean')
     return String(value);
   return undefined;
@@ -138,10 +177,48 @@ export function parseTimestamp(value: unknown): Date | undefined {
 }
 
 function normalizeLevel(value: unknown): string {
+  if (typeof value === 'number') return PYTHON_LEVELS[value] ?? 'error';
   if (typeof value !== 'string') return 'error';
   const lower = value.toLowerCase();
-  const level = LEVEL_ALIASES[lower] ?? lower;
+  const level = LEVEL_ALIASES[lower] ?? PYTHON_LEVELS[lower] ?? lower;
   return LEVELS.has(level) ? level : 'error';
+}
+
+function normalizePlatform(value: unknown): string {
+  return typeof value === 'string' && PLATFORMS.has(value) ? value : 'other';
+}
+
+/**
+ * The event's time: as sent, unless missing, more than a minute ahead or
+ * more than 30 days behind the received time (a reset clock, an offline
+ * cache), which Relay replaces with the received time. Retention counts
+ * from it, so an acknowledged event is kept its whole period.
+ */
+function eventTimestamp(sent: unknown, receivedAt: Date): Date {
+  const timestamp = parseTimestamp(sent);
+  if (!timestamp) return receivedAt;
+  const offset = timestamp.getTime() - receivedAt.getTime();
+  return offset > MAX_FUTURE_MS || offset < -MAX_PAST_MS
+    ? receivedAt
+    : timestamp;
+}
+
+/**
+ * Relay's `normalize_exceptions`: a top-level stack trace belongs to the
+ * one exception that has none (older SDKs, non-Error values thrown in
+ * JavaScript); with no exception it stays the event's (a message's).
+ */
+function moveStacktrace(
+  exceptions: JsonObject[],
+  stacktrace: JsonObject | undefined,
+): JsonObject | undefined {
+  if (!stacktrace) return undefined;
+  const [only] = exceptions;
+  if (exceptions.length === 1 && only && !only['stacktrace']) {
+    only['stacktrace'] = stacktrace;
+    return undefined;
+  }
+  return exceptions.length === 0 ? stacktrace : undefined;
 }
 
 function normalizeTags(value: unknown): Record<string, string> {
@@ -234,20 +311,6 @@ function toExceptionValue(exception: JsonObject): ExceptionValue {
   };
 }
 
-function formatTemplate(template: string, params: unknown): string {
-  if (Array.isArray(params)) {
-    let index = 0;
-    return template.replace(/%[sdifoj]/g, (match) =>
-      index < params.length ? String(params[index++]) : match,
-    );
-  }
-  if (isJsonObject(params))
-    return template.replace(/%\((\w+)\)[sdif]/g, (match, name: string) =>
-      name in params ? String(params[name]) : match,
-    );
-  return template;
-}
-
 interface Message {
   formatted: string;
   template: string;
@@ -265,7 +328,7 @@ function normalizeMessage(payload: JsonObject): Message | null {
       const template = text(source['message']);
       const given = text(source['formatted']);
       const formatted =
-        given || (template ? formatTemplate(template, source['params']) : '');
+        given || (template ? formatMessage(template, source['params']) : '');
       if (!formatted) continue;
       const logentry: JsonObject = {
         ...source,
@@ -330,20 +393,19 @@ function isMessageEvent(
  * culprit. Never rejects for content: odd values are dropped or truncated.
  */
 export function normalizeEvent(
-  raw: JsonObject,
+  sent: JsonObject,
   context: NormalizeContext,
 ): NormalizedEvent {
+  const raw = renameLegacyKeys(sent);
   const { receivedAt } = context;
   const eventId =
     normalizeEventId(context.envelopeEventId) ??
     normalizeEventId(raw['event_id']) ??
     randomUUID().replace(/-/g, '');
-  let timestamp = parseTimestamp(raw['timestamp']) ?? receivedAt;
-  if (timestamp.getTime() > receivedAt.getTime() + MAX_FUTURE_MS)
-    timestamp = receivedAt;
+  const timestamp = eventTimestamp(raw['timestamp'], receivedAt);
 
   const level = normalizeLevel(raw['level']);
-  const platform = shortString(raw['platform']) ?? 'other';
+  const platform = normalizePlatform(raw['platform']);
   const release = shortString(raw['release']);
   const environment = shortString(raw['environment']) ?? 'production';
   const logger = shortString(raw['logger']);
@@ -351,6 +413,10 @@ export function normalizeEvent(
   const user = normalizeUser(raw['user'], context.clientIp);
   const tags = normalizeTags(raw['tags']);
   const rawExceptions = exceptionList(raw['exception']).map(normalizeException);
+  const messageStacktrace = moveStacktrace(
+    rawExceptions,
+    normalizeStacktrace(raw['stacktrace']),
+  );
   const exceptions = rawExceptions.map(toExceptionValue);
   const message = normalizeMessage(raw);
   const fingerprint = normalizeFingerprint(raw['fingerprint']);
@@ -365,6 +431,15 @@ export function normalizeEvent(
     environment,
     tags,
   };
+  const sentTimestamp = raw['timestamp'];
+  if (
+    sentTimestamp !== undefined &&
+    sentTimestamp !== null &&
+    timestamp === receivedAt
+  )
+    payload['original_timestamp'] = sentTimestamp;
+  if (messageStacktrace) payload['stacktrace'] = messageStacktrace;
+  else delete payload['stacktrace'];
   if (release !== null) payload['release'] = release;
   else delete payload['release'];
   for (const [field, value] of [
@@ -439,6 +514,7 @@ export function normalizeEvent(
     messageTemplate: message?.template ?? null,
     fingerprint,
     threadFrames: threadFrames(raw),
+    messageFrames: framesOf({ stacktrace: messageStacktrace }),
     title: finalTitle,
     type: truncate(type, TITLE_MAX),
     value: truncate(value, MESSAGE_MAX),

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 import { PAYLOAD_DEPTH_MAX } from './limits';
 
 /**
@@ -81,11 +83,87 @@ export function stripNul(value: unknown): unknown {
 }
 
 /**
+ * An integer `JSON.parse` would round (beyond 2^53: thread ids, addresses)
+ * is held as this mark plus its digits, a string no client can forge (the
+ * mark is random per process and starts with a control character), and
+ * written back as the bare number by `restoreExactIntegers`.
+ */
+const EXACT_MARK = `\u0001${randomBytes(6).toString('hex')}:`;
+/** The mark as `JSON.stringify` writes it. */
+const EXACT_MARK_JSON = JSON.stringify(EXACT_MARK).slice(1, -1);
+const EXACT_MARKED = new RegExp(
+  `"${EXACT_MARK_JSON.replace(/\\/g, '\\\\')}(-?\\d+)"`,
+  'g',
+);
+/** No integer of 15 digits or fewer is rounded: only such text is scanned. */
+const LONG_DIGIT_RUN = /\d{16}/;
+
+/**
+ * The text with every integer token outside strings that a double cannot
+ * hold exactly turned into a marked string. One pass over the characters.
+ */
+function markExactIntegers(text: string): string {
+  let out = '';
+  let copied = 0;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // Skip the string, escapes included.
+      for (i++; i < n; i++) {
+        const s = text.charCodeAt(i);
+        if (s === 0x5c) i++;
+        else if (s === 0x22) break;
+      }
+      i++;
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      let end = i + 1;
+      while (end < n) {
+        const d = text.charCodeAt(end);
+        if (
+          (d >= 0x30 && d <= 0x39) ||
+          d === 0x2e ||
+          d === 0x65 ||
+          d === 0x45 ||
+          d === 0x2b ||
+          d === 0x2d
+        )
+          end++;
+        else break;
+      }
+      const token = text.slice(i, end);
+      if (/^-?\d{16,}$/.test(token) && !Number.isSafeInteger(Number(token))) {
+        out += `${text.slice(copied, i)}"${EXACT_MARK_JSON}${token}"`;
+        copied = end;
+      }
+      i = end;
+    } else i++;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+/** The digits of an exact integer held by the parser; undefined for others. */
+export function exactIntegerText(value: unknown): string | undefined {
+  return typeof value === 'string' && value.startsWith(EXACT_MARK)
+    ? value.slice(EXACT_MARK.length)
+    : undefined;
+}
+
+/** JSON text with the marked integers written back as bare numbers. */
+export function restoreExactIntegers(json: string): string {
+  return json.includes(EXACT_MARK_JSON)
+    ? json.replace(EXACT_MARKED, '$1')
+    : json;
+}
+
+/**
  * JSON.parse for anything a Sentry SDK sends (envelope and item headers,
  * item payloads): values nested deeper than `PAYLOAD_DEPTH_MAX` are cut
  * before anything recursive sees them (V8's `JSON.parse` is itself
  * iterative: a million nested arrays parse), and `\u0000` is dropped (PostgreSQL
- * cannot store it), as the contract says.
+ * cannot store it), as the contract says. Integers beyond 2^53 keep their
+ * digits (see `EXACT_MARK`); only text with a 16-digit run pays for it.
  */
 export function parsePayloadJson(
   bytes: Buffer,
@@ -94,7 +172,10 @@ export function parsePayloadJson(
 ): unknown {
   const text =
     start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end);
-  let value: unknown = JSON.parse(text.toString('utf8'));
+  const json = text.toString('utf8');
+  let value: unknown = JSON.parse(
+    LONG_DIGIT_RUN.test(json) ? markExactIntegers(json) : json,
+  );
   if (nestsDeeperThan(value, PAYLOAD_DEPTH_MAX))
     value = cutDeepValues(value, PAYLOAD_DEPTH_MAX);
   return text.includes(NUL_ESCAPE) ? stripNul(value) : value;
