@@ -13,6 +13,9 @@ import {
 import { renameLegacyKeys } from './legacy-keys';
 import { formatMessage } from './message-format';
 import { exactIntegerText } from './payload-json';
+import type { ExceptionValue, Frame } from './event-parts';
+import { eventCulprit, eventTitle } from './title-and-culprit';
+import type { TitleSources } from './title-and-culprit';
 
 /** How far in the future a timestamp may be before it is replaced. */
 const MAX_FUTURE_MS = 60_000;
@@ -65,23 +68,7 @@ export interface NormalizeContext {
   readonly clientIp?: string;
 }
 
-export interface Frame extends JsonObject {
-  readonly filename?: unknown;
-  readonly abs_path?: unknown;
-  readonly module?: unknown;
-  readonly function?: unknown;
-  readonly lineno?: unknown;
-  readonly colno?: unknown;
-  readonly in_app?: unknown;
-}
-
-export interface ExceptionValue {
-  readonly type?: string;
-  readonly value?: string;
-  readonly module?: string;
-  readonly synthetic: boolean;
-  readonly frames: readonly Frame[];
-}
+export type { ExceptionValue, Frame } from './event-parts';
 
 export interface EventUser {
   readonly id?: string;
@@ -111,8 +98,6 @@ export interface NormalizedEvent {
   /** `logentry.message` when parameters were given separately, else the message. */
   readonly messageTemplate: string | null;
   readonly fingerprint: readonly string[] | null;
-  /** Frames of the first thread with a stack trace (ruby puts messages' there). */
-  readonly threadFrames: readonly Frame[];
   /** The top-level stack trace of an event without exception (a message's). */
   readonly messageFrames: readonly Frame[];
   readonly title: string;
@@ -353,28 +338,6 @@ function normalizeFingerprint(value: unknown): string[] | null {
   return parts.length > 0 ? parts.map((p) => truncate(p, TAG_MAX)) : null;
 }
 
-function threadFrames(payload: JsonObject): Frame[] {
-  const threads = exceptionList(payload['threads']);
-  const crashed = threads.find(
-    (t) => t['crashed'] === true && framesOf(t).length,
-  );
-  const withFrames = crashed ?? threads.find((t) => framesOf(t).length > 0);
-  return withFrames ? framesOf(withFrames) : [];
-}
-
-function firstLine(value: string): string {
-  const newline = value.indexOf('\n');
-  return newline < 0 ? value : value.slice(0, newline);
-}
-
-/** `function (module or filename)` of a frame. */
-export function frameLabel(frame: Frame): string {
-  const fn = text(frame.function) || '?';
-  const where =
-    text(frame.module) || text(frame.filename) || text(frame.abs_path);
-  return where ? `${fn} (${where})` : fn;
-}
-
 /**
  * A message event, even with an exception: Sentry's newer SDKs attach a
  * synthetic, type-less exception (just the stack) to captured messages.
@@ -469,28 +432,26 @@ export function normalizeEvent(
 
   const messageEvent = isMessageEvent(exceptions, message);
   const thrown = exceptions[exceptions.length - 1];
-  let title: string;
-  let type = '';
-  let value: string;
-  if (!messageEvent && thrown) {
-    type = thrown.type ?? '';
-    const firstValueLine = thrown.value ? firstLine(thrown.value) : '';
-    title =
-      type && firstValueLine
-        ? `${type}: ${firstValueLine}`
-        : type || firstValueLine;
-    value = thrown.value ?? '';
-    if (!title) title = message?.formatted ?? '<unlabeled event>';
-  } else {
-    value = message?.formatted ?? thrown?.value ?? '';
-    title = value || '<unlabeled event>';
-  }
-
-  const crashFrames =
-    [...exceptions].reverse().find((e) => e.frames.length > 0)?.frames ??
-    threadFrames(raw);
-  const crashFrame = crashFrames[crashFrames.length - 1];
-  const culprit = crashFrame ? frameLabel(crashFrame) : (transaction ?? '');
+  const type = messageEvent ? '' : (thrown?.type ?? '');
+  const value = messageEvent
+    ? (message?.formatted ?? thrown?.value ?? '')
+    : (thrown?.value ?? '');
+  const threads = exceptionList(raw['threads']);
+  const request = raw['request'];
+  const sources: TitleSources = {
+    exceptions,
+    messageEvent,
+    message: message?.formatted ?? null,
+    messageFrames: framesOf({ stacktrace: messageStacktrace }),
+    onlyThreadFrames: threads.length === 1 ? framesOf(threads[0]) : [],
+    sentCulprit: text(raw['culprit']) || undefined,
+    transaction,
+    requestUrl: isJsonObject(request)
+      ? text(request['url']) || undefined
+      : undefined,
+  };
+  const title = eventTitle(sources);
+  const culprit = eventCulprit(sources);
 
   const finalTitle = truncate(title, TITLE_MAX);
   const finalCulprit = truncate(culprit, CULPRIT_MAX);
@@ -513,8 +474,7 @@ export function normalizeEvent(
     message: message?.formatted ?? null,
     messageTemplate: message?.template ?? null,
     fingerprint,
-    threadFrames: threadFrames(raw),
-    messageFrames: framesOf({ stacktrace: messageStacktrace }),
+    messageFrames: sources.messageFrames,
     title: finalTitle,
     type: truncate(type, TITLE_MAX),
     value: truncate(value, MESSAGE_MAX),
