@@ -603,7 +603,8 @@ describe('error tracking REST API (e2e)', () => {
                     function: fn,
                     module: 'app',
                     lineno: line,
-                    context_line: `  boom(${line})`,
+                    // The same throw, moved by edits above it.
+                    context_line: `  boom(${fn})`,
                     in_app: true,
                   },
                 ],
@@ -749,7 +750,7 @@ describe('error tracking REST API (e2e)', () => {
       expect(trace.body.error.stack_trace_entries[1]).toMatchObject({
         lineNo: 21,
         colNo: 0,
-        context: [[21, '  boom(21)']],
+        context: [[21, '  boom(gamma)']],
       });
       const events = await gw.http
         .get(`${base()}/errors/${id}/events?per_page=1`)
@@ -806,7 +807,7 @@ describe('error tracking REST API (e2e)', () => {
       });
       expect(created.body.description).toContain(`/error_tracking/${id}`);
       expect(created.body.description).toMatch(
-        /```\ndelta \(app:30\)\n {4}boom\(30\)\nmain \(app:1\)\n```/,
+        /```\ndelta \(app:30\)\n {4}boom\(delta\)\nmain \(app:1\)\n```/,
       );
       const again = await gw.http
         .post(`${base()}/errors/${id}/issue`)

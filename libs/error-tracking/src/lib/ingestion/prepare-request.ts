@@ -77,13 +77,14 @@ export function prepareEvent(
     clientIp: context.clientIp,
     envelopeEventId,
   });
-  const [grouping] = groupingCandidates(event);
+  const [grouping, previous] = groupingCandidates(event);
   return {
     eventId: event.eventId,
     timestamp: event.timestamp,
     receivedAt: event.receivedAt,
     fingerprint: grouping?.fingerprint as string,
     groupingVersion: grouping?.version as number,
+    previousFingerprint: previous?.fingerprint ?? null,
     level: event.level,
     logger: event.logger,
     release: event.release,
