@@ -23,7 +23,8 @@ export interface MinifiedPosition {
   colNo: number | null;
 }
 
-function framesIn(container: unknown): JsonObject[] {
+/** The frames of a container's `stacktrace` (an exception, a thread, an event). */
+export function framesIn(container: unknown): JsonObject[] {
   if (!isJsonObject(container)) return [];
   const stacktrace = container['stacktrace'];
   if (!isJsonObject(stacktrace) || !Array.isArray(stacktrace['frames']))
