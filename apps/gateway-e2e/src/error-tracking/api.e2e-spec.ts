@@ -790,6 +790,36 @@ describe('error tracking REST API (e2e)', () => {
         .expect(404, { message: '404 Error Not Found' });
     });
 
+    it('stores and returns integers beyond 2^53 digit for digit', async () => {
+      const big = '18446744073709551615';
+      const sent = await sendRaw(gw.url, {
+        path: `/api/v4/error_tracking/collector/api/${project.id}/store/?sentry_key=${project.publicKey}`,
+        headers: { 'Content-Type': 'application/json' },
+        body: Buffer.from(
+          `{"message":"exact ids","threads":{"values":[{"id":${big}}]},"extra":{"address":-${big}}}`,
+        ),
+      });
+      expect(sent.status).toBe(200);
+      const eventId = sent.json()['id'] as string;
+      const [row] = await gw.query<{ error_id: string; text: string }>(
+        `SELECT error_id::text, payload::text AS text FROM error_tracking.events
+          WHERE project_id = $1 AND event_id = $2`,
+        [project.id, eventId],
+      );
+      expect(row?.text).toContain(`[{"id": ${big}}]`);
+      const one = await gw.http
+        .get(`${base()}/errors/${row?.error_id}/events/${eventId}`)
+        .set(root)
+        .expect(200)
+        .expect('Content-Type', 'application/json');
+      expect(one.text).toContain(`"id": ${big}`);
+      expect(one.text).toContain(`"address": -${big}`);
+      expect(one.body).toMatchObject({
+        event_id: eventId,
+        message: 'exact ids',
+      });
+    });
+
     it('creates an issue from an error once, closes it on resolve and reopens it on regression', async () => {
       await send(exceptionEvent('delta', 30));
       const id = (
