@@ -280,7 +280,7 @@ describe('retention (fake clock)', () => {
       // A phone with a reset clock: its time becomes the received time.
       event('reset-clock', Date.parse('2021-03-01T12:00:00Z')),
       // Sent from an offline cache 29 days late: its own time is kept.
-      event('offline', received - 29 * DAY),
+      event('offline', received - 29 * DAY, { user: { id: 'offline-user' } }),
     ]);
     clock.set(new Date(received + 89 * DAY));
     await retention.run(true);
