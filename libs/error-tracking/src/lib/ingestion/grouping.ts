@@ -30,6 +30,8 @@ const SOURCE_PLATFORMS = new Set([
 const NATIVE_PLATFORMS = new Set(['native', 'cocoa', 'objc', 'c']);
 /** Sentry ignores source lines longer than this (minified code). */
 const CONTEXT_LINE_MAX = 120;
+const WHITESPACE_RUN = /\s+/g;
+const QUERY_OR_FRAGMENT = /[?#]/;
 
 /** Generated parts of names (JVM lambdas and proxies), which vary by run. */
 const GENERATED = [
@@ -44,6 +46,8 @@ function str(value: unknown): string {
 }
 
 function withoutGenerated(name: string): string {
+  // Most names have neither mark: no expression runs for them.
+  if (!name.includes('$') && !name.includes('0x')) return name;
   let result = name;
   for (const [pattern, replacement] of GENERATED)
     result = result.replace(pattern, replacement);
@@ -60,10 +64,13 @@ function nativeFunction(name: string): string {
   return withoutGenerated(result.trim());
 }
 
-/** A source line with runs of whitespace collapsed; none when too long. */
+/** A source line with runs of whitespace collapsed; none when it is too long. */
 function contextLine(frame: Frame): string | undefined {
-  const line = str(frame['context_line']).replace(/\s+/g, ' ').trim();
-  return line !== '' && line.length <= CONTEXT_LINE_MAX ? line : undefined;
+  const sent = str(frame['context_line']);
+  // Sentry measures the line as sent: a long one is minified code.
+  if (sent.length > CONTEXT_LINE_MAX) return undefined;
+  const line = sent.replace(WHITESPACE_RUN, ' ').trim();
+  return line !== '' ? line : undefined;
 }
 
 /** Module, else filename without query or fragment (cache busters vary). */
@@ -71,7 +78,8 @@ function location(frame: Frame): string {
   const module = str(frame.module);
   if (module) return withoutGenerated(module);
   const file = str(frame.filename) || str(frame.abs_path);
-  return file.replace(/[?#].*$/, '');
+  const end = file.search(QUERY_OR_FRAGMENT);
+  return end < 0 ? file : file.slice(0, end);
 }
 
 function frameComponent(frame: Frame, platform: string): string | undefined {

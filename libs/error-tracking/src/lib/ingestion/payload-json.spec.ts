@@ -75,6 +75,7 @@ describe('parsePayloadJson, exact integers', () => {
       `{"s":"${big}","n":9007199254740991}`,
     ],
     [`{"f":1234567890123456789.5}`, `{"f":1234567890123456800}`],
+    [`{"s":":${big}"}`, `{"s":":${big}"}`],
   ])('%s comes back as %s', (sent, stored) => {
     const value = parsePayloadJson(Buffer.from(sent));
     expect(serializePayload(value as Record<string, unknown>)).toBe(stored);
