@@ -603,7 +603,8 @@ describe('error tracking REST API (e2e)', () => {
                     function: fn,
                     module: 'app',
                     lineno: line,
-                    context_line: `  boom(${line})`,
+                    // The same throw, moved by edits above it.
+                    context_line: `  boom(${fn})`,
                     in_app: true,
                   },
                 ],
@@ -749,7 +750,7 @@ describe('error tracking REST API (e2e)', () => {
       expect(trace.body.error.stack_trace_entries[1]).toMatchObject({
         lineNo: 21,
         colNo: 0,
-        context: [[21, '  boom(21)']],
+        context: [[21, '  boom(gamma)']],
       });
       const events = await gw.http
         .get(`${base()}/errors/${id}/events?per_page=1`)
@@ -789,6 +790,36 @@ describe('error tracking REST API (e2e)', () => {
         .expect(404, { message: '404 Error Not Found' });
     });
 
+    it('stores and returns integers beyond 2^53 digit for digit', async () => {
+      const big = '18446744073709551615';
+      const sent = await sendRaw(gw.url, {
+        path: `/api/v4/error_tracking/collector/api/${project.id}/store/?sentry_key=${project.publicKey}`,
+        headers: { 'Content-Type': 'application/json' },
+        body: Buffer.from(
+          `{"message":"exact ids","threads":{"values":[{"id":${big}}]},"extra":{"address":-${big}}}`,
+        ),
+      });
+      expect(sent.status).toBe(200);
+      const eventId = sent.json()['id'] as string;
+      const [row] = await gw.query<{ error_id: string; text: string }>(
+        `SELECT error_id::text, payload::text AS text FROM error_tracking.events
+          WHERE project_id = $1 AND event_id = $2`,
+        [project.id, eventId],
+      );
+      expect(row?.text).toContain(`[{"id": ${big}}]`);
+      const one = await gw.http
+        .get(`${base()}/errors/${row?.error_id}/events/${eventId}`)
+        .set(root)
+        .expect(200)
+        .expect('Content-Type', 'application/json');
+      expect(one.text).toContain(`"id": ${big}`);
+      expect(one.text).toContain(`"address": -${big}`);
+      expect(one.body).toMatchObject({
+        event_id: eventId,
+        message: 'exact ids',
+      });
+    });
+
     it('creates an issue from an error once, closes it on resolve and reopens it on regression', async () => {
       await send(exceptionEvent('delta', 30));
       const id = (
@@ -806,7 +837,7 @@ describe('error tracking REST API (e2e)', () => {
       });
       expect(created.body.description).toContain(`/error_tracking/${id}`);
       expect(created.body.description).toMatch(
-        /```\ndelta \(app:30\)\n {4}boom\(30\)\nmain \(app:1\)\n```/,
+        /```\ndelta \(app:30\)\n {4}boom\(delta\)\nmain \(app:1\)\n```/,
       );
       const again = await gw.http
         .post(`${base()}/errors/${id}/issue`)

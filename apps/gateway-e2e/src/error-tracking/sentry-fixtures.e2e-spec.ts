@@ -46,6 +46,186 @@ function expectedTitle(fixture: SentryFixture): string {
   return expected.message as string;
 }
 
+/**
+ * What each captured event must show, by Sentry's rules: its title, its
+ * culprit (the most recent in-app frame; never a thread snapshot's, so
+ * Java's and Ruby's messages have none), and its stack trace (frame count
+ * and most recent frame, `null` for none).
+ */
+const DISPLAY: Record<
+  string,
+  { title: string; culprit: string; frames: number; top: string | null }
+> = {
+  'go-0.11.0/001-exception.json': {
+    title: '*errors.errorString: demo boom from sentry-go 0.11.0 (n=2)',
+    culprit: 'outer.func1 (main)',
+    frames: 5,
+    top: 'outer.func1',
+  },
+  'go-0.11.0/002-message.json': {
+    title: 'demo warning message from sentry-go 0.11.0',
+    culprit: '',
+    frames: 0,
+    top: null,
+  },
+  'node-11.12.0/002-exception.json': {
+    title: 'Error: demo boom from @sentry/node 11.12.0 (n=2)',
+    culprit: 'innermost (client)',
+    frames: 10,
+    top: 'innermost',
+  },
+  'node-11.12.0/003-exception-large.json': {
+    title: 'Error: demo boom from @sentry/node 11.12.0 (n=2)',
+    culprit: 'innermost (client)',
+    frames: 10,
+    top: 'innermost',
+  },
+  'node-11.12.0/004-message.json': {
+    title: 'demo warning message from @sentry/node 11.12.0',
+    culprit: 'main (client)',
+    frames: 8,
+    top: 'main',
+  },
+  'node-7.38.0/002-message.json': {
+    title: 'demo warning message from @sentry/node 7.38.0',
+    culprit: '',
+    frames: 0,
+    top: null,
+  },
+  'node-7.38.0/004-exception-large.json': {
+    title: 'Error: demo boom from @sentry/node 7.38.0 (n=2)',
+    culprit: 'innermost (client)',
+    frames: 10,
+    top: 'innermost',
+  },
+  'node-7.38.0/005-exception.json': {
+    title: 'Error: demo boom from @sentry/node 7.38.0 (n=2)',
+    culprit: 'innermost (client)',
+    frames: 10,
+    top: 'innermost',
+  },
+  'python-1.9.10/001-exception.json': {
+    title: 'ValueError: demo boom from sentry-python 1.9.10 (n=2)',
+    culprit: 'innermost (__main__)',
+    frames: 4,
+    top: 'innermost',
+  },
+  'python-1.9.10/002-message.json': {
+    title: 'demo warning message from sentry-python 1.9.10',
+    culprit: '',
+    frames: 0,
+    top: null,
+  },
+  'ruby-5.3.0/001-exception.json': {
+    title: 'ArgumentError: demo boom from sentry-ruby 5.3.0 (n=2)',
+    culprit: 'innermost (client.rb)',
+    frames: 4,
+    top: 'innermost',
+  },
+  'ruby-5.3.0/002-exception-large.json': {
+    title: 'ArgumentError: demo boom from sentry-ruby 5.3.0 (n=2)',
+    culprit: 'innermost (client.rb)',
+    frames: 4,
+    top: 'innermost',
+  },
+  'ruby-5.3.0/003-message.json': {
+    title: 'demo warning message from sentry-ruby 5.3.0',
+    culprit: '',
+    frames: 3,
+    top: 'capture_message',
+  },
+  'go-0.20.0/001-exception.json': {
+    title: '*errors.errorString: demo boom from sentry-go 0.20.0 (n=2)',
+    culprit: 'outer.func1 (main)',
+    frames: 5,
+    top: 'outer.func1',
+  },
+  'go-0.20.0/002-message.json': {
+    title: 'demo warning message from sentry-go 0.20.0',
+    culprit: '',
+    frames: 0,
+    top: null,
+  },
+  'java-6.18.1/001-exception.json': {
+    title: 'IllegalArgumentException: demo boom from sentry-java 6.18.1 (n=2)',
+    culprit: 'innermost (app.Main)',
+    frames: 4,
+    top: 'innermost',
+  },
+  'java-6.18.1/002-message.json': {
+    title: 'demo warning message from sentry-java 6.18.1',
+    culprit: '',
+    frames: 2,
+    top: 'getStackTrace',
+  },
+  'python-1.21.0/001-exception.json': {
+    title: 'ValueError: demo boom from sentry-python 1.21.0 (n=2)',
+    culprit: 'innermost (__main__)',
+    frames: 4,
+    top: 'innermost',
+  },
+  'python-1.21.0/002-message.json': {
+    title: 'demo warning message from sentry-python 1.21.0',
+    culprit: '',
+    frames: 0,
+    top: null,
+  },
+  'python-1.21.0/006-exception.json': {
+    title: 'ValueError: demo boom from sentry-python 1.21.0 (n=2)',
+    culprit: 'innermost (__main__)',
+    frames: 4,
+    top: 'innermost',
+  },
+  'python-1.21.0/007-message.json': {
+    title: 'demo warning message from sentry-python 1.21.0',
+    culprit: '',
+    frames: 0,
+    top: null,
+  },
+  'ruby-5.9.0/001-exception.json': {
+    title: 'ArgumentError: demo boom from sentry-ruby 5.9.0 (n=2)',
+    culprit: 'innermost (client.rb)',
+    frames: 4,
+    top: 'innermost',
+  },
+  'ruby-5.9.0/002-exception-large.json': {
+    title: 'ArgumentError: demo boom from sentry-ruby 5.9.0 (n=2)',
+    culprit: 'innermost (client.rb)',
+    frames: 4,
+    top: 'innermost',
+  },
+  'ruby-5.9.0/003-message.json': {
+    title: 'demo warning message from sentry-ruby 5.9.0',
+    culprit: '',
+    frames: 3,
+    top: 'capture_message',
+  },
+  'php-3.18.0/001-exception.json': {
+    title: 'InvalidArgumentException: demo boom from sentry-php 3.18.0 (n=2)',
+    culprit: 'innermost (/client.php)',
+    frames: 4,
+    top: 'innermost',
+  },
+  'php-3.18.0/002-message.json': {
+    title: 'demo warning message from sentry-php 3.18.0',
+    culprit: '',
+    frames: 0,
+    top: null,
+  },
+  'rust-0.31.0/001-exception+session.json': {
+    title: 'panic: demo boom from sentry-rust 0.31.0 (n=2)',
+    culprit: 'sentry_rust_client::innermost (main.rs)',
+    frames: 27,
+    top: 'sentry_rust_client::innermost',
+  },
+  'rust-0.31.0/002-message.json': {
+    title: 'demo warning message from sentry-rust 0.31.0',
+    culprit: '',
+    frames: 0,
+    top: null,
+  },
+};
+
 describe('Sentry SDK fixtures replayed byte for byte (e2e)', () => {
   let gw: ErrorTrackingGateway;
   const auth = { 'PRIVATE-TOKEN': ROOT_TOKEN };
@@ -66,6 +246,18 @@ describe('Sentry SDK fixtures replayed byte for byte (e2e)', () => {
   });
 
   afterAll(() => gw?.close());
+
+  /** The fixtures whose events an error groups. */
+  async function groupedFixtures(errorId: string): Promise<SentryFixture[]> {
+    const grouped = await gw.query<{ event_id: string }>(
+      'SELECT event_id::text FROM error_tracking.events WHERE project_id = 4242 AND error_id = $1',
+      [errorId],
+    );
+    const ids = new Set(grouped.map((r) => r.event_id.replace(/-/g, '')));
+    return withEvents.filter((f) =>
+      ids.has(defined(f.expect.events[0]).event_id.replace(/-/g, '')),
+    );
+  }
 
   it.each(fixtures.map((f) => [f.file, f] as const))(
     '%s answers 200 with the event id, CORS, and JSON (also when replayed)',
@@ -103,16 +295,7 @@ describe('Sentry SDK fixtures replayed byte for byte (e2e)', () => {
       if (expected.exception_type && !expected.exception_synthetic) {
         // The same crash sent by two versions of one SDK is one error, as in
         // Sentry: its title is that of one of the events it groups.
-        const grouped = await gw.query<{ event_id: string }>(
-          'SELECT event_id FROM error_tracking.events WHERE project_id = 4242 AND error_id = $1',
-          [errorId],
-        );
-        const ids = new Set(grouped.map((r) => r.event_id.replace(/-/g, '')));
-        const titles = withEvents
-          .filter((f) =>
-            ids.has(defined(f.expect.events[0]).event_id.replace(/-/g, '')),
-          )
-          .map(expectedTitle);
+        const titles = (await groupedFixtures(errorId)).map(expectedTitle);
         expect(titles).toContain(expectedTitle(fixture));
         expect(titles).toContain(detail.body.title);
       }
@@ -157,6 +340,53 @@ describe('Sentry SDK fixtures replayed byte for byte (e2e)', () => {
         if (sentCrash.context_line !== undefined)
           expect(entries[entries.length - 1].context.length).toBeGreaterThan(0);
         else expect(entries[entries.length - 1].context).toEqual([]);
+      }
+    },
+  );
+
+  it('has what each captured event must show for every fixture with an event', () => {
+    expect(Object.keys(DISPLAY).sort()).toEqual(
+      withEvents.map((f) => f.file).sort(),
+    );
+  });
+
+  it.each(withEvents.map((f) => [f.file, f] as const))(
+    '%s shows its title, culprit and stack trace as Sentry does',
+    async (_file, fixture) => {
+      const display = defined(DISPLAY[fixture.file]);
+      const eventId = defined(fixture.expect.events[0]).event_id;
+      const [row] = await gw.query<{ error_id: string }>(
+        `SELECT error_id::text FROM error_tracking.events
+          WHERE project_id = 4242 AND event_id = $1`,
+        [eventId],
+      );
+      const errorId = defined(row).error_id;
+      const base = `/api/v4/projects/4242/error_tracking/errors/${errorId}`;
+      const event = await gw.http
+        .get(`${base}/events/${eventId}`)
+        .set(auth)
+        .expect(200);
+      expect([event.body.title, event.body.culprit]).toEqual([
+        display.title,
+        display.culprit,
+      ]);
+      // The error shows what its latest event shows: one of the captures
+      // it groups (two SDK versions of one crash are one error).
+      const shown = (await groupedFixtures(errorId)).map((f) => {
+        const d = defined(DISPLAY[f.file]);
+        return [d.title, d.culprit];
+      });
+      const detail = await gw.http.get(base).set(auth).expect(200);
+      expect(shown).toContainEqual([detail.body.title, detail.body.culprit]);
+      if (shown.every(([, c]) => c === display.culprit)) {
+        const trace = await gw.http
+          .get(`${base}/stack_trace`)
+          .set(auth)
+          .expect(200);
+        const entries: Array<{ function: string }> =
+          trace.body.error.stack_trace_entries;
+        expect(entries).toHaveLength(display.frames);
+        expect(entries[entries.length - 1]?.function ?? null).toBe(display.top);
       }
     },
   );

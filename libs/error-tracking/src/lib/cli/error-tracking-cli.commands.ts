@@ -12,6 +12,7 @@ import type { Clock } from '@quitanda/kernel';
 
 import { AccountsService } from '../accounts/accounts.service';
 import { RetentionService } from '../retention/retention.service';
+import { RETITLE_BATCH, RetitleService } from '../retitle/retitle.service';
 
 interface UserOptions {
   username: string;
@@ -178,5 +179,36 @@ export class RunRetentionCommand extends CommandRunner {
             `${result.droppedPartitions.length} partitions dropped, ${result.deletedErrors} errors deleted, ${result.deletedArtifactBundles} source map bundles deleted in ${ms} ms.`
         : 'Retention is running elsewhere right now; nothing done.',
     );
+  }
+}
+
+@Command({
+  name: 'errors:retitle',
+  description:
+    "Re-derive every stored error's title and culprit from its latest event by today's rules (batched; safe while running)",
+})
+export class RetitleErrorsCommand extends CommandRunner {
+  constructor(private readonly retitle: RetitleService) {
+    super();
+  }
+
+  async run(_args: string[], options: { batch?: number }): Promise<void> {
+    const started = performance.now();
+    const result = await this.retitle.run(options.batch ?? RETITLE_BATCH);
+    const ms = Math.round(performance.now() - started);
+    printLine(
+      `Titles and culprits: ${result.errors} errors read, ${result.changed} changed in ${ms} ms.`,
+    );
+  }
+
+  @CliOption(
+    '--batch <size>',
+    `errors per transaction (default ${RETITLE_BATCH})`,
+  )
+  parseBatch(value: string): number {
+    const size = Number(value);
+    if (!Number.isInteger(size) || size < 1)
+      throw new Error('--batch must be a positive integer');
+    return size;
   }
 }

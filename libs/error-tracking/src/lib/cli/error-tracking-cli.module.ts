@@ -6,14 +6,19 @@ import { ErrorTrackingCoreModule } from '../error-tracking-core.module';
 import { ErrorTrackingOptionsModule } from '../error-tracking-options.module';
 import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
 import { RetentionModule } from '../retention/retention.module';
+import { RetitleModule } from '../retitle/retitle.module';
 import {
   CreateTokenCommand,
   CreateUserCommand,
+  RetitleErrorsCommand,
   RunRetentionCommand,
   SetUserPasswordCommand,
 } from './error-tracking-cli.commands';
 
-/** The context's operator commands: users:create, users:set-password, tokens:create, retention:run. */
+/**
+ * The context's operator commands: users:create, users:set-password,
+ * tokens:create, retention:run, errors:retitle.
+ */
 @Module({})
 export class ErrorTrackingCliModule {
   static forRoot(options: ErrorTrackingModuleOptions): DynamicModule {
@@ -28,12 +33,14 @@ export class ErrorTrackingCliModule {
         ScheduleModule.forRoot(),
         ErrorTrackingCoreModule,
         RetentionModule,
+        RetitleModule,
       ],
       providers: [
         CreateUserCommand,
         SetUserPasswordCommand,
         CreateTokenCommand,
         RunRetentionCommand,
+        RetitleErrorsCommand,
       ],
     };
   }

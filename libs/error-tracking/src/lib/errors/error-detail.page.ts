@@ -18,6 +18,8 @@ export interface ErrorDetailView {
   readonly error: ErrorRecord;
   readonly frequency: Frequency;
   readonly stackTrace: StackTraceEntry[];
+  /** Whether the trace's last frame is an exception's crash frame. */
+  readonly stackTraceCrashed: boolean;
   readonly environment: string | null;
   readonly events: EventSummary[];
   readonly canTriage: boolean;
@@ -215,9 +217,16 @@ export function errorDetailPage(
       <section class="card" aria-labelledby="stack-heading">
         <div class="card-header">
           <h2 id="stack-heading">Stack trace</h2>
-          <span class="muted small">Latest event, crash frame first</span>
+          <span class="muted small"
+            >Latest event,
+            ${
+              view.stackTraceCrashed
+                ? 'crash frame first'
+                : 'most recent frame first'
+            }</span
+          >
         </div>
-        ${stackTraceView(view.stackTrace)}
+        ${stackTraceView(view.stackTrace, view.stackTraceCrashed)}
       </section>
       <div class="grid-2">
         <section class="card" aria-labelledby="events-heading">

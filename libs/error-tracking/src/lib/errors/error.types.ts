@@ -48,5 +48,10 @@ export interface EventSummary {
 
 export interface StoredEvent {
   readonly payload: Record<string, unknown>;
+  /**
+   * The payload as stored, exact: integers beyond 2^53 keep their digits
+   * here, where `payload` rounds them (absent for a made-up event).
+   */
+  readonly payloadJson?: string;
   readonly receivedAt: Date;
 }

@@ -1,4 +1,12 @@
-import { Get, Param, Post, Put, Req, Res } from '@nestjs/common';
+import {
+  Get,
+  Param,
+  Post,
+  Put,
+  Req,
+  Res,
+  StreamableFile,
+} from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiOkResponse,
@@ -181,11 +189,18 @@ export class ErrorsController {
     @Param('id') id: string,
     @Param('error_id') errorId: string,
     @Param('event_id') eventId: string,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<StreamableFile> {
     const access = await this.access.require(caller, id, AccessLevel.Reporter);
-    return (
-      await this.errors.event(access, parseBigId(errorId, 'Error'), eventId)
-    ).payload;
+    const event = await this.errors.event(
+      access,
+      parseBigId(errorId, 'Error'),
+      eventId,
+    );
+    // The stored text as is: integers beyond 2^53 keep every digit, which a
+    // parse and serialise would round. Its Content-Type is GitLab's JSON.
+    return new StreamableFile(
+      Buffer.from(event.payloadJson ?? JSON.stringify(event.payload)),
+    );
   }
 
   @Put('errors/:error_id')

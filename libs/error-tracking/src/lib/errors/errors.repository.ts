@@ -225,10 +225,10 @@ export class ErrorsRepository {
     eventId: string,
   ): Promise<StoredEvent | undefined> {
     const rows = await this.replica.rows<{
-      payload: Record<string, unknown>;
+      payload: string;
       received_at: Date;
     }>(
-      `SELECT ev.payload, ev.received_at
+      `SELECT ev.payload::text AS payload, ev.received_at
          FROM error_tracking.event_ids i
          JOIN error_tracking.events ev
            ON ev.received_at = i.received_at AND ev.timestamp = i.timestamp
@@ -238,7 +238,11 @@ export class ErrorsRepository {
     );
     const row = rows[0];
     return row
-      ? { payload: row.payload, receivedAt: row.received_at }
+      ? {
+          payload: JSON.parse(row.payload) as Record<string, unknown>,
+          payloadJson: row.payload,
+          receivedAt: row.received_at,
+        }
       : undefined;
   }
 

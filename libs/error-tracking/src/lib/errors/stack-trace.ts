@@ -23,7 +23,8 @@ export interface MinifiedPosition {
   colNo: number | null;
 }
 
-function framesIn(container: unknown): JsonObject[] {
+/** The frames of a container's `stacktrace` (an exception, a thread, an event). */
+export function framesIn(container: unknown): JsonObject[] {
   if (!isJsonObject(container)) return [];
   const stacktrace = container['stacktrace'];
   if (!isJsonObject(stacktrace) || !Array.isArray(stacktrace['frames']))
@@ -49,29 +50,57 @@ export function isSourceMapped(frame: JsonObject): boolean {
   return isJsonObject(data) && data['symbolicated'] === true;
 }
 
+/** A stored event's stack trace, and whether its last frame crashed. */
+export interface EventStackTrace {
+  /** Oldest first, the most recent frame last. */
+  readonly frames: JsonObject[];
+  /**
+   * Whether the last frame is a thrown exception's crash frame: a
+   * message's stack trace or a thread snapshot only says where it was.
+   */
+  readonly crashed: boolean;
+}
+
 /**
- * The frames of a stored event's stack trace, oldest first (crash frame
- * last): the thrown exception's (the last value with frames), else the
+ * The frames of a stored event's stack trace: the thrown exception's (the
+ * last value with frames), else the event's own (a message's), else the
  * crashed thread's or the first thread with frames. A source-mapped frame
  * carries its minified original as `raw` (from `raw_stacktrace`).
  */
-export function stackFrames(payload: JsonObject): JsonObject[] {
+export function eventStackTrace(payload: JsonObject): EventStackTrace {
   const exceptions = listOf(payload['exception']);
   for (let i = exceptions.length - 1; i >= 0; i--) {
-    const frames = framesIn(exceptions[i]);
+    const exception = exceptions[i];
+    const frames = framesIn(exception);
     if (frames.length === 0) continue;
-    const raw = rawFramesIn(exceptions[i]);
-    if (raw.length !== frames.length) return frames;
-    return frames.map((frame, f) =>
-      isSourceMapped(frame) ? { ...frame, raw: raw[f] } : frame,
-    );
+    // A type-less exception is a message's attached stack, not a throw.
+    const crashed =
+      isJsonObject(exception) &&
+      typeof exception['type'] === 'string' &&
+      exception['type'] !== '';
+    const raw = rawFramesIn(exception);
+    if (raw.length !== frames.length) return { frames, crashed };
+    return {
+      frames: frames.map((frame, f) =>
+        isSourceMapped(frame) ? { ...frame, raw: raw[f] } : frame,
+      ),
+      crashed,
+    };
   }
+  // A message's stack trace (an event without exception keeps it there).
+  const own = framesIn(payload);
+  if (own.length > 0) return { frames: own, crashed: false };
   const threads = listOf(payload['threads']).filter(isJsonObject);
-  const crashed = threads.find(
+  const crashedThread = threads.find(
     (t) => t['crashed'] === true && framesIn(t).length > 0,
   );
-  const thread = crashed ?? threads.find((t) => framesIn(t).length > 0);
-  return thread ? framesIn(thread) : [];
+  const thread = crashedThread ?? threads.find((t) => framesIn(t).length > 0);
+  return { frames: thread ? framesIn(thread) : [], crashed: false };
+}
+
+/** The frames of `eventStackTrace`, oldest first. */
+export function stackFrames(payload: JsonObject): JsonObject[] {
+  return eventStackTrace(payload).frames;
 }
 
 function str(value: unknown): string | null {

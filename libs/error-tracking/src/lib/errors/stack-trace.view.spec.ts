@@ -26,7 +26,7 @@ describe('stackTraceView', () => {
     frame('run', true, 12),
     frame('crash', true, 40),
   ];
-  const out = stackTraceView(entries).value;
+  const out = stackTraceView(entries, true).value;
 
   it('puts the crash frame first, open, and the others closed after it', () => {
     const order = [...out.matchAll(/<span class="frame-file">([^<]+)</g)].map(
@@ -54,17 +54,20 @@ describe('stackTraceView', () => {
   });
 
   it('marks a source-mapped frame and says where it was in the minified file', () => {
-    const mapped = stackTraceView([
-      {
-        ...frame('validateItem', true, 4),
-        source_map: {
-          filename: 'https://cdn.example/app.min.js',
-          function: 'o',
-          lineNo: 3,
-          colNo: 61,
+    const mapped = stackTraceView(
+      [
+        {
+          ...frame('validateItem', true, 4),
+          source_map: {
+            filename: 'https://cdn.example/app.min.js',
+            function: 'o',
+            lineNo: 3,
+            colNo: 61,
+          },
         },
-      },
-    ]).value;
+      ],
+      true,
+    ).value;
     expect(mapped).toContain(
       '<span class="frame-tag source-mapped">source map</span>',
     );
@@ -75,6 +78,13 @@ describe('stackTraceView', () => {
   });
 
   it('says so when the event has no stack trace', () => {
-    expect(stackTraceView([]).value).toContain('no stack trace');
+    expect(stackTraceView([], true).value).toContain('no stack trace');
+  });
+
+  it('marks no frame "crashed here" in a message\'s stack or a thread snapshot', () => {
+    const snapshot = stackTraceView(entries, false).value;
+    expect(snapshot).not.toContain('crashed here');
+    expect(snapshot).toMatch(/<details\s+class="frame in-app"\s*open/);
+    expect(out).toContain('crashed here');
   });
 });

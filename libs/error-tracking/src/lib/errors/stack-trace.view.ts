@@ -42,21 +42,27 @@ function context(frame: StackTraceEntry): SafeHtml {
 }
 
 /**
- * The latest event's stack trace, crash frame first (`entries` come crash
- * frame last, as the API gives them). The crash frame starts open; in-app
- * frames are marked and emphasised.
+ * The latest event's stack trace, most recent frame first (`entries` come
+ * oldest first, as the API gives them). That frame starts open, marked
+ * "crashed here" only when `crashed` (an exception's crash frame, never a
+ * message's stack or a thread snapshot); in-app frames are marked and
+ * emphasised.
  */
-export function stackTraceView(entries: readonly StackTraceEntry[]): SafeHtml {
+export function stackTraceView(
+  entries: readonly StackTraceEntry[],
+  crashed: boolean,
+): SafeHtml {
   if (entries.length === 0)
     return html`<p class="muted">The latest event has no stack trace.</p>`;
   const frames = [...entries].reverse();
   return html`<div class="stack">
     ${frames.map((frame, i) => {
-      const classes = `frame${frame.in_app ? ' in-app' : ''}${i === 0 ? ' crash' : ''}`;
+      const crash = crashed && i === 0;
+      const classes = `frame${frame.in_app ? ' in-app' : ''}${crash ? ' crash' : ''}`;
       return html`<details class="${classes}" ${i === 0 ? html` open` : null}>
         <summary>
           <span class="frame-file">${location(frame)}</span
-          >${frame.function ? html`<span class="frame-fn">in ${frame.function}</span>` : null}${i === 0 ? html`<span class="frame-tag crash-tag">crashed here</span>` : null}${frame.in_app ? html`<span class="frame-tag">in app</span>` : null}${frame.source_map ? html`<span class="frame-tag source-mapped">source map</span>` : null}
+          >${frame.function ? html`<span class="frame-fn">in ${frame.function}</span>` : null}${crash ? html`<span class="frame-tag crash-tag">crashed here</span>` : null}${frame.in_app ? html`<span class="frame-tag">in app</span>` : null}${frame.source_map ? html`<span class="frame-tag source-mapped">source map</span>` : null}
         </summary>
         ${minified(frame)} ${context(frame)}
       </details>`;

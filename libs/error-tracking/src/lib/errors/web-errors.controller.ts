@@ -18,7 +18,7 @@ import type { ErrorListQuery } from './error-list.page';
 import { ERROR_SORTS, ERROR_STATUSES } from './error.types';
 import type { ErrorSort, ErrorStatus } from './error.types';
 import { ErrorsService } from './errors.service';
-import { stackFrames, toStackTraceEntry } from './stack-trace';
+import { eventStackTrace, toStackTraceEntry } from './stack-trace';
 
 const PER_PAGE = 20;
 
@@ -94,14 +94,14 @@ export class WebErrorsController {
       this.errors.events(access, error.id, 10),
     ]);
     const environment = latest?.payload['environment'];
+    const trace = latest ? eventStackTrace(latest.payload) : undefined;
     return errorDetailPage(ctx, {
       project: access.project,
       accessLevel: access.accessLevel,
       error,
       frequency,
-      stackTrace: latest
-        ? stackFrames(latest.payload).map(toStackTraceEntry)
-        : [],
+      stackTrace: trace ? trace.frames.map(toStackTraceEntry) : [],
+      stackTraceCrashed: trace?.crashed ?? false,
       environment: typeof environment === 'string' ? environment : null,
       events: events.items,
       canTriage: access.accessLevel >= AccessLevel.Developer,

@@ -104,10 +104,43 @@ describe('grouping', () => {
     );
   });
 
-  it('stores the algorithm version with the hash', () => {
-    expect(groupingCandidates(normalizeEvent({ message: 'x' }, ctx))).toEqual([
-      { version: 1, fingerprint: expect.stringMatching(/^[0-9a-f-]{36}$/) },
-    ]);
+  it('hashes by this version and by version 1, whose hashes never change', () => {
+    // Version 1's hashes of these events when it was the only version.
+    const v1 = (raw: JsonObject) =>
+      groupingCandidates(normalizeEvent(raw, ctx)).map((c) => c.version);
+    expect(v1({ message: 'x' })).toEqual([2, 1]);
+    const previous = (raw: JsonObject) =>
+      groupingCandidates(normalizeEvent(raw, ctx))[1]?.fingerprint;
+    expect(
+      previous({
+        platform: 'python',
+        exception: {
+          values: [
+            {
+              type: 'ValueError',
+              value: 'order has no items',
+              stacktrace: {
+                frames: [
+                  {
+                    module: 'shop.orders',
+                    function: 'validate',
+                    lineno: 10,
+                    context_line: '    raise ValueError("order has no items")',
+                    in_app: true,
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      }),
+    ).toBe('0dd2ff6a-4e0e-5d94-a10f-2449b9b9ba2d');
+    expect(previous({ message: 'cache miss for 42' })).toBe(
+      'a5d7b952-376d-0e84-590e-ad759fb4dd72',
+    );
+    expect(previous({ fingerprint: ['payments'], message: 'x' })).toBe(
+      '7272db2a-34a4-b086-4ed0-a35d861d089e',
+    );
   });
 
   it('masks numbers, hex and UUIDs', () => {
@@ -125,5 +158,158 @@ describe('grouping', () => {
     );
     expect(key({ email: 'a@b' })).not.toBe(key({ username: 'a@b' }));
     expect(userKeyOf(normalizeEvent({}, ctx))).toBeNull();
+  });
+});
+
+describe('grouping version 2, as Sentry groups', () => {
+  const py = (line: string, lineno: number, value = 'bad'): JsonObject => ({
+    platform: 'python',
+    exception: [
+      {
+        type: 'ValueError',
+        value,
+        stacktrace: {
+          frames: [
+            {
+              module: 'django.core.handlers',
+              function: 'inner',
+              in_app: false,
+            },
+            {
+              module: 'shop.orders',
+              function: 'validate',
+              lineno,
+              context_line: line,
+              in_app: true,
+            },
+          ],
+        },
+      },
+    ],
+  });
+  const native = (
+    fns: string[],
+    extra: { value?: string; addr?: string; pkg?: string } = {},
+  ): JsonObject => ({
+    platform: 'native',
+    exception: {
+      values: [
+        {
+          type: 'SIGSEGV',
+          value: extra.value ?? 'Segfault',
+          mechanism: { type: 'signalhandler', synthetic: true },
+          stacktrace: {
+            frames: fns.map((fn, i) => ({
+              function: fn,
+              package: extra.pkg ?? '/app/crash',
+              instruction_addr: extra.addr ?? `0x${(0x1000 + i).toString(16)}`,
+            })),
+          },
+        },
+      ],
+    },
+  });
+  const browser = (filename: string): JsonObject => ({
+    platform: 'javascript',
+    exception: [
+      {
+        type: 'TypeError',
+        value: 'x is undefined',
+        stacktrace: {
+          frames: [{ function: 'handleClick', filename, in_app: true }],
+        },
+      },
+    ],
+  });
+  const java = (fn: string, module: string, line?: string): JsonObject => ({
+    platform: 'java',
+    exception: [
+      {
+        type: 'IllegalStateException',
+        value: 'locked',
+        stacktrace: {
+          frames: [{ function: fn, module, in_app: true, context_line: line }],
+        },
+      },
+    ],
+  });
+
+  it.each<[string, JsonObject, JsonObject, boolean]>([
+    [
+      'Python: two throws on different lines of one function are two errors',
+      py('raise ValueError("order has no items")', 10, 'order has no items'),
+      py(
+        'raise ValueError("order total is negative")',
+        12,
+        'order total is negative',
+      ),
+      false,
+    ],
+    [
+      'Python: the same throw moved by an edit above it is one error',
+      py('raise ValueError("order has no items")', 10),
+      py('raise ValueError("order has no items")', 14),
+      true,
+    ],
+    [
+      'Python: whitespace in the source line does not matter',
+      py('    raise  ValueError("x")', 10),
+      py('raise ValueError("x")\t', 10),
+      true,
+    ],
+    [
+      'Python: lines over 120 characters are ignored',
+      py(`x = ${'a'.repeat(130)}`, 10),
+      py(`y = ${'b'.repeat(130)}`, 11),
+      true,
+    ],
+    [
+      'Java: no source lines, frames by module and function',
+      java('pay', 'com.example.Checkout', 'lock.check();'),
+      java('pay', 'com.example.Checkout', 'other();'),
+      true,
+    ],
+    [
+      'Java: generated lambda names are one frame',
+      java('run', 'com.example.Checkout$$Lambda$17/0x0000000800c02a00'),
+      java('run', 'com.example.Checkout$$Lambda$18/0x0000000800d11e40'),
+      true,
+    ],
+    [
+      'Java: Spring proxies are one frame',
+      java('pay', 'com.example.Checkout$$EnhancerBySpringCGLIB$$1a2b3c'),
+      java('pay', 'com.example.Checkout$$EnhancerBySpringCGLIB$$9f8e7d'),
+      true,
+    ],
+    [
+      'native: different crashes are different errors',
+      native(['main', 'parse_header']),
+      native(['main', 'render_frame']),
+      false,
+    ],
+    [
+      'native: addresses, packages and signal values do not matter',
+      native(['main', 'parse_header'], { addr: '0x1', value: 'Segfault' }),
+      native(['main', 'parse_header'], {
+        addr: '0x7f',
+        value: 'Segfault at 0x0',
+        pkg: '/opt/crash',
+      }),
+      true,
+    ],
+    [
+      'native: parameter lists and offsets are not the function',
+      native(['main', 'ns::Parser::header(char const*, int)']),
+      native(['main', 'ns::Parser::header(char const*, long) + 12']),
+      true,
+    ],
+    [
+      'JavaScript: cache-busting query strings do not split',
+      browser('/static/cart.js?v=12'),
+      browser('/static/cart.js?v=13'),
+      true,
+    ],
+  ])('%s', (_case, a, b, same) => {
+    expect(fingerprint(a) === fingerprint(b)).toBe(same);
   });
 });

@@ -1,64 +1,131 @@
 import { createHash } from 'node:crypto';
 
-import type { Frame, NormalizedEvent } from './normalize-event';
+import type { ExceptionValue, Frame } from './event-parts';
+import {
+  groupingComponentsV1,
+  maskVariables,
+  withFingerprint,
+} from './grouping-v1';
+import type { NormalizedEvent } from './normalize-event';
+
+export { maskVariables };
 
 /**
- * Version of the grouping algorithm, stored with each error. A future
- * version computes its own hash and also the hashes of the versions before
- * it (`groupingCandidates`), and an event joins the error any of them
- * already names: changing the algorithm never splits existing errors.
+ * Version of the grouping algorithm, stored with each error. An event is
+ * hashed by this version and by the one before it (`groupingCandidates`),
+ * and joins the error either already names: changing the algorithm never
+ * splits existing errors.
  */
-export const GROUPING_VERSION = 1;
+export const GROUPING_VERSION = 2;
 
-const UUID =
-  /\b[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}\b/gi;
-const HEX_PREFIXED = /\b0x[0-9a-f]+\b/gi;
-const HEX_RUN = /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\b/gi;
-const NUMBER = /\d+(?:\.\d+)?/g;
-const DEFAULT_PLACEHOLDER = /^\{\{\s*default\s*\}\}$/i;
+/** Platforms whose SDKs send source lines worth grouping by. */
+const SOURCE_PLATFORMS = new Set([
+  'python',
+  'javascript',
+  'node',
+  'php',
+  'ruby',
+]);
+/** Platforms whose frames are compiled code: grouped by function alone. */
+const NATIVE_PLATFORMS = new Set(['native', 'cocoa', 'objc', 'c']);
+/** Sentry ignores source lines longer than this (minified code). */
+const CONTEXT_LINE_MAX = 120;
+const WHITESPACE_RUN = /\s+/g;
+const QUERY_OR_FRAGMENT = /[?#]/;
 
-/** Masks what varies between occurrences: UUIDs, hex, numbers. */
-export function maskVariables(value: string): string {
-  return value
-    .replace(UUID, '<uuid>')
-    .replace(HEX_PREFIXED, '<hex>')
-    .replace(HEX_RUN, '<hex>')
-    .replace(NUMBER, '<num>');
-}
+/** Generated parts of names (JVM lambdas and proxies), which vary by run. */
+const GENERATED = [
+  [/\$\$Lambda[$/][^.\s]*/g, '$$$$Lambda'],
+  [/\$\$(\w+?)(?:BySpringCGLIB|ByCGLIB|ByGuice)\$\$\w+/g, '$$$$$1$$$$'],
+  [/\$HibernateProxy\$\w+/g, '$$HibernateProxy$$'],
+  [/\b0x[0-9a-f]+\b/gi, '<hex>'],
+] as const;
 
 function str(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
-/** Module or filename plus function: no line numbers, so edits above do not split. */
-function frameKey(frame: Frame): string {
-  const where = str(frame.module) || str(frame.filename) || str(frame.abs_path);
-  return `${where}:${str(frame.function)}`;
+function withoutGenerated(name: string): string {
+  // Most names have neither mark: no expression runs for them.
+  if (!name.includes('$') && !name.includes('0x')) return name;
+  let result = name;
+  for (const [pattern, replacement] of GENERATED)
+    result = result.replace(pattern, replacement);
+  return result;
 }
 
-function groupingFrames(frames: readonly Frame[]): Frame[] {
+/** A native symbol without its parameter list or offset: `ns::f(int) + 12` is `ns::f`. */
+function nativeFunction(name: string): string {
+  let result = name.replace(/\s*\+\s*(?:0x[0-9a-f]+|\d+)$/i, '');
+  if (!result.startsWith('-[') && !result.startsWith('+[')) {
+    const open = result.indexOf('(');
+    if (open > 0) result = result.slice(0, open);
+  }
+  return withoutGenerated(result.trim());
+}
+
+/** A source line with runs of whitespace collapsed; none when it is too long. */
+function contextLine(frame: Frame): string | undefined {
+  const sent = str(frame['context_line']);
+  // Sentry measures the line as sent: a long one is minified code.
+  if (sent.length > CONTEXT_LINE_MAX) return undefined;
+  const line = sent.replace(WHITESPACE_RUN, ' ').trim();
+  return line !== '' ? line : undefined;
+}
+
+/** Module, else filename without query or fragment (cache busters vary). */
+function location(frame: Frame): string {
+  const module = str(frame.module);
+  if (module) return withoutGenerated(module);
+  const file = str(frame.filename) || str(frame.abs_path);
+  const end = file.search(QUERY_OR_FRAGMENT);
+  return end < 0 ? file : file.slice(0, end);
+}
+
+function frameComponent(frame: Frame, platform: string): string | undefined {
+  const framePlatform = str(frame['platform']) || platform;
+  const fn = str(frame.function);
+  if (NATIVE_PLATFORMS.has(framePlatform))
+    return fn ? `fn:${nativeFunction(fn)}` : undefined;
+  const key = `frame:${location(frame)}:${withoutGenerated(fn)}`;
+  if (!SOURCE_PLATFORMS.has(framePlatform)) return key;
+  const line = contextLine(frame);
+  return line === undefined ? key : `${key}:${line}`;
+}
+
+/** In-app frames (all when none is marked), each as its component. */
+function frameComponents(frames: readonly Frame[], platform: string): string[] {
   const inApp = frames.filter((frame) => frame.in_app === true);
-  return inApp.length > 0 ? inApp : [...frames];
+  const components: string[] = [];
+  for (const frame of inApp.length > 0 ? inApp : frames) {
+    const component = frameComponent(frame, platform);
+    if (component !== undefined) components.push(component);
+  }
+  return components;
+}
+
+function exceptionComponents(
+  exception: ExceptionValue,
+  platform: string,
+): string[] {
+  const frames = frameComponents(exception.frames, platform);
+  // A synthetic exception's type and value are a signal's name, the same
+  // for every crash: its frames say which crash it is.
+  if (exception.synthetic)
+    return frames.length > 0 ? frames : [`type:${exception.type ?? ''}`];
+  const type = `type:${exception.type ?? ''}`;
+  if (frames.length > 0) return [type, ...frames];
+  return [type, `value:${maskVariables(exception.value ?? '')}`];
 }
 
 /** The default grouping components of an event (without fingerprint). */
 export function defaultComponents(event: NormalizedEvent): string[] {
-  const exceptions = event.exceptions.filter((e) => !e.synthetic && e.type);
-  if (
-    exceptions.length > 0 ||
-    (event.exceptions.length > 0 && !event.message)
-  ) {
-    const chain = exceptions.length > 0 ? exceptions : event.exceptions;
-    const components: string[] = ['exception'];
-    for (const exception of chain) {
-      components.push(`type:${exception.type ?? ''}`);
-      if (exception.frames.length > 0) {
-        for (const frame of groupingFrames(exception.frames))
-          components.push(`frame:${frameKey(frame)}`);
-      } else {
-        components.push(`value:${maskVariables(exception.value ?? '')}`);
-      }
-    }
+  const thrown = event.exceptions.filter((e) => e.synthetic || e.type);
+  if (thrown.length > 0 || (event.exceptions.length > 0 && !event.message)) {
+    const chain = thrown.length > 0 ? thrown : event.exceptions;
+    const components = ['exception'];
+    for (const exception of chain)
+      components.push(...exceptionComponents(exception, event.platform));
     return components;
   }
   if (event.messageTemplate !== null)
@@ -68,14 +135,7 @@ export function defaultComponents(event: NormalizedEvent): string[] {
 
 /** The grouping components: fingerprint values, with `{{ default }}` spliced in. */
 export function groupingComponents(event: NormalizedEvent): string[] {
-  if (!event.fingerprint) return defaultComponents(event);
-  const components: string[] = ['fingerprint'];
-  for (const part of event.fingerprint) {
-    if (DEFAULT_PLACEHOLDER.test(part.trim()))
-      components.push('{default}', ...defaultComponents(event));
-    else components.push(`value:${part}`);
-  }
-  return components;
+  return withFingerprint(event, defaultComponents);
 }
 
 /** A 128-bit hash formatted as a UUID (compact, indexable). */
@@ -89,7 +149,7 @@ export interface GroupingHash {
   readonly fingerprint: string;
 }
 
-/** The event's grouping hashes, newest algorithm first. */
+/** The event's grouping hashes, this version's first, then version 1's. */
 export function groupingCandidates(event: NormalizedEvent): GroupingHash[] {
   return [
     {
@@ -97,6 +157,10 @@ export function groupingCandidates(event: NormalizedEvent): GroupingHash[] {
       fingerprint: hash128(
         JSON.stringify([GROUPING_VERSION, groupingComponents(event)]),
       ),
+    },
+    {
+      version: 1,
+      fingerprint: hash128(JSON.stringify([1, groupingComponentsV1(event)])),
     },
   ];
 }

@@ -12,6 +12,11 @@ export interface PreparedEvent {
   readonly receivedAt: Date;
   readonly fingerprint: string;
   readonly groupingVersion: number;
+  /**
+   * The previous grouping version's hash: the event joins the error it
+   * names when there is one and none for `fingerprint` yet.
+   */
+  readonly previousFingerprint: string | null;
   readonly level: string;
   readonly logger: string | null;
   readonly release: string | null;

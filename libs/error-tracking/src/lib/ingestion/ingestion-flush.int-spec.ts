@@ -164,4 +164,73 @@ describe('ingestion flush (group commit against the database)', () => {
     );
     expect(defined(row).n).toBe(0);
   });
+
+  it('keeps an error of the previous grouping version collecting, never splitting it', async () => {
+    const project = await seedProject(sql);
+    const raise = (
+      line: string,
+      lineno: number,
+      fn = 'validate',
+    ): JsonObject => ({
+      platform: 'python',
+      exception: [
+        {
+          type: 'ValueError',
+          value: line,
+          stacktrace: {
+            frames: [
+              {
+                module: 'shop.orders',
+                function: fn,
+                lineno,
+                context_line: `raise ValueError("${line}")`,
+                in_app: true,
+              },
+            ],
+          },
+        },
+      ],
+    });
+    // Stored before version 2: its error has version 1's hash.
+    const old = ingestRequest(
+      project,
+      [raise('order has no items', 10)],
+      clock.now(),
+    );
+    const [first] = old.events;
+    await queue.submit({
+      ...old,
+      events: [
+        {
+          ...defined(first),
+          fingerprint: defined(first?.previousFingerprint),
+          groupingVersion: 1,
+          previousFingerprint: null,
+        },
+      ],
+    });
+    // Version 2 tells these two throws apart; version 1 did not.
+    await queue.submit(
+      ingestRequest(
+        project,
+        [raise('order has no items', 10), raise('order total is negative', 12)],
+        clock.now(),
+      ),
+    );
+    // A crash version 1 never saw gets a version 2 error of its own.
+    for (let i = 0; i < 2; i++)
+      await queue.submit(
+        ingestRequest(project, [raise('new', 30, 'refund')], clock.now()),
+      );
+    const errors = await sql.rows<{ grouping_version: number; count: string }>(
+      `SELECT grouping_version, count::text FROM error_tracking.errors
+        WHERE project_id = $1 ORDER BY grouping_version`,
+      [project.projectId],
+    );
+    expect(errors).toEqual([
+      { grouping_version: 1, count: '3' },
+      { grouping_version: 2, count: '2' },
+    ]);
+    await expect(recountErrors(sql, project.projectId)).resolves.toEqual([]);
+  });
 });

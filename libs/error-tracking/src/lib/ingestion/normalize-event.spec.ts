@@ -196,3 +196,165 @@ describe('normalizeEvent', () => {
     });
   });
 });
+
+describe("normalizeEvent, as Relay's normalize does", () => {
+  const DAY_MS = 86_400_000;
+  const at = (offsetMs: number) =>
+    new Date(receivedAt.getTime() + offsetMs).toISOString();
+
+  it.each([
+    ['31 days in the past', at(-31 * DAY_MS), receivedAt.toISOString(), true],
+    ['a 2021 fixture', '2021-03-01T12:00:00Z', receivedAt.toISOString(), true],
+    ['61 s in the future', at(61_000), receivedAt.toISOString(), true],
+    ['29 days in the past', at(-29 * DAY_MS), at(-29 * DAY_MS), false],
+    ['59 s in the future', at(59_000), at(59_000), false],
+  ])(
+    'timestamp %s: stored as %s, original kept: %s',
+    (_case, sent, stored, kept) => {
+      const event = normalizeEvent({ timestamp: sent }, ctx);
+      expect(event.timestamp.toISOString()).toBe(stored);
+      expect(event.payload['timestamp']).toBe(stored);
+      expect(event.payload['original_timestamp']).toBe(kept ? sent : undefined);
+    },
+  );
+
+  it.each([
+    [10, 'debug'],
+    [20, 'info'],
+    [30, 'warning'],
+    [40, 'error'],
+    [50, 'fatal'],
+    ['50', 'fatal'],
+    [35, 'error'],
+    ['critical', 'fatal'],
+    ['log', 'info'],
+  ])('level %p is %s', (level, expected) => {
+    expect(normalizeEvent({ level }, ctx).level).toBe(expected);
+  });
+
+  it.each([
+    ['python', 'python'],
+    ['javascript', 'javascript'],
+    ['cocoa', 'cocoa'],
+    ['as3', 'as3'],
+    ['dart', 'other'],
+    ['unity', 'other'],
+    ['Python', 'other'],
+    [undefined, 'other'],
+  ])('platform %p is %s', (platform, expected) => {
+    const event = normalizeEvent({ platform }, ctx);
+    expect(event.platform).toBe(expected);
+    expect(event.payload['platform']).toBe(expected);
+  });
+
+  it.each([
+    [
+      'sentry.interfaces.Exception',
+      { values: [{ type: 'ValueError', value: 'bad' }] },
+      (e: ReturnType<typeof normalizeEvent>) => e.title,
+      'ValueError: bad',
+    ],
+    [
+      'sentry.interfaces.Message',
+      { message: 'user %s left', params: ['bob'] },
+      (e: ReturnType<typeof normalizeEvent>) => e.title,
+      'user bob left',
+    ],
+    [
+      'sentry.interfaces.User',
+      { id: 'u1' },
+      (e: ReturnType<typeof normalizeEvent>) => e.user?.id,
+      'u1',
+    ],
+    [
+      'sentry.interfaces.Http',
+      { url: 'https://shop.example/cart' },
+      (e: ReturnType<typeof normalizeEvent>) =>
+        (e.payload['request'] as Record<string, unknown>)['url'],
+      'https://shop.example/cart',
+    ],
+  ])('legacy key %s is its modern alias', (key, value, read, expected) => {
+    const event = normalizeEvent({ [key]: value }, ctx);
+    expect(read(event)).toBe(expected);
+    expect(event.payload[key]).toBeUndefined();
+  });
+
+  it('keeps the modern key when both are sent', () => {
+    const event = normalizeEvent(
+      {
+        logentry: { message: 'modern' },
+        'sentry.interfaces.Message': { message: 'legacy' },
+      },
+      ctx,
+    );
+    expect(event.title).toBe('modern');
+  });
+
+  const frames = [
+    { function: 'main', filename: 'app.js', in_app: true },
+    { function: 'crash', filename: 'app.js', in_app: true },
+  ];
+
+  it('moves a top-level stacktrace into the one exception without one', () => {
+    const event = normalizeEvent(
+      {
+        exception: { values: [{ type: 'Error', value: 'boom' }] },
+        stacktrace: { frames },
+      },
+      ctx,
+    );
+    expect(event.exceptions[0]?.frames).toEqual(frames);
+    expect(event.payload['stacktrace']).toBeUndefined();
+    const stored = (event.payload['exception'] as Record<string, unknown>)[
+      'values'
+    ] as Array<Record<string, unknown>>;
+    expect(stored[0]?.['stacktrace']).toEqual({ frames });
+  });
+
+  it('keeps a top-level stacktrace with no exception as the message stack trace', () => {
+    const event = normalizeEvent(
+      { message: 'non-error thrown', stacktrace: { frames } },
+      ctx,
+    );
+    expect(event.exceptions).toEqual([]);
+    expect(event.messageFrames).toEqual(frames);
+    expect(event.payload['stacktrace']).toEqual({ frames });
+  });
+
+  it('leaves a top-level stacktrace alone when the exception has its own', () => {
+    const own = [{ function: 'own', filename: 'own.js' }];
+    const event = normalizeEvent(
+      {
+        exception: [{ type: 'E', value: 'v', stacktrace: { frames: own } }],
+        stacktrace: { frames },
+      },
+      ctx,
+    );
+    expect(event.exceptions[0]?.frames).toEqual(own);
+  });
+
+  it.each([
+    ['%s bought %d items', ['ann', 3], 'ann bought 3 items'],
+    [
+      '{user} bought {count} items',
+      { user: 'ann', count: 3 },
+      'ann bought 3 items',
+    ],
+    [
+      '%(user)s bought %(count)d items',
+      { user: 'ann', count: 3 },
+      'ann bought 3 items',
+    ],
+    ['{0} bought {1} items', ['ann', 3], 'ann bought 3 items'],
+    ['{missing} stays', { other: 1 }, '{missing} stays'],
+    ['100%% sure, %s', ['ann'], '100% sure, ann'],
+  ])(
+    'formats %p with %p as %p, the template kept',
+    (message, params, shown) => {
+      const event = normalizeEvent({ logentry: { message, params } }, ctx);
+      expect(event.message).toBe(shown);
+      expect(event.title).toBe(shown);
+      expect(event.messageTemplate).toBe(message);
+    },
+  );
+});

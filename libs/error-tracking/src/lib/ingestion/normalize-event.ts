@@ -10,9 +10,17 @@ import {
   TAG_MAX,
   TITLE_MAX,
 } from './limits';
+import { renameLegacyKeys } from './legacy-keys';
+import { formatMessage } from './message-format';
+import { exactIntegerText } from './payload-json';
+import type { ExceptionValue, Frame } from './event-parts';
+import { eventCulprit, eventTitle } from './title-and-culprit';
+import type { TitleSources } from './title-and-culprit';
 
 /** How far in the future a timestamp may be before it is replaced. */
 const MAX_FUTURE_MS = 60_000;
+/** How far in the past (Relay's `max_secs_in_past`: 30 days). */
+const MAX_PAST_MS = 30 * 86_400_000;
 
 const LEVELS = new Set(['fatal', 'error', 'warning', 'info', 'debug']);
 const LEVEL_ALIASES: Record<string, string> = {
@@ -21,6 +29,36 @@ const LEVEL_ALIASES: Record<string, string> = {
   log: 'info',
   sample: 'info',
 };
+/** Python's logging levels, which its SDK may send as numbers. */
+const PYTHON_LEVELS: Record<string, string> = {
+  '10': 'debug',
+  '20': 'info',
+  '30': 'warning',
+  '40': 'error',
+  '50': 'fatal',
+};
+/** Sentry's platform names (Relay's `VALID_PLATFORMS`); others are `other`. */
+const PLATFORMS = new Set([
+  'as3',
+  'c',
+  'cfml',
+  'cocoa',
+  'csharp',
+  'elixir',
+  'go',
+  'groovy',
+  'haskell',
+  'java',
+  'javascript',
+  'native',
+  'node',
+  'objc',
+  'other',
+  'perl',
+  'php',
+  'python',
+  'ruby',
+]);
 
 export interface NormalizeContext {
   readonly receivedAt: Date;
@@ -30,23 +68,7 @@ export interface NormalizeContext {
   readonly clientIp?: string;
 }
 
-export interface Frame extends JsonObject {
-  readonly filename?: unknown;
-  readonly abs_path?: unknown;
-  readonly module?: unknown;
-  readonly function?: unknown;
-  readonly lineno?: unknown;
-  readonly colno?: unknown;
-  readonly in_app?: unknown;
-}
-
-export interface ExceptionValue {
-  readonly type?: string;
-  readonly value?: string;
-  readonly module?: string;
-  readonly synthetic: boolean;
-  readonly frames: readonly Frame[];
-}
+export type { ExceptionValue, Frame } from './event-parts';
 
 export interface EventUser {
   readonly id?: string;
@@ -76,8 +98,8 @@ export interface NormalizedEvent {
   /** `logentry.message` when parameters were given separately, else the message. */
   readonly messageTemplate: string | null;
   readonly fingerprint: readonly string[] | null;
-  /** Frames of the first thread with a stack trace (ruby puts messages' there). */
-  readonly threadFrames: readonly Frame[];
+  /** The top-level stack trace of an event without exception (a message's). */
+  readonly messageFrames: readonly Frame[];
   readonly title: string;
   readonly type: string;
   /** The error's message: the exception value, or the message. */
@@ -97,6 +119,8 @@ export function truncate(value: string, max: number): string {
 }
 
 function shortString(value: unknown, max = SHORT_FIELD_MAX): string | null {
+  const exact = exactIntegerText(value);
+  if (exact !== undefined) return exact;
   if (typeof value === 'string')
     return value === '' ? null : truncate(value, max);
   if (typeof value === 'number' || typeof value === 'boolean')
@@ -105,7 +129,7 @@ function shortString(value: unknown, max = SHORT_FIELD_MAX): string | null {
 }
 
 function text(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return exactIntegerText(value) ?? value;
   if (typeof value === 'number' || typeof value === 'boolean')
     return String(value);
   return undefined;
@@ -138,10 +162,48 @@ export function parseTimestamp(value: unknown): Date | undefined {
 }
 
 function normalizeLevel(value: unknown): string {
+  if (typeof value === 'number') return PYTHON_LEVELS[value] ?? 'error';
   if (typeof value !== 'string') return 'error';
   const lower = value.toLowerCase();
-  const level = LEVEL_ALIASES[lower] ?? lower;
+  const level = LEVEL_ALIASES[lower] ?? PYTHON_LEVELS[lower] ?? lower;
   return LEVELS.has(level) ? level : 'error';
+}
+
+function normalizePlatform(value: unknown): string {
+  return typeof value === 'string' && PLATFORMS.has(value) ? value : 'other';
+}
+
+/**
+ * The event's time: as sent, unless missing, more than a minute ahead or
+ * more than 30 days behind the received time (a reset clock, an offline
+ * cache), which Relay replaces with the received time. Retention counts
+ * from it, so an acknowledged event is kept its whole period.
+ */
+function eventTimestamp(sent: unknown, receivedAt: Date): Date {
+  const timestamp = parseTimestamp(sent);
+  if (!timestamp) return receivedAt;
+  const offset = timestamp.getTime() - receivedAt.getTime();
+  return offset > MAX_FUTURE_MS || offset < -MAX_PAST_MS
+    ? receivedAt
+    : timestamp;
+}
+
+/**
+ * Relay's `normalize_exceptions`: a top-level stack trace belongs to the
+ * one exception that has none (older SDKs, non-Error values thrown in
+ * JavaScript); with no exception it stays the event's (a message's).
+ */
+function moveStacktrace(
+  exceptions: JsonObject[],
+  stacktrace: JsonObject | undefined,
+): JsonObject | undefined {
+  if (!stacktrace) return undefined;
+  const [only] = exceptions;
+  if (exceptions.length === 1 && only && !only['stacktrace']) {
+    only['stacktrace'] = stacktrace;
+    return undefined;
+  }
+  return exceptions.length === 0 ? stacktrace : undefined;
 }
 
 function normalizeTags(value: unknown): Record<string, string> {
@@ -224,20 +286,6 @@ function toExceptionValue(exception: JsonObject): ExceptionValue {
   };
 }
 
-function formatTemplate(template: string, params: unknown): string {
-  if (Array.isArray(params)) {
-    let index = 0;
-    return template.replace(/%[sdifoj]/g, (match) =>
-      index < params.length ? String(params[index++]) : match,
-    );
-  }
-  if (isJsonObject(params))
-    return template.replace(/%\((\w+)\)[sdif]/g, (match, name: string) =>
-      name in params ? String(params[name]) : match,
-    );
-  return template;
-}
-
 interface Message {
   formatted: string;
   template: string;
@@ -255,7 +303,7 @@ function normalizeMessage(payload: JsonObject): Message | null {
       const template = text(source['message']);
       const given = text(source['formatted']);
       const formatted =
-        given || (template ? formatTemplate(template, source['params']) : '');
+        given || (template ? formatMessage(template, source['params']) : '');
       if (!formatted) continue;
       const logentry: JsonObject = {
         ...source,
@@ -280,28 +328,6 @@ function normalizeFingerprint(value: unknown): string[] | null {
   return parts.length > 0 ? parts.map((p) => truncate(p, TAG_MAX)) : null;
 }
 
-function threadFrames(payload: JsonObject): Frame[] {
-  const threads = exceptionList(payload['threads']);
-  const crashed = threads.find(
-    (t) => t['crashed'] === true && framesOf(t).length,
-  );
-  const withFrames = crashed ?? threads.find((t) => framesOf(t).length > 0);
-  return withFrames ? framesOf(withFrames) : [];
-}
-
-function firstLine(value: string): string {
-  const newline = value.indexOf('\n');
-  return newline < 0 ? value : value.slice(0, newline);
-}
-
-/** `function (module or filename)` of a frame. */
-export function frameLabel(frame: Frame): string {
-  const fn = text(frame.function) || '?';
-  const where =
-    text(frame.module) || text(frame.filename) || text(frame.abs_path);
-  return where ? `${fn} (${where})` : fn;
-}
-
 /**
  * A message event, even with an exception: Sentry's newer SDKs attach a
  * synthetic, type-less exception (just the stack) to captured messages.
@@ -320,20 +346,19 @@ function isMessageEvent(
  * culprit. Never rejects for content: odd values are dropped or truncated.
  */
 export function normalizeEvent(
-  raw: JsonObject,
+  sent: JsonObject,
   context: NormalizeContext,
 ): NormalizedEvent {
+  const raw = renameLegacyKeys(sent);
   const { receivedAt } = context;
   const eventId =
     normalizeEventId(context.envelopeEventId) ??
     normalizeEventId(raw['event_id']) ??
     randomUUID().replace(/-/g, '');
-  let timestamp = parseTimestamp(raw['timestamp']) ?? receivedAt;
-  if (timestamp.getTime() > receivedAt.getTime() + MAX_FUTURE_MS)
-    timestamp = receivedAt;
+  const timestamp = eventTimestamp(raw['timestamp'], receivedAt);
 
   const level = normalizeLevel(raw['level']);
-  const platform = shortString(raw['platform']) ?? 'other';
+  const platform = normalizePlatform(raw['platform']);
   const release = shortString(raw['release']);
   const environment = shortString(raw['environment']) ?? 'production';
   const logger = shortString(raw['logger']);
@@ -341,6 +366,10 @@ export function normalizeEvent(
   const user = normalizeUser(raw['user'], context.clientIp);
   const tags = normalizeTags(raw['tags']);
   const rawExceptions = exceptionList(raw['exception']).map(normalizeException);
+  const messageStacktrace = moveStacktrace(
+    rawExceptions,
+    normalizeStacktrace(raw['stacktrace']),
+  );
   const exceptions = rawExceptions.map(toExceptionValue);
   const message = normalizeMessage(raw);
   const fingerprint = normalizeFingerprint(raw['fingerprint']);
@@ -355,6 +384,15 @@ export function normalizeEvent(
     environment,
     tags,
   };
+  const sentTimestamp = raw['timestamp'];
+  if (
+    sentTimestamp !== undefined &&
+    sentTimestamp !== null &&
+    timestamp === receivedAt
+  )
+    payload['original_timestamp'] = sentTimestamp;
+  if (messageStacktrace) payload['stacktrace'] = messageStacktrace;
+  else delete payload['stacktrace'];
   if (release !== null) payload['release'] = release;
   else delete payload['release'];
   for (const [field, value] of [
@@ -384,28 +422,26 @@ export function normalizeEvent(
 
   const messageEvent = isMessageEvent(exceptions, message);
   const thrown = exceptions[exceptions.length - 1];
-  let title: string;
-  let type = '';
-  let value: string;
-  if (!messageEvent && thrown) {
-    type = thrown.type ?? '';
-    const firstValueLine = thrown.value ? firstLine(thrown.value) : '';
-    title =
-      type && firstValueLine
-        ? `${type}: ${firstValueLine}`
-        : type || firstValueLine;
-    value = thrown.value ?? '';
-    if (!title) title = message?.formatted ?? '<unlabeled event>';
-  } else {
-    value = message?.formatted ?? thrown?.value ?? '';
-    title = value || '<unlabeled event>';
-  }
-
-  const crashFrames =
-    [...exceptions].reverse().find((e) => e.frames.length > 0)?.frames ??
-    threadFrames(raw);
-  const crashFrame = crashFrames[crashFrames.length - 1];
-  const culprit = crashFrame ? frameLabel(crashFrame) : (transaction ?? '');
+  const type = messageEvent ? '' : (thrown?.type ?? '');
+  const value = messageEvent
+    ? (message?.formatted ?? thrown?.value ?? '')
+    : (thrown?.value ?? '');
+  const threads = exceptionList(raw['threads']);
+  const request = raw['request'];
+  const sources: TitleSources = {
+    exceptions,
+    messageEvent,
+    message: message?.formatted ?? null,
+    messageFrames: framesOf({ stacktrace: messageStacktrace }),
+    onlyThreadFrames: threads.length === 1 ? framesOf(threads[0]) : [],
+    sentCulprit: text(raw['culprit']) || undefined,
+    transaction,
+    requestUrl: isJsonObject(request)
+      ? text(request['url']) || undefined
+      : undefined,
+  };
+  const title = eventTitle(sources);
+  const culprit = eventCulprit(sources);
 
   const finalTitle = truncate(title, TITLE_MAX);
   const finalCulprit = truncate(culprit, CULPRIT_MAX);
@@ -428,7 +464,7 @@ export function normalizeEvent(
     message: message?.formatted ?? null,
     messageTemplate: message?.template ?? null,
     fingerprint,
-    threadFrames: threadFrames(raw),
+    messageFrames: sources.messageFrames,
     title: finalTitle,
     type: truncate(type, TITLE_MAX),
     value: truncate(value, MESSAGE_MAX),

@@ -3,7 +3,9 @@ import {
   cutDeepValues,
   nestsDeeperThan,
   parsePayloadJson,
+  exactIntegerText,
 } from './payload-json';
+import { serializePayload } from './prepare-request';
 
 function nested(depth: number): unknown {
   let value: unknown = 'leaf';
@@ -60,5 +62,30 @@ describe('parsePayloadJson', () => {
     expect(parsePayloadJson(Buffer.from(JSON.stringify(shallow)))).toEqual(
       shallow,
     );
+  });
+});
+
+describe('parsePayloadJson, exact integers', () => {
+  const big = '18446744073709551615';
+  it.each([
+    [`{"thread_id":${big}}`, `{"thread_id":${big}}`],
+    [`{"a":[-${big}, 1]}`, `{"a":[-${big},1]}`],
+    [
+      `{"s":"${big}","n":9007199254740991}`,
+      `{"s":"${big}","n":9007199254740991}`,
+    ],
+    [`{"f":1234567890123456789.5}`, `{"f":1234567890123456800}`],
+    [`{"s":":${big}"}`, `{"s":":${big}"}`],
+  ])('%s comes back as %s', (sent, stored) => {
+    const value = parsePayloadJson(Buffer.from(sent));
+    expect(serializePayload(value as Record<string, unknown>)).toBe(stored);
+  });
+
+  it('reads an exact integer as its digits where text is wanted', () => {
+    const value = parsePayloadJson(Buffer.from(`{"id":${big}}`)) as Record<
+      string,
+      unknown
+    >;
+    expect(exactIntegerText(value['id'])).toBe(big);
   });
 });

@@ -7,7 +7,7 @@ import { groupingCandidates, userKeyOf } from './grouping';
 import type { PreparedEvent, PreparedRequest } from './ingest-request';
 import { TAG_MAX } from './limits';
 import { normalizeEvent, truncate } from './normalize-event';
-import { parsePayloadJson } from './payload-json';
+import { parsePayloadJson, restoreExactIntegers } from './payload-json';
 import {
   parseClientReport,
   parseSession,
@@ -53,9 +53,11 @@ export function serializePayload(payload: JsonObject): string {
   // JSON.stringify escapes lone surrogates as \udXXX (lowercase); only then
   // walk. The plain search first: 0.08 us where the expression took 1.3 us
   // over a 4.5 KB event.
-  return json.includes('\\ud') && LONE_SURROGATE_ESCAPE.test(json)
-    ? JSON.stringify(wellFormed(payload))
-    : json;
+  return restoreExactIntegers(
+    json.includes('\\ud') && LONE_SURROGATE_ESCAPE.test(json)
+      ? JSON.stringify(wellFormed(payload))
+      : json,
+  );
 }
 
 function eventTooLarge(maxBytes: number): TransportError {
@@ -75,13 +77,14 @@ export function prepareEvent(
     clientIp: context.clientIp,
     envelopeEventId,
   });
-  const [grouping] = groupingCandidates(event);
+  const [grouping, previous] = groupingCandidates(event);
   return {
     eventId: event.eventId,
     timestamp: event.timestamp,
     receivedAt: event.receivedAt,
     fingerprint: grouping?.fingerprint as string,
     groupingVersion: grouping?.version as number,
+    previousFingerprint: previous?.fingerprint ?? null,
     level: event.level,
     logger: event.logger,
     release: event.release,

@@ -103,8 +103,8 @@ describe('retention (fake clock)', () => {
     clock.set(new Date(T0 + 60 * DAY));
     await ingest(project, [
       event('a', T0 + 60 * DAY, { release: 'r2', user: { id: 'kept-user' } }),
-      event('c', T0 + 60 * DAY, { release: 'r2' }),
-      // Arrives late with an old timestamp: lands in a recent partition.
+      event('c', T0 + 60 * DAY - 60_000, { release: 'r2' }),
+      // Sent 62 days late: Relay's rule makes its time the received time.
       event('c', T0 - 2 * DAY, { release: 'r0', user: { id: 'straggler' } }),
     ]);
     expect(await listEventPartitionDays(sql)).toEqual(
@@ -115,7 +115,7 @@ describe('retention (fake clock)', () => {
     const result = await retention.run(true);
     expect(result).toMatchObject({
       ran: true,
-      expiredEvents: 4,
+      expiredEvents: 3,
       deletedErrors: 1,
     });
     expect(result.droppedPartitions).toContain('events_p20260801');
@@ -126,7 +126,7 @@ describe('retention (fake clock)', () => {
       errors.map((e) => [e.culprit, e.count, e.user_count, e.first_release]),
     ).toEqual([
       ['a', '1', 1, 'r2'],
-      ['c', '1', 0, 'r2'],
+      ['c', '2', 1, 'r2'],
     ]);
     expect(defined(errors[0]).first_seen.toISOString()).toBe(
       new Date(T0 + 60 * DAY).toISOString(),
@@ -136,7 +136,7 @@ describe('retention (fake clock)', () => {
       'SELECT count(*)::int AS n FROM error_tracking.event_ids WHERE project_id = $1',
       [project.projectId],
     );
-    expect(defined(ids).n).toBe(2);
+    expect(defined(ids).n).toBe(3);
 
     // A second run finds nothing more to do and changes nothing.
     const again = await retention.run(true);
@@ -195,8 +195,8 @@ describe('retention (fake clock)', () => {
     const project = await seedProject(sql);
     const now = T0 + 400 * DAY;
     clock.set(new Date(now));
-    // Late arrivals with old timestamps, spread over hours: all land in
-    // today's partition, so only the batches can remove them.
+    // Received long ago, spread over hours: the batches remove them before
+    // their partitions are dropped.
     const old = (n: number) => now - 100 * DAY - n * 60_000;
     const a = RETENTION_BATCH + 500;
     const b = RETENTION_BATCH + 100;
@@ -208,8 +208,11 @@ describe('retention (fake clock)', () => {
       event('many-b', now, { release: 'kept', user: { id: 'u0' } }),
       event('many-c', now),
     ];
-    for (let i = 0; i < raws.length; i += 500)
-      await ingest(project, raws.slice(i, i + 500));
+    clock.set(new Date(old(0)));
+    for (let i = 0; i < a + b; i += 500)
+      await ingest(project, raws.slice(i, Math.min(i + 500, a + b)));
+    clock.set(new Date(now));
+    await ingest(project, raws.slice(a + b));
 
     const result = await retention.run(true);
     expect(result).toMatchObject({ expiredEvents: a + b, deletedErrors: 1 });
@@ -286,5 +289,29 @@ describe('retention (fake clock)', () => {
       'SELECT checksum FROM error_tracking.artifact_chunks WHERE user_id = 1',
     );
     expect(chunks.map((c) => c.checksum)).toEqual(['d'.repeat(40)]);
+  });
+
+  it('keeps every acknowledged event its whole period since it was received', async () => {
+    const project = await seedProject(sql);
+    // Later than every other test's clock: retention's claim is shared.
+    const received = T0 + 1000 * DAY;
+    clock.set(new Date(received));
+    await ingest(project, [
+      // A phone with a reset clock: its time becomes the received time.
+      event('reset-clock', Date.parse('2021-03-01T12:00:00Z')),
+      // Sent from an offline cache 29 days late: its own time is kept.
+      event('offline', received - 29 * DAY, { user: { id: 'offline-user' } }),
+    ]);
+    clock.set(new Date(received + 89 * DAY));
+    await retention.run(true);
+    expect((await errorsOf(project.projectId)).map((e) => e.count)).toEqual([
+      '1',
+      '1',
+    ]);
+    await expect(recountErrors(sql, project.projectId)).resolves.toEqual([]);
+
+    clock.set(new Date(received + 91 * DAY));
+    await retention.run(true);
+    await expect(errorsOf(project.projectId)).resolves.toEqual([]);
   });
 });

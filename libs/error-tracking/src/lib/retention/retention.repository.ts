@@ -48,7 +48,8 @@ const CHUNK_LIFETIME = '1 day';
 @Injectable()
 export class RetentionRepository extends SqlRepository {
   /**
-   * Deletes events older than `cutoff` (by event timestamp) and brings every
+   * Deletes events older than `cutoff` (by event timestamp and by received
+   * time, so each is kept its whole period since acknowledged) and brings every
    * counter in line with the events that remain; errors left without
    * events go with their counters. Skipped when a run started within
    * `minimumGapMs` (the claim is one row, taken before the work).
@@ -185,6 +186,8 @@ export class RetentionRepository extends SqlRepository {
                 SELECT ev.error_id, ev.timestamp, ev.event_id, ev.received_at
                   FROM error_tracking.events ev
                  WHERE ev.error_id = e.id AND ev.timestamp < $1
+                   -- Kept its whole period since it was acknowledged.
+                   AND ev.received_at < $1
                    AND (ev.timestamp, ev.event_id) >
                        (CASE WHEN e.id = $3::bigint THEN $4::timestamptz ELSE '-infinity' END,
                         CASE WHEN e.id = $3::bigint THEN $5::uuid
@@ -284,7 +287,11 @@ export class RetentionRepository extends SqlRepository {
     );
   }
 
-  /** Errors left without events (or last seen before the cutoff), batch by batch. */
+  /**
+   * Errors left without events (or last seen before the cutoff with no
+   * event left: a late event keeps its error while it is kept), batch by
+   * batch.
+   */
   private async deleteEmptyErrors(cutoff: Date): Promise<number> {
     let total = 0;
     for (;;) {
@@ -292,7 +299,10 @@ export class RetentionRepository extends SqlRepository {
         const [row] = await tx.rows<{ n: number }>(
           `WITH victims AS (
              SELECT id FROM error_tracking.errors
-              WHERE count <= 0 OR last_seen < $1
+              WHERE count <= 0
+                 OR (last_seen < $1 AND NOT EXISTS (
+                       SELECT 1 FROM error_tracking.events ev
+                        WHERE ev.error_id = errors.id))
               ORDER BY project_id, fingerprint
               LIMIT $2
                 FOR UPDATE

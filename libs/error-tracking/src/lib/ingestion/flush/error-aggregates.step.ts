@@ -2,7 +2,9 @@ import type { FlushStep } from './flush-step';
 
 /**
  * What each error keeps, from this flush's new events, per (project,
- * fingerprint): the distinct users it had not seen yet (`user_count`), the
+ * fingerprint): the distinct users it had not seen yet (`user_count`; a
+ * user's `last_seen` is when retention may forget it: the latest of its
+ * events' times and arrivals, as events expire by both), the
  * event count, first seen with its release, last seen, and the latest
  * event's level, logger, release, title, type, message, culprit and
  * platform (`g`, one row per error of the batch).
@@ -11,7 +13,7 @@ export const ERROR_AGGREGATES: readonly FlushStep[] = [
   {
     name: 'users',
     sql: `  INSERT INTO error_tracking.error_users AS u (project_id, fingerprint, user_key, last_seen)
-  SELECT project_id, fingerprint, user_key, max(ts) FROM fresh
+  SELECT project_id, fingerprint, user_key, max(greatest(ts, received_at)) FROM fresh
    WHERE user_key IS NOT NULL
    GROUP BY project_id, fingerprint, user_key
    ORDER BY project_id, fingerprint, user_key

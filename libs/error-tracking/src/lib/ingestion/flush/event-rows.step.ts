@@ -4,7 +4,8 @@ import type { FlushStep } from './flush-step';
 /**
  * The rows beside the error that say the same as its events: the events
  * themselves (in their day's partition), the hourly counts (the 24-hour
- * frequency) and the environments and releases seen (the list's filters).
+ * frequency) and the environments and releases seen (the list's filters,
+ * kept while an event with them is: `last_seen` by time or arrival).
  */
 export const EVENT_ROWS: readonly FlushStep[] = [
   {
@@ -29,7 +30,7 @@ export const EVENT_ROWS: readonly FlushStep[] = [
   {
     name: 'facets',
     sql: `  INSERT INTO error_tracking.error_facets AS fa (error_id, kind, value, last_seen)
-  SELECT up.id, x.kind, x.value, max(f.ts)
+  SELECT up.id, x.kind, x.value, max(greatest(f.ts, f.received_at))
     FROM fresh f
     JOIN up ON up.project_id = f.project_id AND up.fingerprint = f.fingerprint
     CROSS JOIN LATERAL (VALUES ('environment', f.environment), ('release', f.release))

@@ -71,6 +71,8 @@ const GETTERS = {
   eventTimestamps: (f) => f.events.map((e) => e.event.timestamp),
   eventReceivedAts: (f) => f.events.map((e) => e.event.receivedAt),
   eventFingerprints: (f) => f.events.map((e) => e.event.fingerprint),
+  eventPreviousFingerprints: (f) =>
+    f.events.map((e) => e.event.previousFingerprint),
   eventUserKeys: (f) => f.events.map((e) => e.event.userKey),
   eventGroupingVersions: (f) => f.events.map((e) => e.event.groupingVersion),
   eventLevels: (f) => f.events.map((e) => e.event.level),

@@ -5,7 +5,9 @@ import type { FlushStep } from './flush-step';
  * The admitted requests' events, each stored once: a repeated event id
  * (within the batch, or already stored for the project) is a duplicate.
  * `fresh` holds the events this flush stores, `ord` their position in the
- * batch (the payload array's index).
+ * batch (the payload array's index), `fingerprint` the error each joins:
+ * its hash, unless no error has that hash yet and one has the previous
+ * grouping version's (an error of the old algorithm keeps collecting).
  */
 export const NEW_EVENTS: readonly FlushStep[] = [
   {
@@ -13,7 +15,8 @@ export const NEW_EVENTS: readonly FlushStep[] = [
     sql: `  SELECT * FROM unnest(
       ${P.eventRequests}::int[], ${P.eventProjectIds}::int[], ${P.eventIds}::uuid[],
       ${P.eventTimestamps}::timestamptz[], ${P.eventReceivedAts}::timestamptz[],
-      ${P.eventFingerprints}::uuid[], ${P.eventUserKeys}::uuid[],
+      ${P.eventFingerprints}::uuid[], ${P.eventPreviousFingerprints}::uuid[],
+      ${P.eventUserKeys}::uuid[],
       ${P.eventGroupingVersions}::smallint[], ${P.eventLevels}::text[],
       ${P.eventLoggers}::text[], ${P.eventReleases}::text[],
       ${P.eventEnvironments}::text[], ${P.eventPlatforms}::text[],
@@ -21,13 +24,21 @@ export const NEW_EVENTS: readonly FlushStep[] = [
       ${P.eventCulprits}::text[]
     )
          WITH ORDINALITY
-         AS e(req, project_id, event_id, ts, received_at, fingerprint, user_key,
+         AS e(req, project_id, event_id, ts, received_at, new_fingerprint,
+              previous_fingerprint, user_key,
               grouping_version, level, logger, release, environment, platform,
               title, type, message, culprit, ord)`,
   },
   {
     name: 'candidates',
-    sql: `  SELECT DISTINCT ON (e.project_id, e.event_id) e.*
+    sql: `  SELECT DISTINCT ON (e.project_id, e.event_id) e.*,
+         coalesce((
+           SELECT o.fingerprint FROM error_tracking.errors o
+            WHERE o.project_id = e.project_id AND o.fingerprint = e.previous_fingerprint
+              AND NOT EXISTS (
+                SELECT 1 FROM error_tracking.errors n
+                 WHERE n.project_id = e.project_id AND n.fingerprint = e.new_fingerprint)
+         ), e.new_fingerprint) AS fingerprint
     FROM ev e WHERE e.req IN (SELECT req FROM ok)
    ORDER BY e.project_id, e.event_id, e.ord`,
   },
