@@ -54,6 +54,7 @@ export interface GatewayConfig {
     readonly rateLimitPerMinute: number;
     readonly maxBodyBytes: number;
     readonly maxEnvelopeBytes: number;
+    readonly maxEnvelopeItems: number;
     readonly maxEventBytes: number;
     readonly maxArtifactBytes: number;
     readonly sessionMinutes: number;
@@ -119,6 +120,7 @@ export function loadConfig(
       rateLimitPerMinute: vars.ERROR_TRACKING_RATE_LIMIT_PER_MINUTE,
       maxBodyBytes: vars.ERROR_TRACKING_MAX_BODY_BYTES,
       maxEnvelopeBytes: vars.ERROR_TRACKING_MAX_ENVELOPE_BYTES,
+      maxEnvelopeItems: vars.ERROR_TRACKING_MAX_ENVELOPE_ITEMS,
       maxEventBytes: vars.ERROR_TRACKING_MAX_EVENT_BYTES,
       maxArtifactBytes: vars.ERROR_TRACKING_MAX_ARTIFACT_BYTES,
       sessionMinutes: vars.ERROR_TRACKING_SESSION_MINUTES,

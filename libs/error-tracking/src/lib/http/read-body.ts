@@ -76,3 +76,32 @@ export function readBody(
     req.on('aborted', onAborted);
   });
 }
+
+/**
+ * The body's chunks as they arrive, refusing more than `maxBytes` like
+ * `readBody`. Leaving the loop early leaves the request open (not
+ * destroyed), so an early answer can still be written and the rest of the
+ * body read through.
+ */
+export async function* bodyChunks(
+  req: IncomingMessage,
+  maxBytes: number,
+): AsyncGenerator<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes)
+    throw tooLarge(maxBytes);
+  let total = 0;
+  try {
+    for await (const chunk of req.iterator({ destroyOnReturn: false })) {
+      total += (chunk as Buffer).length;
+      if (total > maxBytes) throw tooLarge(maxBytes);
+      yield chunk as Buffer;
+    }
+  } catch (error) {
+    if (error instanceof TransportError) throw error;
+    throw new TransportError(
+      TransportErrorKind.MalformedBody,
+      'The request body was cut short.',
+    );
+  }
+}

@@ -59,14 +59,14 @@ const SYNC_INPUT_LIMIT = 64 * 1024;
 /** Most output a synchronous decode may produce before going async. */
 const SYNC_OUTPUT_LIMIT = 8 * 1024 * 1024;
 
-function tooLarge(maxBytes: number): TransportError {
+export function tooLarge(maxBytes: number): TransportError {
   return new TransportError(
     TransportErrorKind.PayloadTooLarge,
     `The decompressed body is larger than ${maxBytes} bytes.`,
   );
 }
 
-function corrupt(encoding: string): TransportError {
+export function corrupt(encoding: string): TransportError {
   return new TransportError(
     TransportErrorKind.MalformedBody,
     `The body could not be decoded as ${encoding}.`,
@@ -181,6 +181,36 @@ async function decodeOne(
   }
 }
 
+/** The encodings of a `Content-Encoding` header, first applied first. */
+export function encodingsOf(contentEncoding: string | undefined): string[] {
+  return (contentEncoding ?? '')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter((e) => e !== '' && e !== 'identity');
+}
+
+/**
+ * A decoder stream for one encoding that zlib undoes as it streams (gzip,
+ * deflate in both wrappings, br), given the body's first bytes; undefined
+ * for the others (zstd, unknown), which decode whole.
+ */
+export function streamingDecoder(
+  encoding: string,
+  firstBytes: Buffer,
+): Transform | undefined {
+  switch (encoding) {
+    case 'gzip':
+    case 'x-gzip':
+      return GZIP.stream();
+    case 'deflate':
+      return deflateCodec(firstBytes).stream();
+    case 'br':
+      return BROTLI.stream();
+    default:
+      return undefined;
+  }
+}
+
 /**
  * Undoes `Content-Encoding` (none, empty, `identity`, gzip, deflate in both
  * wrappings, br, zstd; a list is undone last-applied first), never producing
@@ -191,10 +221,7 @@ export async function decodeBody(
   contentEncoding: string | undefined,
   maxBytes: number,
 ): Promise<Buffer> {
-  const encodings = (contentEncoding ?? '')
-    .split(',')
-    .map((e) => e.trim().toLowerCase())
-    .filter((e) => e !== '' && e !== 'identity');
+  const encodings = encodingsOf(contentEncoding);
   let decoded = body;
   for (const encoding of encodings.reverse())
     decoded = await decodeOne(decoded, encoding, maxBytes);
