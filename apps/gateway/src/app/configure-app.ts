@@ -1,5 +1,6 @@
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { BODY_BUDGET } from '@quitanda/http';
 import type { HttpErrorFormat } from '@quitanda/kernel';
 import type { Logger } from 'pino';
 
@@ -30,6 +31,8 @@ export function configureApp(
   // Express's automatic weak ones would hash every response body.
   app.set('etag', false);
   app.use(requestLoggingMiddleware(logger));
+  // One budget per process: the last gateway booted in it sets it.
+  BODY_BUDGET.capacityBytes = config.bodyBudgetBytes;
   // No response of this API is meant to be sniffed into something else.
   app.use(
     (

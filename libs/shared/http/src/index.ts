@@ -21,3 +21,10 @@ export {
 } from './lib/request-deadline';
 export type { DeadlineControl } from './lib/request-deadline';
 export { TRANSPORT_ERROR_HTTP_STATUS } from './lib/transport-error-status';
+export {
+  BODY_BUDGET,
+  BodyBudget,
+  DEFAULT_BODY_BUDGET_BYTES,
+  holdBodyBytes,
+  holdParserBody,
+} from './lib/body-budget';

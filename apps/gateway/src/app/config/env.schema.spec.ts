@@ -180,6 +180,16 @@ describe('environment validation', () => {
       ]);
   });
 
+  it('bounds the body bytes buffered at once (64 MiB unless told)', () => {
+    expect(loadConfig({}).bodyBudgetBytes).toBe(64 * 1024 * 1024);
+    expect(
+      loadConfig({ HTTP_BODY_BUDGET_BYTES: '10485760' }).bodyBudgetBytes,
+    ).toBe(10_485_760);
+    expect(problemsOf({ HTTP_BODY_BUDGET_BYTES: '1000' })).toEqual([
+      expect.stringMatching(/^HTTP_BODY_BUDGET_BYTES must be an integer/),
+    ]);
+  });
+
   it('sends named prepared statements unless told not to', () => {
     expect(loadConfig({}).dbPreparedStatements).toBe(true);
     expect(

@@ -16,6 +16,7 @@ import {
 } from 'class-validator';
 import type { ValidationError } from 'class-validator';
 import { DEFAULT_DB_TIMEOUT_MS, DEFAULT_POOL_SIZE } from '@quitanda/database';
+import { DEFAULT_BODY_BUDGET_BYTES } from '@quitanda/http';
 import {
   DEFAULT_ALERTS_POLL_SECONDS,
   DEFAULT_MAX_ARTIFACT_BYTES,
@@ -306,6 +307,11 @@ export class EnvironmentVariables {
   @Transform(toInt)
   @IntRange(0, 300_000)
   SHUTDOWN_TIMEOUT_MS = 15_000;
+
+  /** Request body bytes held in memory at once, all requests together. */
+  @Transform(toInt)
+  @IntRange(1_048_576, 4_294_967_296)
+  HTTP_BODY_BUDGET_BYTES = DEFAULT_BODY_BUDGET_BYTES;
 }
 
 export class ConfigurationError extends Error {

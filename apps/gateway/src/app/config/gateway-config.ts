@@ -23,6 +23,8 @@ export interface GatewayConfig {
   /** Named prepared statements for the hot statements (`DB_PREPARED_STATEMENTS`). */
   readonly dbPreparedStatements: boolean;
   readonly shutdownTimeoutMs: number;
+  /** Request body bytes held in memory at once (`HTTP_BODY_BUDGET_BYTES`). */
+  readonly bodyBudgetBytes: number;
   readonly initialRootToken?: string;
   readonly marketplaceApp?: {
     readonly appKey: string;
@@ -85,6 +87,7 @@ export function loadConfig(
     dbTimeoutMs: vars.DB_TIMEOUT_MS,
     dbPreparedStatements: vars.DB_PREPARED_STATEMENTS,
     shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS,
+    bodyBudgetBytes: vars.HTTP_BODY_BUDGET_BYTES,
     initialRootToken: vars.INITIAL_ROOT_TOKEN,
     marketplaceApp:
       vars.MARKETPLACE_APP_KEY &&

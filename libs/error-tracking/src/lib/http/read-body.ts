@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 
+import { holdBodyBytes } from '@quitanda/http';
 import { TransportError, TransportErrorKind } from '@quitanda/kernel';
 
 function tooLarge(maxBytes: number): TransportError {
@@ -10,17 +11,34 @@ function tooLarge(maxBytes: number): TransportError {
 }
 
 /**
+ * Checks a declared length against the limit and the gateway's body
+ * budget before anything is read; whether it was declared (and held).
+ */
+function holdDeclared(req: IncomingMessage, maxBytes: number): boolean {
+  const declared = Number(req.headers['content-length']);
+  if (!Number.isFinite(declared)) return false;
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  holdBodyBytes(req, declared);
+  return true;
+}
+
+/**
  * Reads a request body as sent (Content-Length or chunked, any
  * Content-Type), refusing more than `maxBytes`: a declared length over the
  * limit is refused before reading, a streamed one as soon as it passes it.
+ * The bytes count against the gateway's body budget (429 past it): a
+ * declared length before reading, a chunked body as it arrives.
  */
 export function readBody(
   req: IncomingMessage,
   maxBytes: number,
 ): Promise<Buffer> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes)
-    return Promise.reject(tooLarge(maxBytes));
+  let declared: boolean;
+  try {
+    declared = holdDeclared(req, maxBytes);
+  } catch (error) {
+    return Promise.reject(error);
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -39,9 +57,12 @@ export function readBody(
     };
     const onData = (chunk: Buffer) => {
       total += chunk.length;
-      if (total > maxBytes) {
+      try {
+        if (total > maxBytes) throw tooLarge(maxBytes);
+        if (!declared) holdBodyBytes(req, chunk.length);
+      } catch (error) {
         req.pause();
-        fail(tooLarge(maxBytes));
+        fail(error as TransportError);
         return;
       }
       chunks.push(chunk);
@@ -87,14 +108,13 @@ export async function* bodyChunks(
   req: IncomingMessage,
   maxBytes: number,
 ): AsyncGenerator<Buffer> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes)
-    throw tooLarge(maxBytes);
+  const declared = holdDeclared(req, maxBytes);
   let total = 0;
   try {
     for await (const chunk of req.iterator({ destroyOnReturn: false })) {
       total += (chunk as Buffer).length;
       if (total > maxBytes) throw tooLarge(maxBytes);
+      if (!declared) holdBodyBytes(req, (chunk as Buffer).length);
       yield chunk as Buffer;
     }
   } catch (error) {

@@ -214,17 +214,21 @@ export function streamingDecoder(
 /**
  * Undoes `Content-Encoding` (none, empty, `identity`, gzip, deflate in both
  * wrappings, br, zstd; a list is undone last-applied first), never producing
- * more than `maxBytes`.
+ * more than `maxBytes`; `hold` is told the size of each decoded buffer (the
+ * gateway's body budget, which may refuse it).
  */
 export async function decodeBody(
   body: Buffer,
   contentEncoding: string | undefined,
   maxBytes: number,
+  hold?: (bytes: number) => void,
 ): Promise<Buffer> {
   const encodings = encodingsOf(contentEncoding);
   let decoded = body;
-  for (const encoding of encodings.reverse())
+  for (const encoding of encodings.reverse()) {
     decoded = await decodeOne(decoded, encoding, maxBytes);
+    hold?.(decoded.length);
+  }
   if (decoded.length > maxBytes) throw tooLarge(maxBytes);
   return decoded;
 }

@@ -14,6 +14,8 @@ import {
 } from './decode-body';
 
 export interface DecodeLimits {
+  /** Told the size of every decoded chunk (the body budget); may throw. */
+  readonly hold: (bytes: number) => void;
   /** Largest body as sent. */
   readonly maxBodyBytes: number;
   /** Largest body once decoded. */
@@ -23,11 +25,13 @@ export interface DecodeLimits {
 async function* limited(
   chunks: AsyncIterable<Buffer>,
   maxBytes: number,
+  hold?: (bytes: number) => void,
 ): AsyncGenerator<Buffer> {
   let total = 0;
   for await (const chunk of chunks) {
     total += chunk.length;
     if (total > maxBytes) throw tooLarge(maxBytes);
+    hold?.(chunk.length);
     yield chunk;
   }
 }
@@ -80,6 +84,7 @@ export async function* decodedChunks(
       Buffer.concat(parts),
       contentEncoding,
       limits.maxDecodedBytes,
+      limits.hold,
     );
     return;
   }
@@ -92,7 +97,7 @@ export async function* decodedChunks(
     },
   );
   try {
-    yield* limited(decoded, limits.maxDecodedBytes);
+    yield* limited(decoded, limits.maxDecodedBytes, limits.hold);
   } catch (error) {
     if (error instanceof TransportError) throw error;
     throw failure instanceof TransportError ? failure : corrupt(encoding);

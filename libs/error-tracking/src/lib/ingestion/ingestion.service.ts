@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
 import { Inject, Injectable } from '@nestjs/common';
-import { pauseDeadline, restartDeadline } from '@quitanda/http';
+import { holdBodyBytes, pauseDeadline, restartDeadline } from '@quitanda/http';
 import { CLOCK, TransportError } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
@@ -118,6 +118,7 @@ export class IngestionService {
               {
                 maxBodyBytes: this.options.maxBodyBytes,
                 maxDecodedBytes: this.options.maxEnvelopeBytes,
+                hold: (bytes) => holdBodyBytes(request.body, bytes),
               },
             ),
         {
@@ -198,6 +199,7 @@ export class IngestionService {
         raw,
         header(request.headers['content-encoding']),
         maxDecodedBytes,
+        (bytes) => holdBodyBytes(request.body, bytes),
       );
     } finally {
       restartDeadline(request.body);

@@ -2,6 +2,7 @@ import { TransportError, TransportErrorKind } from '@quitanda/kernel';
 import { json } from 'body-parser';
 import type { NextFunction, Request, Response } from 'express';
 
+import { holdParserBody } from './body-budget';
 import { isJsonContentType } from './content-type';
 import { unsafeRequestError } from './hostile-input';
 
@@ -72,6 +73,12 @@ export function jsonBody(options: JsonBodyOptions): Middleware {
           'The request body must be JSON (Content-Type: application/json).',
         ),
       );
+      return;
+    }
+    try {
+      holdParserBody(req, options.limitBytes);
+    } catch (error) {
+      next(error);
       return;
     }
     parse(req, res, (error?: unknown) => {
