@@ -8,12 +8,23 @@ import type { GatewayConfig } from './config/gateway-config';
 import { activeContexts } from './contexts/context-catalog';
 import { HTTP_ERROR_FORMATS, HttpErrorFilter } from './http/http-error.filter';
 import { requestDeadlineMiddleware } from './http/request-deadline.middleware';
+import { unreadBodyDrainMiddleware } from './http/unread-body-drain';
 import { PinoNestLogger } from './logging/pino-nest-logger';
 import { requestLoggingMiddleware } from './logging/request-logging.middleware';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import type { HttpMetrics } from './metrics/metrics';
 import { setupOpenApi } from './openapi/openapi';
 import { HTTP_METRICS } from './platform.module';
+
+/** The largest body any route accepts (uploads, bundles, collector bodies). */
+function largestBodyBytes(config: GatewayConfig): number {
+  return Math.max(
+    config.marketplace.maxBodyBytes,
+    config.marketplace.maxUploadBytes,
+    config.errorTracking.maxBodyBytes,
+    config.errorTracking.maxArtifactBytes,
+  );
+}
 
 /**
  * Application-level HTTP settings, shared by `main.ts` and the e2e tests so
@@ -33,6 +44,12 @@ export function configureApp(
   app.use(requestLoggingMiddleware(logger));
   // One budget per process: the last gateway booted in it sets it.
   BODY_BUDGET.capacityBytes = config.bodyBudgetBytes;
+  app.use(
+    unreadBodyDrainMiddleware({
+      maxBytes: Math.ceil(largestBodyBytes(config) * 1.1),
+      timeoutMs: config.dbTimeoutMs,
+    }),
+  );
   // No response of this API is meant to be sniffed into something else.
   app.use(
     (

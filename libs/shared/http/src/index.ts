@@ -1,4 +1,4 @@
-export { jsonBody, safeUrl } from './lib/json-body.middleware';
+export { hasBody, jsonBody, safeUrl } from './lib/json-body.middleware';
 export type { JsonBodyOptions } from './lib/json-body.middleware';
 export { requestIdOf } from './lib/request-id';
 export { endWithBody } from './lib/end-with-body';

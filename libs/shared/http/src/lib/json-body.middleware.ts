@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+
 import { TransportError, TransportErrorKind } from '@quitanda/kernel';
 import { json } from 'body-parser';
 import type { NextFunction, Request, Response } from 'express';
@@ -20,7 +22,8 @@ type Middleware = (req: Request, res: Response, next: NextFunction) => void;
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-function hasBody(req: Request): boolean {
+/** Whether a request says it carries a body (a length above 0, or chunked). */
+export function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return (
     req.headers['transfer-encoding'] !== undefined ||
