@@ -46,7 +46,7 @@ async function heldOpen(
             resolve(answer.slice(0, answer.indexOf('\r\n')));
           }
         });
-        socket.write(`${' '.repeat(length - 2)}}`);
+        socket.write(`}${'\n'.repeat(length - 2)}`);
       }),
   };
 }
@@ -111,7 +111,7 @@ describe('body budget (e2e)', () => {
       expect(collector.headers['retry-after']).toBe('1');
       expect(collector.json()).toEqual({ detail: expect.any(String) });
 
-      // The held request itself is served (an envelope header, no items).
+      // The held request itself is served (an envelope header, blank lines).
       expect(await held.finish()).toMatch(/^HTTP\/1\.1 200/);
       expect(BODY_BUDGET.usedBytes).toBe(0);
       const after = await answers();

@@ -16,15 +16,11 @@ import type { HttpMetrics } from './metrics/metrics';
 import { setupOpenApi } from './openapi/openapi';
 import { HTTP_METRICS } from './platform.module';
 
-/** The largest body any route accepts (uploads, bundles, collector bodies). */
-function largestBodyBytes(config: GatewayConfig): number {
-  return Math.max(
-    config.marketplace.maxBodyBytes,
-    config.marketplace.maxUploadBytes,
-    config.errorTracking.maxBodyBytes,
-    config.errorTracking.maxArtifactBytes,
-  );
-}
+/**
+ * Routes that read no body note no limit: for them, the JSON APIs' limit
+ * (what a client sending a body there most likely meant).
+ */
+const DEFAULT_DRAIN_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * Application-level HTTP settings, shared by `main.ts` and the e2e tests so
@@ -46,7 +42,7 @@ export function configureApp(
   BODY_BUDGET.capacityBytes = config.bodyBudgetBytes;
   app.use(
     unreadBodyDrainMiddleware({
-      maxBytes: Math.ceil(largestBodyBytes(config) * 1.1),
+      defaultLimitBytes: DEFAULT_DRAIN_LIMIT_BYTES,
       timeoutMs: config.dbTimeoutMs,
     }),
   );

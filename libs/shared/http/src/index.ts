@@ -28,3 +28,4 @@ export {
   holdBodyBytes,
   holdParserBody,
 } from './lib/body-budget';
+export { bodyLimitOf, noteBodyLimit } from './lib/body-limit';

@@ -180,8 +180,8 @@ describe('environment validation', () => {
       ]);
   });
 
-  it('bounds the body bytes buffered at once (64 MiB unless told)', () => {
-    expect(loadConfig({}).bodyBudgetBytes).toBe(64 * 1024 * 1024);
+  it('bounds the body bytes buffered at once (32 MiB unless told)', () => {
+    expect(loadConfig({}).bodyBudgetBytes).toBe(32 * 1024 * 1024);
     expect(
       loadConfig({ HTTP_BODY_BUDGET_BYTES: '10485760' }).bodyBudgetBytes,
     ).toBe(10_485_760);

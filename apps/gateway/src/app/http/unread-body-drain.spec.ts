@@ -4,7 +4,10 @@ import type { IncomingMessage, Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
+import { noteBodyLimit } from '@quitanda/http';
+
 import { unreadBodyDrainMiddleware } from './unread-body-drain';
+import type { UnreadBodyLimits } from './unread-body-drain';
 
 const MIB = 1024 * 1024;
 
@@ -72,7 +75,7 @@ describe('unreadBodyDrainMiddleware', () => {
   let port: number;
   let requests: IncomingMessage[];
 
-  async function listen(limits: { maxBytes: number; timeoutMs: number }) {
+  async function listen(limits: UnreadBodyLimits, routeLimit?: number) {
     const drain = unreadBodyDrainMiddleware(limits);
     requests = [];
     // Reads 64 KiB of the body, stops (as a reader past its limit does)
@@ -80,6 +83,7 @@ describe('unreadBodyDrainMiddleware', () => {
     server = createServer((req, res) =>
       drain(req, res, () => {
         requests.push(req);
+        if (routeLimit !== undefined) noteBodyLimit(req, routeLimit);
         req.once('data', () => {
           req.pause();
           res.statusCode = 413;
@@ -97,7 +101,7 @@ describe('unreadBodyDrainMiddleware', () => {
   afterEach(() => server.close().closeAllConnections());
 
   it('reads the rest of a refused body so that its answer is heard', async () => {
-    await listen({ maxBytes: 64 * MIB, timeoutMs: 60_000 });
+    await listen({ defaultLimitBytes: 64 * MIB, timeoutMs: 60_000 });
     // Far more than the socket buffers hold: without the drain the client
     // stays blocked writing and never reads.
     const outcome = await writeThenRead(port, 16 * MIB);
@@ -107,8 +111,8 @@ describe('unreadBodyDrainMiddleware', () => {
     });
   });
 
-  it('closes the connection once more than its bound has been dropped', async () => {
-    await listen({ maxBytes: 1 * MIB, timeoutMs: 60_000 });
+  it("closes the connection once more than the route's limit plus 10% has been dropped", async () => {
+    await listen({ defaultLimitBytes: 64 * MIB, timeoutMs: 60_000 }, MIB);
     const outcome = await writeThenRead(port, 64 * MIB);
     expect(outcome.wroteAll).toBe(false);
     expect(requests[0]?.socket.destroyed).toBe(true);

@@ -1,19 +1,25 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { hasBody } from '@quitanda/http';
+import { bodyLimitOf, hasBody } from '@quitanda/http';
 
 export interface UnreadBodyLimits {
-  /** Most bytes of an unread body read and dropped after the answer. */
-  readonly maxBytes: number;
+  /**
+   * The body limit assumed for a route that noted none (`noteBodyLimit`);
+   * up to a route's limit plus 10% of an unread body is read and dropped.
+   */
+  readonly defaultLimitBytes: number;
   /** How long the rest may take to arrive. */
   readonly timeoutMs: number;
 }
 
 /**
  * Reads and drops what is left of `req`'s body, then lets the connection
- * carry on; past `maxBytes` or `timeoutMs` the connection is closed.
+ * carry on; past its bound or `timeoutMs` the connection is closed.
  */
 function drain(req: IncomingMessage, limits: UnreadBodyLimits): void {
+  const maxBytes = Math.ceil(
+    (bodyLimitOf(req) ?? limits.defaultLimitBytes) * 1.1,
+  );
   let dropped = 0;
   const close = () => {
     stop();
@@ -23,7 +29,7 @@ function drain(req: IncomingMessage, limits: UnreadBodyLimits): void {
   timer.unref();
   const onData = (chunk: Buffer) => {
     dropped += chunk.length;
-    if (dropped > limits.maxBytes) close();
+    if (dropped > maxBytes) close();
   };
   function stop() {
     clearTimeout(timer);
@@ -43,9 +49,9 @@ function drain(req: IncomingMessage, limits: UnreadBodyLimits): void {
  * at once would reset the connection under the unread bytes, and a reader
  * that stopped (a limit, the body budget) leaves the body paused, the
  * client blocked writing. So once such a response is sent, the rest of the
- * body is read and dropped (no memory kept), within bounds: at most
- * `maxBytes` (the largest body limit plus 10%) and `timeoutMs` (the request
- * deadline), after which the connection is closed.
+ * body is read and dropped (no memory kept), within bounds: at most the
+ * route's body limit plus 10% and `timeoutMs` (the request deadline),
+ * after which the connection is closed.
  */
 export function unreadBodyDrainMiddleware(
   limits: UnreadBodyLimits,

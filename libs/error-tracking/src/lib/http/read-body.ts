@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 
-import { holdBodyBytes } from '@quitanda/http';
+import { holdBodyBytes, noteBodyLimit } from '@quitanda/http';
 import { TransportError, TransportErrorKind } from '@quitanda/kernel';
 
 function tooLarge(maxBytes: number): TransportError {
@@ -12,15 +12,22 @@ function tooLarge(maxBytes: number): TransportError {
 
 /**
  * Checks a declared length against the limit and the gateway's body
- * budget before anything is read; whether it was declared (and held).
+ * budget before anything is read; the length, when declared (and held).
  */
-function holdDeclared(req: IncomingMessage, maxBytes: number): boolean {
+function holdDeclared(
+  req: IncomingMessage,
+  maxBytes: number,
+): number | undefined {
+  noteBodyLimit(req, maxBytes);
   const declared = Number(req.headers['content-length']);
-  if (!Number.isFinite(declared)) return false;
+  if (!Number.isFinite(declared)) return undefined;
   if (declared > maxBytes) throw tooLarge(maxBytes);
   holdBodyBytes(req, declared);
-  return true;
+  return declared;
 }
+
+/** Declared bodies from this size on are read into one buffer of their size. */
+const PREALLOCATE_FROM_BYTES = 64 * 1024;
 
 /**
  * Reads a request body as sent (Content-Length or chunked, any
@@ -33,12 +40,18 @@ export function readBody(
   req: IncomingMessage,
   maxBytes: number,
 ): Promise<Buffer> {
-  let declared: boolean;
+  let declared: number | undefined;
   try {
     declared = holdDeclared(req, maxBytes);
   } catch (error) {
     return Promise.reject(error);
   }
+  // A large body is copied into place as it arrives, never held twice
+  // (its chunks and their concatenation).
+  const whole =
+    declared !== undefined && declared >= PREALLOCATE_FROM_BYTES
+      ? Buffer.allocUnsafe(declared)
+      : undefined;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -59,23 +72,26 @@ export function readBody(
       total += chunk.length;
       try {
         if (total > maxBytes) throw tooLarge(maxBytes);
-        if (!declared) holdBodyBytes(req, chunk.length);
+        if (declared === undefined) holdBodyBytes(req, chunk.length);
       } catch (error) {
         req.pause();
         fail(error as TransportError);
         return;
       }
-      chunks.push(chunk);
+      if (whole) chunk.copy(whole, total - chunk.length);
+      else chunks.push(chunk);
     };
     const onEnd = () => {
       if (settled) return;
       settled = true;
       cleanup();
-      resolve(
-        chunks.length === 1
-          ? (chunks[0] as Buffer)
-          : Buffer.concat(chunks, total),
-      );
+      if (whole) resolve(whole.subarray(0, total));
+      else
+        resolve(
+          chunks.length === 1
+            ? (chunks[0] as Buffer)
+            : Buffer.concat(chunks, total),
+        );
     };
     const onError = () =>
       fail(
@@ -114,7 +130,7 @@ export async function* bodyChunks(
     for await (const chunk of req.iterator({ destroyOnReturn: false })) {
       total += (chunk as Buffer).length;
       if (total > maxBytes) throw tooLarge(maxBytes);
-      if (!declared) holdBodyBytes(req, (chunk as Buffer).length);
+      if (declared === undefined) holdBodyBytes(req, (chunk as Buffer).length);
       yield chunk as Buffer;
     }
   } catch (error) {

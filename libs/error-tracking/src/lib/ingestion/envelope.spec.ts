@@ -81,6 +81,13 @@ describe('parseEnvelope', () => {
     ]);
   });
 
+  it('refuses a header line past 64 KiB before its end arrives', () => {
+    const framer = new EnvelopeFramer();
+    expect(() => framer.push(Buffer.alloc(65 * 1024, ' '))).toThrow(
+      /longer than 65536 bytes/,
+    );
+  });
+
   it('refuses (413) past its item limit, before parsing more item headers', () => {
     const body = Buffer.from(`{}\n${'{}\n{}\n'.repeat(3)}not json\n`);
     expect(parseEnvelope(body.subarray(0, 3 + 18), 3).items).toHaveLength(3);

@@ -13,6 +13,11 @@ import { PendingBytes } from './pending-bytes';
 
 const NEWLINE = 0x0a;
 const EMPTY = Buffer.alloc(0);
+/**
+ * Longest envelope or item header line: SDKs send a few hundred bytes (ids,
+ * dsn, sdk, trace); a longer one is refused before it is buffered further.
+ */
+const MAX_HEADER_LINE_BYTES = 64 * 1024;
 
 export interface EnvelopeItem {
   readonly header: JsonObject;
@@ -147,6 +152,13 @@ export class EnvelopeFramer {
       this.pending.drop(1);
       return line;
     }
+    if (
+      this.state.kind !== 'payload' &&
+      this.pending.length > MAX_HEADER_LINE_BYTES
+    )
+      throw new EnvelopeFramingError(
+        `a header line is longer than ${MAX_HEADER_LINE_BYTES} bytes`,
+      );
     if (!atEnd || this.pending.length === 0 || this.state.kind === 'header')
       return undefined;
     return this.pending.take(this.pending.length);

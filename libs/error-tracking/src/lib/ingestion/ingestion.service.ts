@@ -1,7 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 
 import { Inject, Injectable } from '@nestjs/common';
-import { holdBodyBytes, pauseDeadline, restartDeadline } from '@quitanda/http';
+import {
+  holdBodyBytes,
+  noteBodyLimit,
+  pauseDeadline,
+  restartDeadline,
+} from '@quitanda/http';
 import { CLOCK, TransportError } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
@@ -85,6 +90,8 @@ export class IngestionService {
 
   private async process(request: CollectorRequest): Promise<CollectorResponse> {
     const receivedAt = this.clock.now();
+    // Early answers (a bad key) drop at most this much of the body.
+    noteBodyLimit(request.body, this.options.maxBodyBytes);
     const sources: AuthSources = {
       query: request.query['sentry_key'],
       xSentryAuth: header(request.headers['x-sentry-auth']),

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 
-import { holdBodyBytes } from '@quitanda/http';
+import { holdBodyBytes, noteBodyLimit } from '@quitanda/http';
 import { TransportError, TransportErrorKind } from '@quitanda/kernel';
 import busboy from 'busboy';
 
@@ -58,6 +58,7 @@ export function readChunks(
   req: IncomingMessage,
   limits: ChunkLimits,
 ): Promise<Chunk[]> {
+  noteBodyLimit(req, limits.requestBytes);
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limits.requestBytes)
     return Promise.reject(

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 
-import { holdBodyBytes } from '@quitanda/http';
+import { holdBodyBytes, noteBodyLimit } from '@quitanda/http';
 
 import { MarketplaceError } from '../marketplace.errors';
 
@@ -12,6 +12,7 @@ export async function readBytes(
   stream: IncomingMessage,
   limit: number,
 ): Promise<Buffer> {
+  noteBodyLimit(stream, limit);
   const parts: Buffer[] = [];
   let total = 0;
   try {

@@ -5,6 +5,7 @@ import { json } from 'body-parser';
 import type { NextFunction, Request, Response } from 'express';
 
 import { holdParserBody } from './body-budget';
+import { noteBodyLimit } from './body-limit';
 import { isJsonContentType } from './content-type';
 import { unsafeRequestError } from './hostile-input';
 
@@ -62,6 +63,7 @@ export function jsonBody(options: JsonBodyOptions): Middleware {
     });
 
   function parseBody(req: Request, res: Response, next: NextFunction): void {
+    noteBodyLimit(req, options.limitBytes);
     if (!METHODS_WITH_BODY.has(req.method) || !hasBody(req)) {
       next();
       return;
