@@ -1,4 +1,5 @@
 import { createServer, connect } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Server, Socket } from 'node:net';
 import {
   brotliCompressSync,
@@ -503,6 +504,73 @@ describe('Sentry collector (e2e)', () => {
         );
       },
     );
+  });
+
+  describe('envelopes of millions of items', () => {
+    /** An envelope header, then `count` tiny items (`{}` header, `{}` payload). */
+    function manyItems(header: object, count: number): Buffer {
+      return Buffer.concat([
+        Buffer.from(`${JSON.stringify(header)}\n`),
+        Buffer.alloc(count * 6, '{}\n{}\n'),
+      ]);
+    }
+
+    /** The longest the event loop (gateway and test share it) stood still meanwhile. */
+    async function maxLoopDelayMs<T>(work: () => Promise<T>) {
+      const histogram = monitorEventLoopDelay({ resolution: 10 });
+      histogram.enable();
+      try {
+        const result = await work();
+        return { result, delayMs: histogram.max / 1e6 };
+      } finally {
+        histogram.disable();
+      }
+    }
+
+    // 2.5 million items, 15 MB inflated, 15 KB as sent: once took 4-7 s
+    // of event loop to answer 401.
+    const ITEMS = 2_500_000;
+
+    it.each([
+      ['no key at all', {}, 401],
+      [
+        'a wrong key in the dsn',
+        { dsn: 'http://glet_ffffffffffffffffffffffffffffffff@h/1' },
+        403,
+      ],
+    ])(
+      'answers %s after the envelope header, without reading on',
+      async (_name, header, status) => {
+        const body = gzipSync(manyItems(header, ITEMS));
+        const { result, delayMs } = await maxLoopDelayMs(() =>
+          post(body, { 'Content-Encoding': 'gzip' }, envelopePath('')),
+        );
+        expect(result.status).toBe(status);
+        expect(result.json()).toEqual({ detail: expect.any(String) });
+        expect(delayMs).toBeLessThan(500);
+      },
+    );
+
+    it('413 past 1,000 items, every type counted, whatever carries the key', async () => {
+      const enough = await post(manyItems({}, 1_000));
+      expect(enough.status).toBe(200);
+      const dsn = `http://${project.publicKey}@h/api/v4/error_tracking/collector/${project.id}`;
+      for (const [body, path] of [
+        [manyItems({}, 1_001), envelopePath()],
+        [manyItems({ dsn }, 1_001), envelopePath('')],
+      ] as const) {
+        const res = await post(body, {}, path);
+        expect(res.status).toBe(413);
+        expect(res.json()).toEqual({
+          detail: expect.stringMatching(/more than 1000 items/),
+        });
+      }
+      const { result, delayMs } = await maxLoopDelayMs(() =>
+        post(gzipSync(manyItems({}, ITEMS)), { 'Content-Encoding': 'gzip' }),
+      );
+      expect(result.status).toBe(413);
+      expect(delayMs).toBeLessThan(500);
+    });
   });
 
   describe('rate limits', () => {

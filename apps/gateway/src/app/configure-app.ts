@@ -1,5 +1,6 @@
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { BODY_BUDGET } from '@quitanda/http';
 import type { HttpErrorFormat } from '@quitanda/kernel';
 import type { Logger } from 'pino';
 
@@ -7,12 +8,19 @@ import type { GatewayConfig } from './config/gateway-config';
 import { activeContexts } from './contexts/context-catalog';
 import { HTTP_ERROR_FORMATS, HttpErrorFilter } from './http/http-error.filter';
 import { requestDeadlineMiddleware } from './http/request-deadline.middleware';
+import { unreadBodyDrainMiddleware } from './http/unread-body-drain';
 import { PinoNestLogger } from './logging/pino-nest-logger';
 import { requestLoggingMiddleware } from './logging/request-logging.middleware';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import type { HttpMetrics } from './metrics/metrics';
 import { setupOpenApi } from './openapi/openapi';
 import { HTTP_METRICS } from './platform.module';
+
+/**
+ * Routes that read no body note no limit: for them, the JSON APIs' limit
+ * (what a client sending a body there most likely meant).
+ */
+const DEFAULT_DRAIN_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * Application-level HTTP settings, shared by `main.ts` and the e2e tests so
@@ -30,6 +38,14 @@ export function configureApp(
   // Express's automatic weak ones would hash every response body.
   app.set('etag', false);
   app.use(requestLoggingMiddleware(logger));
+  // One budget per process: the last gateway booted in it sets it.
+  BODY_BUDGET.capacityBytes = config.bodyBudgetBytes;
+  app.use(
+    unreadBodyDrainMiddleware({
+      defaultLimitBytes: DEFAULT_DRAIN_LIMIT_BYTES,
+      timeoutMs: config.dbTimeoutMs,
+    }),
+  );
   // No response of this API is meant to be sniffed into something else.
   app.use(
     (

@@ -17,6 +17,8 @@ export const DEFAULT_RATE_LIMIT_PER_MINUTE = 6_000;
 export const DEFAULT_MAX_BODY_BYTES = 20 * MIB;
 export const DEFAULT_MAX_ENVELOPE_BYTES = 100 * MIB;
 export const DEFAULT_MAX_EVENT_BYTES = 1 * MIB;
+/** Items per envelope, every type counted (the contract's "Limits"). */
+export const DEFAULT_MAX_ENVELOPE_ITEMS = 1_000;
 export const DEFAULT_RETENTION_INTERVAL_MINUTES = 60;
 
 /** GitLab's pagination defaults. */

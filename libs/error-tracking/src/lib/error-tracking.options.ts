@@ -21,6 +21,8 @@ export interface ErrorTrackingModuleOptions {
   readonly maxBodyBytes: number;
   /** Largest envelope once decompressed. */
   readonly maxEnvelopeBytes: number;
+  /** Most items in one envelope, every type counted (413 past it). */
+  readonly maxEnvelopeItems: number;
   /** Largest single event once decompressed. */
   readonly maxEventBytes: number;
   /** Largest artifact bundle (source maps), as uploaded and once unzipped. */

@@ -18,6 +18,7 @@ import {
   DEFAULT_MAX_ENVELOPE_BYTES,
   DEFAULT_MAX_EVENT_BYTES,
   DEFAULT_MAX_ARTIFACT_BYTES,
+  DEFAULT_MAX_ENVELOPE_ITEMS,
   ERROR_TRACKING_DATA_SOURCE,
 } from '../lib/error-tracking.constants';
 import { ErrorTrackingOptionsModule } from '../lib/error-tracking-options.module';
@@ -31,6 +32,7 @@ export const TEST_OPTIONS: ErrorTrackingModuleOptions = {
   rateLimitPerMinute: 0,
   maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
   maxEnvelopeBytes: DEFAULT_MAX_ENVELOPE_BYTES,
+  maxEnvelopeItems: DEFAULT_MAX_ENVELOPE_ITEMS,
   maxEventBytes: DEFAULT_MAX_EVENT_BYTES,
   maxArtifactBytes: DEFAULT_MAX_ARTIFACT_BYTES,
   sessionMinutes: 10_080,

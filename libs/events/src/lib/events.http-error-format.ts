@@ -54,6 +54,10 @@ const TRANSPORT: Record<TransportErrorKind, { title: string; slug: string }> = {
     title: 'Validation failed',
     slug: 'validation-failed',
   },
+  [TransportErrorKind.TooManyRequests]: {
+    title: 'Too many requests',
+    slug: 'too-many-requests',
+  },
   [TransportErrorKind.ServiceUnavailable]: {
     title: 'Service unavailable',
     slug: 'service-unavailable',

@@ -19,6 +19,7 @@ const TRANSPORT: Record<TransportErrorKind, MarketplaceErrorCode> = {
     MarketplaceErrorCode.RequestEntityTooLarge,
   [TransportErrorKind.RouteNotFound]: MarketplaceErrorCode.EntityNotFound,
   [TransportErrorKind.InvalidRequest]: MarketplaceErrorCode.BadRequest,
+  [TransportErrorKind.TooManyRequests]: MarketplaceErrorCode.TooManyRequests,
   [TransportErrorKind.ServiceUnavailable]:
     MarketplaceErrorCode.KinveyInternalErrorRetry,
   [TransportErrorKind.Internal]: MarketplaceErrorCode.KinveyInternalErrorRetry,
@@ -61,6 +62,11 @@ export const marketplaceHttpErrorFormat: HttpErrorFormat = {
       code === MarketplaceErrorCode.KinveyInternalErrorRetry
         ? 'The Kinvey server encountered an unexpected error. Please retry your request.'
         : error.message;
-    return kinvey(code, description, `request id ${requestId}`);
+    const response = kinvey(code, description, `request id ${requestId}`);
+    const retryAfter =
+      error instanceof DomainError ? undefined : error.retryAfterSeconds;
+    return retryAfter === undefined
+      ? response
+      : { ...response, headers: { 'Retry-After': String(retryAfter) } };
   },
 };

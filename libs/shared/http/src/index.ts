@@ -1,4 +1,4 @@
-export { jsonBody, safeUrl } from './lib/json-body.middleware';
+export { hasBody, jsonBody, safeUrl } from './lib/json-body.middleware';
 export type { JsonBodyOptions } from './lib/json-body.middleware';
 export { requestIdOf } from './lib/request-id';
 export { endWithBody } from './lib/end-with-body';
@@ -21,3 +21,11 @@ export {
 } from './lib/request-deadline';
 export type { DeadlineControl } from './lib/request-deadline';
 export { TRANSPORT_ERROR_HTTP_STATUS } from './lib/transport-error-status';
+export {
+  BODY_BUDGET,
+  BodyBudget,
+  DEFAULT_BODY_BUDGET_BYTES,
+  holdBodyBytes,
+  holdParserBody,
+} from './lib/body-budget';
+export { bodyLimitOf, noteBodyLimit } from './lib/body-limit';

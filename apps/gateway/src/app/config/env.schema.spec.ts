@@ -112,6 +112,7 @@ describe('environment validation', () => {
       rateLimitPerMinute: 6_000,
       maxBodyBytes: 20 * 1024 * 1024,
       maxEnvelopeBytes: 100 * 1024 * 1024,
+      maxEnvelopeItems: 1_000,
       maxEventBytes: 1024 * 1024,
       maxArtifactBytes: 50 * 1024 * 1024,
       sessionMinutes: 10_080,
@@ -125,6 +126,7 @@ describe('environment validation', () => {
         ERROR_TRACKING_RATE_LIMIT_PER_MINUTE: '120',
         ERROR_TRACKING_MAX_BODY_BYTES: '65536',
         ERROR_TRACKING_MAX_ENVELOPE_BYTES: '131072',
+        ERROR_TRACKING_MAX_ENVELOPE_ITEMS: '50',
         ERROR_TRACKING_MAX_EVENT_BYTES: '4096',
         ERROR_TRACKING_MAX_ARTIFACT_BYTES: '2048',
         ERROR_TRACKING_SESSION_MINUTES: '60',
@@ -137,6 +139,7 @@ describe('environment validation', () => {
       rateLimitPerMinute: 120,
       maxBodyBytes: 65_536,
       maxEnvelopeBytes: 131_072,
+      maxEnvelopeItems: 50,
       maxEventBytes: 4_096,
       maxArtifactBytes: 2_048,
       sessionMinutes: 60,
@@ -149,6 +152,7 @@ describe('environment validation', () => {
       ERROR_TRACKING_RATE_LIMIT_PER_MINUTE: '-1',
       ERROR_TRACKING_MAX_BODY_BYTES: '10',
       ERROR_TRACKING_MAX_ENVELOPE_BYTES: 'lots',
+      ERROR_TRACKING_MAX_ENVELOPE_ITEMS: '0',
       ERROR_TRACKING_MAX_EVENT_BYTES: '1.5',
       ERROR_TRACKING_MAX_ARTIFACT_BYTES: '1000',
       ERROR_TRACKING_SESSION_MINUTES: '4',
@@ -161,6 +165,7 @@ describe('environment validation', () => {
       'ERROR_TRACKING_RATE_LIMIT_PER_MINUTE',
       'ERROR_TRACKING_MAX_BODY_BYTES',
       'ERROR_TRACKING_MAX_ENVELOPE_BYTES',
+      'ERROR_TRACKING_MAX_ENVELOPE_ITEMS',
       'ERROR_TRACKING_MAX_EVENT_BYTES',
       'ERROR_TRACKING_MAX_ARTIFACT_BYTES',
       'ERROR_TRACKING_SESSION_MINUTES',
@@ -181,6 +186,16 @@ describe('environment validation', () => {
       expect(problemsOf({ MARKETPLACE_SESSION_CACHE_SECONDS: bad })).toEqual([
         expect.stringContaining('MARKETPLACE_SESSION_CACHE_SECONDS'),
       ]);
+  });
+
+  it('bounds the body bytes buffered at once (32 MiB unless told)', () => {
+    expect(loadConfig({}).bodyBudgetBytes).toBe(32 * 1024 * 1024);
+    expect(
+      loadConfig({ HTTP_BODY_BUDGET_BYTES: '10485760' }).bodyBudgetBytes,
+    ).toBe(10_485_760);
+    expect(problemsOf({ HTTP_BODY_BUDGET_BYTES: '1000' })).toEqual([
+      expect.stringMatching(/^HTTP_BODY_BUDGET_BYTES must be an integer/),
+    ]);
   });
 
   it('sends named prepared statements unless told not to', () => {

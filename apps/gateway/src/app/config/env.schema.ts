@@ -16,11 +16,13 @@ import {
 } from 'class-validator';
 import type { ValidationError } from 'class-validator';
 import { DEFAULT_DB_TIMEOUT_MS, DEFAULT_POOL_SIZE } from '@quitanda/database';
+import { DEFAULT_BODY_BUDGET_BYTES } from '@quitanda/http';
 import {
   DEFAULT_ALERTS_POLL_SECONDS,
   DEFAULT_MAX_ARTIFACT_BYTES,
   DEFAULT_MAX_BODY_BYTES as DEFAULT_ERROR_TRACKING_MAX_BODY_BYTES,
   DEFAULT_MAX_ENVELOPE_BYTES,
+  DEFAULT_MAX_ENVELOPE_ITEMS,
   DEFAULT_MAX_EVENT_BYTES,
   DEFAULT_RATE_LIMIT_PER_MINUTE,
   DEFAULT_RETENTION_DAYS,
@@ -216,6 +218,10 @@ export class EnvironmentVariables {
   ERROR_TRACKING_MAX_ENVELOPE_BYTES = DEFAULT_MAX_ENVELOPE_BYTES;
 
   @Transform(toInt)
+  @IntRange(1, 1_000_000)
+  ERROR_TRACKING_MAX_ENVELOPE_ITEMS = DEFAULT_MAX_ENVELOPE_ITEMS;
+
+  @Transform(toInt)
   @IntRange(1_024, 104_857_600)
   ERROR_TRACKING_MAX_EVENT_BYTES = DEFAULT_MAX_EVENT_BYTES;
 
@@ -331,6 +337,11 @@ export class EnvironmentVariables {
   @Transform(toInt)
   @IntRange(1, 1_000_000)
   HTTP_MAX_CONNECTIONS = 2_048;
+
+  /** Request body bytes held in memory at once, all requests together. */
+  @Transform(toInt)
+  @IntRange(1_048_576, 4_294_967_296)
+  HTTP_BODY_BUDGET_BYTES = DEFAULT_BODY_BUDGET_BYTES;
 }
 
 export class ConfigurationError extends Error {

@@ -37,6 +37,8 @@ export interface GatewayConfig {
   readonly shutdownTimeoutMs: number;
   /** Bounds on each client connection (`HTTP_*`). */
   readonly http: HttpServerLimits;
+  /** Request body bytes held in memory at once (`HTTP_BODY_BUDGET_BYTES`). */
+  readonly bodyBudgetBytes: number;
   readonly initialRootToken?: string;
   readonly marketplaceApp?: {
     readonly appKey: string;
@@ -72,6 +74,7 @@ export interface GatewayConfig {
     readonly rateLimitPerMinute: number;
     readonly maxBodyBytes: number;
     readonly maxEnvelopeBytes: number;
+    readonly maxEnvelopeItems: number;
     readonly maxEventBytes: number;
     readonly maxArtifactBytes: number;
     readonly sessionMinutes: number;
@@ -108,6 +111,7 @@ export function loadConfig(
       keepAliveTimeoutMs: vars.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       maxConnections: vars.HTTP_MAX_CONNECTIONS,
     },
+    bodyBudgetBytes: vars.HTTP_BODY_BUDGET_BYTES,
     initialRootToken: vars.INITIAL_ROOT_TOKEN,
     marketplaceApp:
       vars.MARKETPLACE_APP_KEY &&
@@ -145,6 +149,7 @@ export function loadConfig(
       rateLimitPerMinute: vars.ERROR_TRACKING_RATE_LIMIT_PER_MINUTE,
       maxBodyBytes: vars.ERROR_TRACKING_MAX_BODY_BYTES,
       maxEnvelopeBytes: vars.ERROR_TRACKING_MAX_ENVELOPE_BYTES,
+      maxEnvelopeItems: vars.ERROR_TRACKING_MAX_ENVELOPE_ITEMS,
       maxEventBytes: vars.ERROR_TRACKING_MAX_EVENT_BYTES,
       maxArtifactBytes: vars.ERROR_TRACKING_MAX_ARTIFACT_BYTES,
       sessionMinutes: vars.ERROR_TRACKING_SESSION_MINUTES,

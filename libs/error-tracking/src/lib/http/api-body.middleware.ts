@@ -1,4 +1,4 @@
-import { jsonBody, unsafeRequestError } from '@quitanda/http';
+import { holdParserBody, jsonBody, unsafeRequestError } from '@quitanda/http';
 import { TransportError, TransportErrorKind } from '@quitanda/kernel';
 import { urlencoded } from 'body-parser';
 import type { NextFunction, Request, Response } from 'express';
@@ -23,6 +23,12 @@ export function apiBody(): Middleware {
       ?.trim()
       .toLowerCase();
     if (type === 'application/x-www-form-urlencoded') {
+      try {
+        holdParserBody(req, API_BODY_LIMIT_BYTES);
+      } catch (error) {
+        next(error);
+        return;
+      }
       form(req, res, (error?: unknown) => {
         if (error) {
           next(

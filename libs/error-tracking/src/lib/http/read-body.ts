@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 
+import { holdBodyBytes, noteBodyLimit } from '@quitanda/http';
 import { TransportError, TransportErrorKind } from '@quitanda/kernel';
 
 function tooLarge(maxBytes: number): TransportError {
@@ -10,17 +11,47 @@ function tooLarge(maxBytes: number): TransportError {
 }
 
 /**
+ * Checks a declared length against the limit and the gateway's body
+ * budget before anything is read; the length, when declared (and held).
+ */
+function holdDeclared(
+  req: IncomingMessage,
+  maxBytes: number,
+): number | undefined {
+  noteBodyLimit(req, maxBytes);
+  const declared = Number(req.headers['content-length']);
+  if (!Number.isFinite(declared)) return undefined;
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  holdBodyBytes(req, declared);
+  return declared;
+}
+
+/** Declared bodies from this size on are read into one buffer of their size. */
+const PREALLOCATE_FROM_BYTES = 64 * 1024;
+
+/**
  * Reads a request body as sent (Content-Length or chunked, any
  * Content-Type), refusing more than `maxBytes`: a declared length over the
  * limit is refused before reading, a streamed one as soon as it passes it.
+ * The bytes count against the gateway's body budget (429 past it): a
+ * declared length before reading, a chunked body as it arrives.
  */
 export function readBody(
   req: IncomingMessage,
   maxBytes: number,
 ): Promise<Buffer> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes)
-    return Promise.reject(tooLarge(maxBytes));
+  let declared: number | undefined;
+  try {
+    declared = holdDeclared(req, maxBytes);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  // A large body is copied into place as it arrives, never held twice
+  // (its chunks and their concatenation).
+  const whole =
+    declared !== undefined && declared >= PREALLOCATE_FROM_BYTES
+      ? Buffer.allocUnsafe(declared)
+      : undefined;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -39,22 +70,28 @@ export function readBody(
     };
     const onData = (chunk: Buffer) => {
       total += chunk.length;
-      if (total > maxBytes) {
+      try {
+        if (total > maxBytes) throw tooLarge(maxBytes);
+        if (declared === undefined) holdBodyBytes(req, chunk.length);
+      } catch (error) {
         req.pause();
-        fail(tooLarge(maxBytes));
+        fail(error as TransportError);
         return;
       }
-      chunks.push(chunk);
+      if (whole) chunk.copy(whole, total - chunk.length);
+      else chunks.push(chunk);
     };
     const onEnd = () => {
       if (settled) return;
       settled = true;
       cleanup();
-      resolve(
-        chunks.length === 1
-          ? (chunks[0] as Buffer)
-          : Buffer.concat(chunks, total),
-      );
+      if (whole) resolve(whole.subarray(0, total));
+      else
+        resolve(
+          chunks.length === 1
+            ? (chunks[0] as Buffer)
+            : Buffer.concat(chunks, total),
+        );
     };
     const onError = () =>
       fail(
@@ -75,4 +112,32 @@ export function readBody(
     req.on('error', onError);
     req.on('aborted', onAborted);
   });
+}
+
+/**
+ * The body's chunks as they arrive, refusing more than `maxBytes` like
+ * `readBody`. Leaving the loop early leaves the request open (not
+ * destroyed), so an early answer can still be written and the rest of the
+ * body read through.
+ */
+export async function* bodyChunks(
+  req: IncomingMessage,
+  maxBytes: number,
+): AsyncGenerator<Buffer> {
+  const declared = holdDeclared(req, maxBytes);
+  let total = 0;
+  try {
+    for await (const chunk of req.iterator({ destroyOnReturn: false })) {
+      total += (chunk as Buffer).length;
+      if (total > maxBytes) throw tooLarge(maxBytes);
+      if (declared === undefined) holdBodyBytes(req, (chunk as Buffer).length);
+      yield chunk as Buffer;
+    }
+  } catch (error) {
+    if (error instanceof TransportError) throw error;
+    throw new TransportError(
+      TransportErrorKind.MalformedBody,
+      'The request body was cut short.',
+    );
+  }
 }

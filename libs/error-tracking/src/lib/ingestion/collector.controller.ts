@@ -67,7 +67,9 @@ function documented(): MethodDecorator {
         description:
           'Unknown or deleted key, another project, tracking disabled.',
       },
-      413: { description: 'Body, envelope or event over its limit.' },
+      413: {
+        description: 'Body, envelope (bytes or items) or event over its limit.',
+      },
       415: { description: 'Unsupported Content-Encoding.' },
       429: {
         description: "Over the client key's event rate.",

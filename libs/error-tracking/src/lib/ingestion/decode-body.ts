@@ -1,22 +1,17 @@
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
-  brotliDecompress,
   brotliDecompressSync,
   createBrotliDecompress,
   createGunzip,
   createInflate,
   createInflateRaw,
-  gunzip,
   gunzipSync,
-  inflate,
-  inflateRaw,
   inflateRawSync,
   inflateSync,
 } from 'node:zlib';
 import type { InputType, ZlibOptions } from 'node:zlib';
 import type { Transform } from 'node:stream';
-import { promisify } from 'node:util';
 
 import { TransportError, TransportErrorKind } from '@quitanda/kernel';
 
@@ -24,49 +19,49 @@ import { ZstdDataError, ZstdLimitError, zstdDecompress } from './zstd';
 
 export const SUPPORTED_ENCODINGS = ['gzip', 'deflate', 'br', 'zstd'] as const;
 
+/** Told each decoded size before (or as soon as) it is held in memory; may throw. */
+type Hold = (bytes: number) => void;
 type Sync = (buffer: InputType, options: ZlibOptions) => Buffer;
-type Async = (buffer: InputType, options: ZlibOptions) => Promise<Buffer>;
 
 interface Codec {
   sync: Sync;
-  async: Async;
   stream: () => Transform;
 }
 
 const GZIP: Codec = {
   sync: gunzipSync,
-  async: promisify(gunzip),
   stream: createGunzip,
 };
 const ZLIB: Codec = {
   sync: inflateSync,
-  async: promisify(inflate),
   stream: createInflate,
 };
 const RAW_DEFLATE: Codec = {
   sync: inflateRawSync,
-  async: promisify(inflateRaw),
   stream: createInflateRaw,
 };
 const BROTLI: Codec = {
   sync: brotliDecompressSync as Sync,
-  async: promisify(brotliDecompress) as Async,
   stream: createBrotliDecompress,
 };
 
 /** Bodies up to this size decode on the event loop; larger ones off it. */
 const SYNC_INPUT_LIMIT = 64 * 1024;
-/** Most output a synchronous decode may produce before going async. */
-const SYNC_OUTPUT_LIMIT = 8 * 1024 * 1024;
+/**
+ * Most output a synchronous decode may produce before going async: an
+ * event is at most 1 MiB, and what a decode past it had produced is thrown
+ * away (at 8 MiB, sixteen small bombs at once left 128 MiB of garbage).
+ */
+const SYNC_OUTPUT_LIMIT = 1024 * 1024;
 
-function tooLarge(maxBytes: number): TransportError {
+export function tooLarge(maxBytes: number): TransportError {
   return new TransportError(
     TransportErrorKind.PayloadTooLarge,
     `The decompressed body is larger than ${maxBytes} bytes.`,
   );
 }
 
-function corrupt(encoding: string): TransportError {
+export function corrupt(encoding: string): TransportError {
   return new TransportError(
     TransportErrorKind.MalformedBody,
     `The body could not be decoded as ${encoding}.`,
@@ -88,15 +83,19 @@ function deflateCodec(body: Buffer): Codec {
 }
 
 /**
- * The inflated size of `body`, counted as it streams past and not kept;
- * a RangeError as soon as it passes `maxBytes`. A decompression bomb so
- * costs CPU but no memory: only a body known to fit is inflated for real.
+ * Inflates `body` as a stream, each piece held (the gateway's body budget)
+ * as it comes out: a RangeError as soon as the output passes `maxBytes`,
+ * and `hold`'s error as soon as the budget refuses more. A decompression
+ * bomb so stops at whichever comes first, having cost no more memory than
+ * what was held; one pass, its pieces joined once at the end.
  */
-async function inflatedSize(
+async function inflateHeld(
   body: Buffer,
   codec: Codec,
   maxBytes: number,
-): Promise<number> {
+  hold: Hold,
+): Promise<Buffer> {
+  const pieces: Buffer[] = [];
   let size = 0;
   await pipeline(
     Readable.from([body]),
@@ -104,11 +103,21 @@ async function inflatedSize(
     new Writable({
       write(chunk: Buffer, _encoding, done) {
         size += chunk.length;
-        done(size > maxBytes ? new RangeError('past the limit') : undefined);
+        if (size > maxBytes) {
+          done(new RangeError('past the limit'));
+          return;
+        }
+        try {
+          hold(chunk.length);
+          pieces.push(chunk);
+          done();
+        } catch (error) {
+          done(error as Error);
+        }
       },
     }),
   );
-  return size;
+  return Buffer.concat(pieces, size);
 }
 
 let largeDecodes: Promise<unknown> = Promise.resolve();
@@ -130,23 +139,25 @@ async function decodeOnce(
   encoding: string,
   codec: Codec,
   maxBytes: number,
+  hold: Hold,
 ): Promise<Buffer> {
   try {
     if (body.length <= SYNC_INPUT_LIMIT) {
       try {
-        return codec.sync(body, {
+        const decoded = codec.sync(body, {
           maxOutputLength: Math.min(maxBytes, SYNC_OUTPUT_LIMIT),
         });
+        hold(decoded.length);
+        return decoded;
       } catch (error) {
         if (!isTooLarge(error) || maxBytes <= SYNC_OUTPUT_LIMIT) throw error;
       }
     }
-    // maxOutputLength stops the decoder at the limit: bomb-safe.
-    return await oneLargeDecodeAtATime(async () => {
-      const size = await inflatedSize(body, codec, maxBytes);
-      return codec.async(body, { maxOutputLength: Math.max(size, 1) });
-    });
+    return await oneLargeDecodeAtATime(() =>
+      inflateHeld(body, codec, maxBytes, hold),
+    );
   } catch (error) {
+    if (error instanceof TransportError) throw error;
     if (isTooLarge(error)) throw tooLarge(maxBytes);
     throw corrupt(encoding);
   }
@@ -156,18 +167,21 @@ async function decodeOne(
   body: Buffer,
   encoding: string,
   maxBytes: number,
+  hold: Hold,
 ): Promise<Buffer> {
   switch (encoding) {
     case 'gzip':
     case 'x-gzip':
-      return decodeOnce(body, encoding, GZIP, maxBytes);
+      return decodeOnce(body, encoding, GZIP, maxBytes, hold);
     case 'deflate':
-      return decodeOnce(body, encoding, deflateCodec(body), maxBytes);
+      return decodeOnce(body, encoding, deflateCodec(body), maxBytes, hold);
     case 'br':
-      return decodeOnce(body, encoding, BROTLI, maxBytes);
+      return decodeOnce(body, encoding, BROTLI, maxBytes, hold);
     case 'zstd':
       try {
-        return zstdDecompress(body, maxBytes);
+        const decoded = zstdDecompress(body, maxBytes);
+        hold(decoded.length);
+        return decoded;
       } catch (error) {
         if (error instanceof ZstdLimitError) throw tooLarge(maxBytes);
         if (error instanceof ZstdDataError) throw corrupt(encoding);
@@ -181,23 +195,52 @@ async function decodeOne(
   }
 }
 
+/** The encodings of a `Content-Encoding` header, first applied first. */
+export function encodingsOf(contentEncoding: string | undefined): string[] {
+  return (contentEncoding ?? '')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter((e) => e !== '' && e !== 'identity');
+}
+
+/**
+ * A decoder stream for one encoding that zlib undoes as it streams (gzip,
+ * deflate in both wrappings, br), given the body's first bytes; undefined
+ * for the others (zstd, unknown), which decode whole.
+ */
+export function streamingDecoder(
+  encoding: string,
+  firstBytes: Buffer,
+): Transform | undefined {
+  switch (encoding) {
+    case 'gzip':
+    case 'x-gzip':
+      return GZIP.stream();
+    case 'deflate':
+      return deflateCodec(firstBytes).stream();
+    case 'br':
+      return BROTLI.stream();
+    default:
+      return undefined;
+  }
+}
+
 /**
  * Undoes `Content-Encoding` (none, empty, `identity`, gzip, deflate in both
  * wrappings, br, zstd; a list is undone last-applied first), never producing
- * more than `maxBytes`.
+ * more than `maxBytes`; `hold` is told the size of each decoded buffer (the
+ * gateway's body budget, which may refuse it).
  */
 export async function decodeBody(
   body: Buffer,
   contentEncoding: string | undefined,
   maxBytes: number,
+  hold: Hold = () => undefined,
 ): Promise<Buffer> {
-  const encodings = (contentEncoding ?? '')
-    .split(',')
-    .map((e) => e.trim().toLowerCase())
-    .filter((e) => e !== '' && e !== 'identity');
+  const encodings = encodingsOf(contentEncoding);
   let decoded = body;
   for (const encoding of encodings.reverse())
-    decoded = await decodeOne(decoded, encoding, maxBytes);
+    decoded = await decodeOne(decoded, encoding, maxBytes, hold);
   if (decoded.length > maxBytes) throw tooLarge(maxBytes);
   return decoded;
 }

@@ -1,4 +1,10 @@
-import { EnvelopeFramingError, parseEnvelope } from './envelope';
+import { TransportErrorKind } from '@quitanda/kernel';
+
+import {
+  EnvelopeFramer,
+  EnvelopeFramingError,
+  parseEnvelope,
+} from './envelope';
 
 const text = (parts: string[]) => Buffer.from(parts.join('\n'));
 
@@ -46,5 +52,50 @@ describe('parseEnvelope', () => {
     ['string length', text(['{}', '{"type":"event","length":"2"}', '{}'])],
   ])('refuses broken framing: %s', (_name, body) => {
     expect(() => parseEnvelope(body)).toThrow(EnvelopeFramingError);
+  });
+
+  it('frames the same however the body is chunked, and stops after the header', () => {
+    const body = Buffer.concat([
+      Buffer.from('{"dsn":"d"}\n{"type":"attachment","length":3}\n\n\n\n\n'),
+      Buffer.from('{"type":"event"}\n{"message":"m"}\n{}\n\n\n'),
+    ]);
+    const whole = parseEnvelope(body);
+    const framer = new EnvelopeFramer();
+    const items = [];
+    let headerSeenAfter = -1;
+    for (let i = 0; i < body.length; i++) {
+      items.push(...framer.push(body.subarray(i, i + 1)));
+      if (framer.header && headerSeenAfter < 0) {
+        headerSeenAfter = i;
+        expect(items).toEqual([]);
+      }
+    }
+    items.push(...framer.end());
+    expect(headerSeenAfter).toBe(body.indexOf('\n'));
+    expect(framer.header).toEqual(whole.header);
+    expect(items).toEqual(whole.items);
+    expect(items.map((i) => i.payload.toString())).toEqual([
+      '\n\n\n',
+      '{"message":"m"}',
+      '',
+    ]);
+  });
+
+  it('refuses a header line past 64 KiB before its end arrives', () => {
+    const framer = new EnvelopeFramer();
+    expect(() => framer.push(Buffer.alloc(65 * 1024, ' '))).toThrow(
+      /longer than 65536 bytes/,
+    );
+  });
+
+  it('refuses (413) past its item limit, before parsing more item headers', () => {
+    const body = Buffer.from(`{}\n${'{}\n{}\n'.repeat(3)}not json\n`);
+    expect(parseEnvelope(body.subarray(0, 3 + 18), 3).items).toHaveLength(3);
+    expect(() => parseEnvelope(body, 3)).toThrow(
+      expect.objectContaining({
+        kind: TransportErrorKind.PayloadTooLarge,
+        message: 'The envelope has more than 3 items.',
+      }),
+    );
   });
 });

@@ -1,6 +1,9 @@
+import { TransportError, TransportErrorKind } from '@quitanda/kernel';
+
 import { isJsonObject } from '../sentry-event/event-json';
 import type { JsonObject } from '../sentry-event/event-json';
 import { parsePayloadJson } from './payload-json';
+import { PendingBytes } from './pending-bytes';
 
 /**
  * Sentry envelopes: a header line, then items, each a header line and a
@@ -9,6 +12,12 @@ import { parsePayloadJson } from './payload-json';
  */
 
 const NEWLINE = 0x0a;
+const EMPTY = Buffer.alloc(0);
+/**
+ * Longest envelope or item header line: SDKs send a few hundred bytes (ids,
+ * dsn, sdk, trace); a longer one is refused before it is buffered further.
+ */
+const MAX_HEADER_LINE_BYTES = 64 * 1024;
 
 export interface EnvelopeItem {
   readonly header: JsonObject;
@@ -30,15 +39,10 @@ export class EnvelopeFramingError extends Error {
   }
 }
 
-function parseHeaderLine(
-  body: Buffer,
-  start: number,
-  end: number,
-  what: string,
-): JsonObject {
+function parseHeaderLine(line: Buffer, what: string): JsonObject {
   let value: unknown;
   try {
-    value = parsePayloadJson(body, start, end);
+    value = parsePayloadJson(line);
   } catch {
     throw new EnvelopeFramingError(`${what} is not valid JSON`);
   }
@@ -47,65 +51,178 @@ function parseHeaderLine(
   return value;
 }
 
-function onlyWhitespace(body: Buffer, from: number): boolean {
-  for (let i = from; i < body.length; i++) {
-    const byte = body[i];
+type State =
+  | { readonly kind: 'header' }
+  | { readonly kind: 'item-header' }
+  | {
+      readonly kind: 'payload';
+      readonly header: JsonObject;
+      readonly length?: number;
+    };
+
+function isBlank(line: Buffer): boolean {
+  for (const byte of line)
     if (byte !== 0x0a && byte !== 0x0d && byte !== 0x20 && byte !== 0x09)
       return false;
-  }
   return true;
 }
 
-function lineEnd(body: Buffer, from: number): number {
-  const newline = body.indexOf(NEWLINE, from);
-  return newline < 0 ? body.length : newline;
+function tooManyItems(maxItems: number): TransportError {
+  return new TransportError(
+    TransportErrorKind.PayloadTooLarge,
+    `The envelope has more than ${maxItems} items.`,
+  );
 }
 
-export function parseEnvelope(body: Buffer): Envelope {
-  if (body.length === 0) throw new EnvelopeFramingError('empty envelope');
-  const headerEnd = lineEnd(body, 0);
-  const header = parseHeaderLine(body, 0, headerEnd, 'envelope header');
-  const items: EnvelopeItem[] = [];
-  let position = headerEnd + 1;
-  while (position < body.length && !onlyWhitespace(body, position)) {
-    const itemHeaderEnd = lineEnd(body, position);
-    const itemHeader = parseHeaderLine(
-      body,
-      position,
-      itemHeaderEnd,
-      `header of item ${items.length + 1}`,
-    );
-    const payloadStart = Math.min(itemHeaderEnd + 1, body.length);
-    const length = itemHeader['length'];
-    let payloadEnd: number;
-    if (length === undefined || length === null) {
-      payloadEnd = lineEnd(body, payloadStart);
-    } else {
-      if (
-        typeof length !== 'number' ||
-        !Number.isSafeInteger(length) ||
-        length < 0
-      )
-        throw new EnvelopeFramingError(
-          `item ${items.length + 1} has an invalid length`,
-        );
-      payloadEnd = payloadStart + length;
-      if (payloadEnd > body.length)
-        throw new EnvelopeFramingError(
-          `item ${items.length + 1} is shorter than its length (${length} bytes)`,
-        );
-      if (payloadEnd < body.length && body[payloadEnd] !== NEWLINE)
-        throw new EnvelopeFramingError(
-          `item ${items.length + 1} is longer than its length (${length} bytes)`,
-        );
-    }
-    const type = itemHeader['type'];
-    items.push({
-      header: itemHeader,
-      type: typeof type === 'string' ? type : '',
-      payload: body.subarray(payloadStart, payloadEnd),
-    });
-    position = payloadEnd + 1;
+/**
+ * Frames an envelope as its bytes arrive, chunk by chunk: the header as soon
+ * as its line is complete (the key in its `dsn` can be checked before the
+ * rest is read), then each item once its payload is. Past `maxItems` items
+ * it refuses (413) before parsing another item header, so a body of
+ * millions of tiny items costs no more than `maxItems` of them.
+ */
+export class EnvelopeFramer {
+  /** The envelope header, once its line is complete. */
+  header: JsonObject | undefined;
+  private readonly pending = new PendingBytes();
+  private state: State = { kind: 'header' };
+  private items = 0;
+  /** A blank line after the last item: fine at the end only. */
+  private blankLine = false;
+  private empty = true;
+
+  constructor(private readonly maxItems = Number.POSITIVE_INFINITY) {}
+
+  /**
+   * Frames what `chunk` completes: the items it finishes, in order. Stops
+   * right after the envelope header (no items yet): the next `push`, an
+   * empty chunk will do, frames on.
+   */
+  push(chunk: Buffer): EnvelopeItem[] {
+    if (chunk.length > 0) this.empty = false;
+    this.pending.push(chunk);
+    return this.frame(false);
   }
-  return { header, items };
+
+  /** The body is over: frames what is left (an unterminated last line). */
+  end(): EnvelopeItem[] {
+    if (this.empty) throw new EnvelopeFramingError('empty envelope');
+    const hadHeader = this.header !== undefined;
+    const items = this.frame(true);
+    if (!hadHeader && this.header) items.push(...this.frame(true));
+    if (this.state.kind === 'header')
+      this.header = parseHeaderLine(
+        this.pending.take(this.pending.length),
+        'envelope header',
+      );
+    return items;
+  }
+
+  private frame(atEnd: boolean): EnvelopeItem[] {
+    const items: EnvelopeItem[] = [];
+    for (;;) {
+      const state = this.state;
+      if (state.kind === 'payload') {
+        const item = this.payload(state, atEnd);
+        if (!item) return items;
+        items.push(item);
+        this.state = { kind: 'item-header' };
+        continue;
+      }
+      const line = this.line(atEnd);
+      if (!line) return items;
+      if (state.kind === 'header') {
+        this.header = parseHeaderLine(line, 'envelope header');
+        this.state = { kind: 'item-header' };
+        // The caller checks the header before any item is framed.
+        return items;
+      } else if (isBlank(line)) {
+        this.blankLine = true;
+      } else {
+        this.state = this.itemHeader(line);
+      }
+    }
+  }
+
+  /** The next complete line, its newline dropped; at the end, what is left. */
+  private line(atEnd: boolean): Buffer | undefined {
+    const newline = this.pending.indexOfNewline();
+    if (newline >= 0) {
+      const line = this.pending.take(newline);
+      this.pending.drop(1);
+      return line;
+    }
+    if (
+      this.state.kind !== 'payload' &&
+      this.pending.length > MAX_HEADER_LINE_BYTES
+    )
+      throw new EnvelopeFramingError(
+        `a header line is longer than ${MAX_HEADER_LINE_BYTES} bytes`,
+      );
+    if (!atEnd || this.pending.length === 0 || this.state.kind === 'header')
+      return undefined;
+    return this.pending.take(this.pending.length);
+  }
+
+  private itemHeader(line: Buffer): State {
+    const what = `header of item ${this.items + 1}`;
+    if (this.blankLine)
+      throw new EnvelopeFramingError(`${what} is not valid JSON`);
+    if (this.items >= this.maxItems) throw tooManyItems(this.maxItems);
+    const header = parseHeaderLine(line, what);
+    const length = header['length'];
+    if (length === undefined || length === null)
+      return { kind: 'payload', header };
+    if (
+      typeof length !== 'number' ||
+      !Number.isSafeInteger(length) ||
+      length < 0
+    )
+      throw new EnvelopeFramingError(
+        `item ${this.items + 1} has an invalid length`,
+      );
+    return { kind: 'payload', header, length };
+  }
+
+  private payload(
+    state: Extract<State, { kind: 'payload' }>,
+    atEnd: boolean,
+  ): EnvelopeItem | undefined {
+    let payload: Buffer | undefined;
+    if (state.length === undefined) {
+      payload = this.line(atEnd) ?? (atEnd ? Buffer.alloc(0) : undefined);
+    } else if (this.pending.length > state.length) {
+      payload = this.pending.take(state.length);
+      if (this.pending.peek() !== NEWLINE)
+        throw new EnvelopeFramingError(
+          `item ${this.items + 1} is longer than its length (${state.length} bytes)`,
+        );
+      this.pending.drop(1);
+    } else if (atEnd) {
+      if (this.pending.length < state.length)
+        throw new EnvelopeFramingError(
+          `item ${this.items + 1} is shorter than its length (${state.length} bytes)`,
+        );
+      payload = this.pending.take(state.length);
+    }
+    if (!payload) return undefined;
+    this.items += 1;
+    const type = state.header['type'];
+    return {
+      header: state.header,
+      type: typeof type === 'string' ? type : '',
+      payload,
+    };
+  }
+}
+
+/** A whole envelope at once (at most `maxItems` items, else 413). */
+export function parseEnvelope(
+  body: Buffer,
+  maxItems = Number.POSITIVE_INFINITY,
+): Envelope {
+  const framer = new EnvelopeFramer(maxItems);
+  const items = framer.push(body);
+  items.push(...framer.push(EMPTY), ...framer.end());
+  return { header: framer.header as JsonObject, items };
 }

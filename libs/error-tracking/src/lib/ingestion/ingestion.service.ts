@@ -1,7 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 
 import { Inject, Injectable } from '@nestjs/common';
-import { pauseDeadline, restartDeadline } from '@quitanda/http';
+import {
+  holdBodyBytes,
+  noteBodyLimit,
+  pauseDeadline,
+  restartDeadline,
+} from '@quitanda/http';
 import { CLOCK, TransportError } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
@@ -13,17 +18,14 @@ import { SourceMapResolver } from '../sourcemaps/source-map-resolver';
 import { ClientKeyCache } from './client-key-cache';
 import type { CollectorKey } from './collector-keys.repository';
 import { decodeBody } from './decode-body';
-import { EnvelopeFramingError } from './envelope';
+import { decodedChunks } from './decoded-chunks';
 import { IngestionQueue } from './ingestion-queue';
 import { IngestionMetrics } from './ingestion.metrics';
-import {
-  parseEnvelopeRequest,
-  parseStore,
-  prepareParsed,
-} from './prepare-request';
+import { parseStore, prepareParsed } from './prepare-request';
 import type { ParsedRequest } from './prepare-request';
 import { recordedQuantities } from './rate-limit-categories';
 import { RateLimiter } from './rate-limiter';
+import { readEnvelope } from './read-envelope';
 import { hasKeyOutsideBody, resolvePublicKey } from './sentry-auth';
 import type { AuthSources } from './sentry-auth';
 
@@ -89,32 +91,20 @@ export class IngestionService {
 
   private async process(request: CollectorRequest): Promise<CollectorResponse> {
     const receivedAt = this.clock.now();
+    // Early answers (a bad key) drop at most this much of the body.
+    noteBodyLimit(request.body, this.options.maxBodyBytes);
     const sources: AuthSources = {
       query: request.query['sentry_key'],
       xSentryAuth: header(request.headers['x-sentry-auth']),
       authorization: header(request.headers['authorization']),
     };
-    // Refuse a bad key before reading what may be a large body.
-    if (hasKeyOutsideBody(sources))
-      await this.authorize(resolvePublicKey(sources), request.projectId);
-
-    const raw = await readBody(request.body, this.options.maxBodyBytes);
-    // Inflating waits for CPU (large bodies one at a time), not for the
-    // database: the request's deadline does not run meanwhile. A store body
-    // is one event: inflating past the event limit is waste.
-    pauseDeadline(request.body);
-    let body: Buffer;
-    try {
-      body = await decodeBody(
-        raw,
-        header(request.headers['content-encoding']),
-        request.endpoint === 'store'
-          ? this.options.maxEventBytes
-          : this.options.maxEnvelopeBytes,
-      );
-    } finally {
-      restartDeadline(request.body);
-    }
+    // Refuse a bad key before reading what may be a large body (a store
+    // body has no envelope header: its key can only be outside it).
+    const keyOutsideBody =
+      request.endpoint === 'store' || hasKeyOutsideBody(sources);
+    let key = keyOutsideBody
+      ? await this.authorize(resolvePublicKey(sources), request.projectId)
+      : undefined;
     const context = {
       receivedAt,
       clientIp: request.clientIp,
@@ -122,26 +112,40 @@ export class IngestionService {
     };
 
     let parsed: ParsedRequest;
-    let dsn: unknown;
     if (request.endpoint === 'store') {
-      parsed = parseStore(body, context);
+      parsed = parseStore(await this.readStore(request), context);
     } else {
-      try {
-        const envelope = parseEnvelopeRequest(body, context);
-        parsed = envelope.request;
-        dsn = envelope.header['dsn'];
-      } catch (error) {
-        if (error instanceof EnvelopeFramingError)
-          throw ErrorTrackingError.badRequest(
-            `Malformed envelope: ${error.message}`,
-          );
-        throw error;
-      }
+      const envelope = await readEnvelope(
+        keyOutsideBody
+          ? [await this.readWhole(request, this.options.maxEnvelopeBytes)]
+          : // Only the header's dsn can carry the key: read and inflate
+            // the body as it comes, and check the key on its first line.
+            decodedChunks(
+              request.body,
+              header(request.headers['content-encoding']),
+              {
+                maxBodyBytes: this.options.maxBodyBytes,
+                maxDecodedBytes: this.options.maxEnvelopeBytes,
+                hold: (bytes) => holdBodyBytes(request.body, bytes),
+              },
+            ),
+        {
+          context,
+          maxItems: this.options.maxEnvelopeItems,
+          onHeader: async (envelopeHeader) => {
+            // Several keys must agree, wherever they are.
+            const publicKey = resolvePublicKey({
+              ...sources,
+              dsn: envelopeHeader['dsn'],
+            });
+            key ??= await this.authorize(publicKey, request.projectId);
+          },
+        },
+      );
+      parsed = envelope.request;
     }
-    const key = await this.authorize(
-      resolvePublicKey({ ...sources, dsn }),
-      request.projectId,
-    );
+    // An envelope header without a dsn, and no key elsewhere: 401.
+    key ??= await this.authorize(resolvePublicKey(sources), request.projectId);
     // A key past its limit costs no source-map lookup.
     const now = this.clock.now();
     const demand = recordedQuantities(parsed);
@@ -199,6 +203,32 @@ export class IngestionService {
     }
     const first = prepared.events[0];
     return first ? { id: first.eventId } : {};
+  }
+
+  /** The whole body, read then decoded (the key was checked already). */
+  private async readWhole(
+    request: CollectorRequest,
+    maxDecodedBytes: number,
+  ): Promise<Buffer> {
+    const raw = await readBody(request.body, this.options.maxBodyBytes);
+    // Inflating waits for CPU (large bodies one at a time), not for the
+    // database: the request's deadline does not run meanwhile.
+    pauseDeadline(request.body);
+    try {
+      return await decodeBody(
+        raw,
+        header(request.headers['content-encoding']),
+        maxDecodedBytes,
+        (bytes) => holdBodyBytes(request.body, bytes),
+      );
+    } finally {
+      restartDeadline(request.body);
+    }
+  }
+
+  /** A store body is one event: inflating past the event limit is waste. */
+  private readStore(request: CollectorRequest): Promise<Buffer> {
+    return this.readWhole(request, this.options.maxEventBytes);
   }
 
   private async authorize(

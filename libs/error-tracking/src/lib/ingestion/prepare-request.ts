@@ -149,15 +149,8 @@ export function prepareStore(
   return prepareParsed(parseStore(body, context), context);
 }
 
-interface Accumulator {
-  events: ParsedEvent[];
-  sessions: SessionUpdate[];
-  buckets: SessionBucket[];
-  discards: Discard[];
-}
-
-function discard(acc: Accumulator, item: EnvelopeItem, reason: string): void {
-  acc.discards.push({
+function discard(acc: Discard[], item: EnvelopeItem, reason: string): void {
+  acc.push({
     source: 'server',
     reason,
     // The item type is the client's text; it lands in a primary key.
@@ -175,44 +168,42 @@ function tryParse(item: EnvelopeItem): unknown {
 }
 
 /**
- * `POST .../envelope/`: every item handled on its own; a bad item is
- * skipped and counted, never the envelope (broken framing aside, which
- * `parseEnvelope` refuses whole).
+ * An envelope's items parsed one by one as they are framed: every item
+ * handled on its own; a bad item is skipped and counted, never the
+ * envelope (broken framing aside, which `EnvelopeFramer` refuses whole).
  */
-export function parseEnvelopeRequest(
-  body: Buffer,
-  context: PrepareContext,
-): { request: ParsedRequest; header: JsonObject } {
-  const envelope = parseEnvelope(body);
-  const acc: Accumulator = {
-    events: [],
-    sessions: [],
-    buckets: [],
-    discards: [],
-  };
-  let headerEventIdUsed = false;
-  for (const item of envelope.items) {
+export class EnvelopeItemsParser {
+  private readonly events: ParsedEvent[] = [];
+  private readonly sessions: SessionUpdate[] = [];
+  private readonly buckets: SessionBucket[] = [];
+  private readonly discards: Discard[] = [];
+  private headerEventIdUsed = false;
+
+  constructor(private readonly context: PrepareContext) {}
+
+  add(item: EnvelopeItem, envelopeHeader: JsonObject): void {
+    const { context, discards } = this;
     switch (item.type) {
       case 'event': {
         if (item.payload.length > context.maxEventBytes)
           throw eventTooLarge(context.maxEventBytes);
         const raw = tryParse(item);
         if (!isJsonObject(raw)) {
-          discard(acc, item, 'invalid_payload');
+          discard(discards, item, 'invalid_payload');
           break;
         }
         // The envelope's event_id names its (first) event.
-        const headerId = headerEventIdUsed
+        const headerId = this.headerEventIdUsed
           ? undefined
-          : envelope.header['event_id'];
-        headerEventIdUsed = true;
-        acc.events.push({ raw, envelopeEventId: headerId });
+          : envelopeHeader['event_id'];
+        this.headerEventIdUsed = true;
+        this.events.push({ raw, envelopeEventId: headerId });
         break;
       }
       case 'session': {
         const session = parseSession(tryParse(item), context.receivedAt);
-        if (session) acc.sessions.push(session);
-        else discard(acc, item, 'invalid_payload');
+        if (session) this.sessions.push(session);
+        else discard(discards, item, 'invalid_payload');
         break;
       }
       case 'sessions': {
@@ -220,22 +211,42 @@ export function parseEnvelopeRequest(
           tryParse(item),
           context.receivedAt,
         );
-        if (buckets) acc.buckets.push(...buckets);
-        else discard(acc, item, 'invalid_payload');
+        if (buckets) this.buckets.push(...buckets);
+        else discard(discards, item, 'invalid_payload');
         break;
       }
       case 'client_report': {
-        const discards = parseClientReport(tryParse(item));
-        if (discards) acc.discards.push(...discards);
-        else discard(acc, item, 'invalid_payload');
+        const reported = parseClientReport(tryParse(item));
+        if (reported) discards.push(...reported);
+        else discard(discards, item, 'invalid_payload');
         break;
       }
       default:
         // transaction, attachment, user_report, feedback, check_in, ...
-        discard(acc, item, 'unsupported_item');
+        discard(discards, item, 'unsupported_item');
     }
   }
-  return { request: acc, header: envelope.header };
+
+  get request(): ParsedRequest {
+    return {
+      events: this.events,
+      sessions: this.sessions,
+      buckets: this.buckets,
+      discards: this.discards,
+    };
+  }
+}
+
+/** `POST .../envelope/`, the whole body at once (tests, tools). */
+export function parseEnvelopeRequest(
+  body: Buffer,
+  context: PrepareContext,
+  maxItems?: number,
+): { request: ParsedRequest; header: JsonObject } {
+  const envelope = parseEnvelope(body, maxItems);
+  const parser = new EnvelopeItemsParser(context);
+  for (const item of envelope.items) parser.add(item, envelope.header);
+  return { request: parser.request, header: envelope.header };
 }
 
 /** `parseEnvelopeRequest`, its events normalised and grouped as sent. */

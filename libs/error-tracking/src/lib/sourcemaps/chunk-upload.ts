@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 
+import { holdBodyBytes, noteBodyLimit } from '@quitanda/http';
 import { TransportError, TransportErrorKind } from '@quitanda/kernel';
 import busboy from 'busboy';
 
@@ -57,6 +58,7 @@ export function readChunks(
   req: IncomingMessage,
   limits: ChunkLimits,
 ): Promise<Chunk[]> {
+  noteBodyLimit(req, limits.requestBytes);
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limits.requestBytes)
     return Promise.reject(
@@ -98,6 +100,12 @@ export function readChunks(
             `The request body is larger than ${limits.requestBytes} bytes.`,
           ),
         );
+      else if (!failed)
+        try {
+          holdBodyBytes(req, data.length);
+        } catch (error) {
+          fail(error as Error);
+        }
     });
     parser.on('file', (name, stream, info) => {
       const parts: Buffer[] = [];

@@ -1,4 +1,4 @@
-import { unsafeRequestError } from '@quitanda/http';
+import { holdParserBody, unsafeRequestError } from '@quitanda/http';
 import { TransportError, TransportErrorKind } from '@quitanda/kernel';
 import { urlencoded } from 'body-parser';
 import type { NextFunction, Request, Response } from 'express';
@@ -21,6 +21,12 @@ export function webForm(): (
     parameterLimit: 50,
   });
   return (req, res, next) => {
+    try {
+      holdParserBody(req, FORM_LIMIT_BYTES);
+    } catch (error) {
+      next(error);
+      return;
+    }
     parse(req, res, (error?: unknown) => {
       if (!error) {
         next(unsafeRequestError(req));

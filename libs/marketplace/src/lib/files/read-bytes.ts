@@ -1,21 +1,33 @@
-import type { Readable } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
+
+import { holdBodyBytes, noteBodyLimit } from '@quitanda/http';
+
 import { MarketplaceError } from '../marketplace.errors';
 
-/** The request body as bytes, refusing (413) more than `limit`. */
+/**
+ * The request body as bytes, refusing (413) more than `limit`; the bytes
+ * count against the gateway's body budget as they arrive (429 past it).
+ */
 export async function readBytes(
-  stream: Readable,
+  stream: IncomingMessage,
   limit: number,
 ): Promise<Buffer> {
+  noteBodyLimit(stream, limit);
   const parts: Buffer[] = [];
   let total = 0;
-  for await (const chunk of stream) {
-    const buffer = chunk as Buffer;
-    total += buffer.length;
-    if (total > limit) {
-      stream.resume();
-      throw MarketplaceError.tooLarge(`more than ${limit} bytes`);
+  try {
+    // Left early, the request stays open: the refusal is still heard.
+    for await (const chunk of stream.iterator({ destroyOnReturn: false })) {
+      const buffer = chunk as Buffer;
+      total += buffer.length;
+      if (total > limit)
+        throw MarketplaceError.tooLarge(`more than ${limit} bytes`);
+      holdBodyBytes(stream, buffer.length);
+      parts.push(buffer);
     }
-    parts.push(buffer);
+  } catch (error) {
+    stream.resume();
+    throw error;
   }
   return Buffer.concat(parts);
 }

@@ -1,7 +1,11 @@
+import type { IncomingMessage } from 'node:http';
+
 import { TransportError, TransportErrorKind } from '@quitanda/kernel';
 import { json } from 'body-parser';
 import type { NextFunction, Request, Response } from 'express';
 
+import { holdParserBody } from './body-budget';
+import { noteBodyLimit } from './body-limit';
 import { isJsonContentType } from './content-type';
 import { unsafeRequestError } from './hostile-input';
 
@@ -19,7 +23,8 @@ type Middleware = (req: Request, res: Response, next: NextFunction) => void;
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-function hasBody(req: Request): boolean {
+/** Whether a request says it carries a body (a length above 0, or chunked). */
+export function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return (
     req.headers['transfer-encoding'] !== undefined ||
@@ -58,6 +63,7 @@ export function jsonBody(options: JsonBodyOptions): Middleware {
     });
 
   function parseBody(req: Request, res: Response, next: NextFunction): void {
+    noteBodyLimit(req, options.limitBytes);
     if (!METHODS_WITH_BODY.has(req.method) || !hasBody(req)) {
       next();
       return;
@@ -72,6 +78,12 @@ export function jsonBody(options: JsonBodyOptions): Middleware {
           'The request body must be JSON (Content-Type: application/json).',
         ),
       );
+      return;
+    }
+    try {
+      holdParserBody(req, options.limitBytes);
+    } catch (error) {
+      next(error);
       return;
     }
     parse(req, res, (error?: unknown) => {

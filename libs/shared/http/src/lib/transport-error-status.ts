@@ -13,6 +13,7 @@ export const TRANSPORT_ERROR_HTTP_STATUS: Readonly<
   [TransportErrorKind.PayloadTooLarge]: HttpStatus.PAYLOAD_TOO_LARGE,
   [TransportErrorKind.RouteNotFound]: HttpStatus.NOT_FOUND,
   [TransportErrorKind.InvalidRequest]: HttpStatus.BAD_REQUEST,
+  [TransportErrorKind.TooManyRequests]: HttpStatus.TOO_MANY_REQUESTS,
   [TransportErrorKind.ServiceUnavailable]: HttpStatus.SERVICE_UNAVAILABLE,
   [TransportErrorKind.Internal]: HttpStatus.INTERNAL_SERVER_ERROR,
 };

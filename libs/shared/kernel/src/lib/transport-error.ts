@@ -12,6 +12,8 @@ export enum TransportErrorKind {
   PayloadTooLarge = 'payload_too_large',
   RouteNotFound = 'route_not_found',
   InvalidRequest = 'invalid_request',
+  /** The gateway is busy with other requests (their bodies): retry later. */
+  TooManyRequests = 'too_many_requests',
   ServiceUnavailable = 'service_unavailable',
   Internal = 'internal',
 }
@@ -21,7 +23,7 @@ export class TransportError extends Error {
     readonly kind: TransportErrorKind,
     message: string,
     readonly fieldErrors: readonly FieldError[] = [],
-    /** Seconds a client should wait before retrying (503). */
+    /** Seconds a client should wait before retrying (429, 503). */
     readonly retryAfterSeconds?: number,
   ) {
     super(message);

@@ -1,0 +1,66 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import { bodyLimitOf, hasBody } from '@quitanda/http';
+
+export interface UnreadBodyLimits {
+  /**
+   * The body limit assumed for a route that noted none (`noteBodyLimit`);
+   * up to a route's limit plus 10% of an unread body is read and dropped.
+   */
+  readonly defaultLimitBytes: number;
+  /** How long the rest may take to arrive. */
+  readonly timeoutMs: number;
+}
+
+/**
+ * Reads and drops what is left of `req`'s body, then lets the connection
+ * carry on; past its bound or `timeoutMs` the connection is closed.
+ */
+function drain(req: IncomingMessage, limits: UnreadBodyLimits): void {
+  const maxBytes = Math.ceil(
+    (bodyLimitOf(req) ?? limits.defaultLimitBytes) * 1.1,
+  );
+  let dropped = 0;
+  const close = () => {
+    stop();
+    req.socket.destroy();
+  };
+  const timer = setTimeout(close, limits.timeoutMs);
+  timer.unref();
+  const onData = (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > maxBytes) close();
+  };
+  function stop() {
+    clearTimeout(timer);
+    req.off('data', onData);
+    req.off('end', stop);
+    req.off('close', stop);
+  }
+  req.on('data', onData);
+  req.once('end', stop);
+  req.once('close', stop);
+  req.resume();
+}
+
+/**
+ * An answer sent before its request's body was read (401, 403, 413, 429)
+ * must reach a client that writes its whole body before it reads: closing
+ * at once would reset the connection under the unread bytes, and a reader
+ * that stopped (a limit, the body budget) leaves the body paused, the
+ * client blocked writing. So once such a response is sent, the rest of the
+ * body is read and dropped (no memory kept), within bounds: at most the
+ * route's body limit plus 10% and `timeoutMs` (the request deadline),
+ * after which the connection is closed.
+ */
+export function unreadBodyDrainMiddleware(
+  limits: UnreadBodyLimits,
+): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
+  return (req, res, next) => {
+    if (hasBody(req))
+      res.once('finish', () => {
+        if (!req.complete) drain(req, limits);
+      });
+    next();
+  };
+}

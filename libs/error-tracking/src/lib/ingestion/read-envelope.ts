@@ -1,0 +1,72 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+
+import { ErrorTrackingError } from '../error-tracking.errors';
+import type { JsonObject } from '../sentry-event/event-json';
+import { EnvelopeFramer, EnvelopeFramingError } from './envelope';
+import type { EnvelopeItem } from './envelope';
+import { EnvelopeItemsParser } from './prepare-request';
+import type { ParsedRequest, PrepareContext } from './prepare-request';
+
+/**
+ * Payload bytes parsed between two turns of the event loop: about a
+ * millisecond of JSON.parse, so a 100 MiB envelope never holds up the
+ * other requests for long, and an ordinary one never waits.
+ */
+const YIELD_EVERY_BYTES = 256 * 1024;
+
+export interface ReadEnvelopeOptions {
+  readonly context: PrepareContext;
+  /** Most items in one envelope (413 past it). */
+  readonly maxItems: number;
+  /**
+   * Called once, as soon as the envelope header is read and before any item
+   * is parsed (the key check when only the header's `dsn` carries the key);
+   * what it throws ends the reading.
+   */
+  readonly onHeader?: (header: JsonObject) => Promise<void>;
+}
+
+/**
+ * Frames and parses an envelope as its chunks come in (a request streaming
+ * in, or one decoded buffer), item by item, yielding to the event loop as
+ * it goes. Broken framing is the collector's 400.
+ */
+export async function readEnvelope(
+  chunks: AsyncIterable<Buffer> | Iterable<Buffer>,
+  options: ReadEnvelopeOptions,
+): Promise<{ request: ParsedRequest; header: JsonObject }> {
+  const framer = new EnvelopeFramer(options.maxItems);
+  const parser = new EnvelopeItemsParser(options.context);
+  let headerChecked = false;
+  let sinceYield = 0;
+  const parse = async (framed: readonly EnvelopeItem[]): Promise<void> => {
+    const header = framer.header;
+    if (!header) return;
+    let items = framed;
+    if (!headerChecked) {
+      headerChecked = true;
+      await options.onHeader?.(header);
+      // The framer stopped after the header: on to the items.
+      items = [...items, ...framer.push(Buffer.alloc(0))];
+    }
+    for (const item of items) {
+      parser.add(item, header);
+      sinceYield += item.payload.length;
+      if (sinceYield >= YIELD_EVERY_BYTES) {
+        sinceYield = 0;
+        await yieldToEventLoop();
+      }
+    }
+  };
+  try {
+    for await (const chunk of chunks) await parse(framer.push(chunk));
+    await parse(framer.end());
+  } catch (error) {
+    if (error instanceof EnvelopeFramingError)
+      throw ErrorTrackingError.badRequest(
+        `Malformed envelope: ${error.message}`,
+      );
+    throw error;
+  }
+  return { request: parser.request, header: framer.header as JsonObject };
+}
