@@ -496,8 +496,8 @@ describe('scale-out through PgBouncer and a streaming replica', () => {
       const doomed = await trackedProject(0);
       const old = new Date(Date.now() - 100 * DAY_MS);
       // Expired events as a long-running installation has them: an old
-      // day's partition, and old timestamps received today (events expire
-      // by their own timestamp, partitions go by the day they arrived).
+      // day's partition, sent and received long ago (an event is kept its
+      // whole period since it was received, so only these may go).
       await primary(
         `CREATE TABLE IF NOT EXISTS error_tracking.events_p${old.toISOString().slice(0, 10).replace(/-/g, '')}
            PARTITION OF error_tracking.events
@@ -513,7 +513,7 @@ describe('scale-out through PgBouncer and a streaming replica', () => {
            RETURNING id),
          ev AS (
            SELECT gen_random_uuid() AS event_id, $3::timestamptz AS ts,
-                  CASE WHEN n % 2 = 0 THEN $3::timestamptz ELSE now() END AS received_at
+                  $3::timestamptz + make_interval(secs => n % 60) AS received_at
              FROM generate_series(1, $2) n),
          ids AS (
            INSERT INTO error_tracking.event_ids (project_id, event_id, timestamp, received_at)
