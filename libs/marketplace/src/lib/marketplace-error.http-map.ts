@@ -21,6 +21,7 @@ export const MARKETPLACE_ERROR_HTTP_STATUS: Record<
   [MarketplaceErrorCode.EntityNotFound]: HttpStatus.NOT_FOUND,
   [MarketplaceErrorCode.UserNotFound]: HttpStatus.NOT_FOUND,
   [MarketplaceErrorCode.BlobNotFound]: HttpStatus.NOT_FOUND,
+  [MarketplaceErrorCode.EndpointDoesNotExist]: HttpStatus.NOT_FOUND,
   [MarketplaceErrorCode.UserAlreadyExists]: HttpStatus.CONFLICT,
   [MarketplaceErrorCode.DuplicateEntity]: HttpStatus.CONFLICT,
   [MarketplaceErrorCode.RequestEntityTooLarge]: HttpStatus.PAYLOAD_TOO_LARGE,

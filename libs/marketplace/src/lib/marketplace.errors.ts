@@ -16,6 +16,7 @@ export enum MarketplaceErrorCode {
   EntityNotFound = 'EntityNotFound',
   UserNotFound = 'UserNotFound',
   BlobNotFound = 'BlobNotFound',
+  EndpointDoesNotExist = 'EndpointDoesNotExist',
   UserAlreadyExists = 'UserAlreadyExists',
   DuplicateEntity = 'DuplicateEntity',
   RequestEntityTooLarge = 'RequestEntityTooLarge',
@@ -211,6 +212,15 @@ export class MarketplaceError extends DomainError<MarketplaceErrorCode> {
       MarketplaceErrorCode.BlobNotFound,
       'This blob not found for this app backend.',
       id,
+    );
+  }
+
+  /** A custom endpoint (`/rpc/{appKey}/custom/{name}`) the app does not have. */
+  static endpointNotFound(name: string): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.EndpointDoesNotExist,
+      'The custom endpoint you tried to invoke does not exist.',
+      name,
     );
   }
 

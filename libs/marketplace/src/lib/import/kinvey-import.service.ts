@@ -285,7 +285,7 @@ export class KinveyImportService {
           ? input['mimeType']
           : 'application/octet-stream',
       _public: input['_public'] === true,
-      _acl: { ...acl, creator, gr: acl['gr'] !== false },
+      _acl: { ...acl, creator },
       _kmd: kmd,
       size,
     };

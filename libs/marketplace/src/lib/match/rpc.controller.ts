@@ -1,5 +1,17 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiBody, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  Body,
+  Controller,
+  HttpCode,
+  Param,
+  Post,
+  UseGuards,
+} from '@nestjs/common';
+import {
+  ApiBody,
+  ApiExcludeEndpoint,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 
 import { Caller, KinveyAuthGuard } from '../auth/kinvey-auth.guard';
 import type { Principal } from '../auth/principal';
@@ -48,6 +60,14 @@ export class RpcController {
     @Body() body: unknown,
   ): Promise<unknown> {
     return this.matching.match(principal, body);
+  }
+
+  @Post('custom/:name')
+  @UseGuards(KinveyAuthGuard)
+  // Not an operation of its own: it only answers names no route above has.
+  @ApiExcludeEndpoint()
+  unknownEndpoint(@Param('name') name: string): never {
+    throw MarketplaceError.endpointNotFound(name);
   }
 
   @Post('user-forgot-username')
