@@ -7,6 +7,7 @@ export const MARKETPLACE_ERROR_HTTP_STATUS: Record<
   MarketplaceErrorCode,
   HttpStatus
 > = {
+  [MarketplaceErrorCode.MissingConfiguration]: HttpStatus.FORBIDDEN,
   [MarketplaceErrorCode.BadRequest]: HttpStatus.BAD_REQUEST,
   [MarketplaceErrorCode.IncompleteRequestBody]: HttpStatus.BAD_REQUEST,
   [MarketplaceErrorCode.InvalidQuerySyntax]: HttpStatus.BAD_REQUEST,

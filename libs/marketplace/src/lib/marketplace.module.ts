@@ -46,11 +46,17 @@ import { UsersController } from './users/users.controller';
 import { UsersRepository } from './users/users.repository';
 import { UsersService } from './users/users.service';
 import { KinveyImportService } from './import/kinvey-import.service';
+import { COLLECTION_COMMANDS } from './cli/collections-cli.commands';
+import { CollectionsController } from './app-collections/collections.controller';
+import { CollectionsRepository } from './app-collections/collections.repository';
+import { CollectionsService } from './app-collections/collections.service';
 
 /** Apps, users, records, files, matching (no HTTP). */
 const MARKETPLACE_PROVIDERS = [
   MarketplaceDatabase,
   SESSION_CACHE_PROVIDER,
+  CollectionsRepository,
+  CollectionsService,
   AppsRepository,
   AppsService,
   AppBootstrapService,
@@ -73,7 +79,7 @@ const MARKETPLACE_PROVIDERS = [
   MatchService,
 ];
 
-const KINVEY_NAMESPACES = ['appdata', 'user', 'blob', 'rpc'];
+const KINVEY_NAMESPACES = ['appdata', 'user', 'blob', 'rpc', 'admin'];
 
 const CONTROLLERS = [
   DataController,
@@ -83,6 +89,7 @@ const CONTROLLERS = [
   BlobController,
   UsernameCheckController,
   RpcController,
+  CollectionsController,
 ];
 
 /**
@@ -128,6 +135,8 @@ export class MarketplaceCliModule {
       providers: [
         { provide: MARKETPLACE_OPTIONS, useValue: options },
         MarketplaceDatabase,
+        CollectionsRepository,
+        CollectionsService,
         AppsRepository,
         AppsService,
         UsersRepository,
@@ -140,6 +149,7 @@ export class MarketplaceCliModule {
         ListAppsCommand,
         ImportCommand,
         SetPasswordCommand,
+        ...COLLECTION_COMMANDS,
       ],
     };
   }

@@ -17,6 +17,10 @@ export interface MarketplaceModuleOptions {
   readonly loginLockSeconds: number;
   /** How long a session token's user is remembered (0 = every call reads it). */
   readonly sessionCacheSeconds: number;
+  /** Collections an app may declare (default 100). */
+  readonly maxCollections?: number;
+  /** Largest JSON Schema of a collection, in bytes (default 64 KiB). */
+  readonly maxSchemaBytes?: number;
 }
 
 export interface ConfiguredApp {

@@ -39,6 +39,8 @@ export interface GatewayConfig {
     readonly loginMaxFailures: number;
     readonly loginLockSeconds: number;
     readonly sessionCacheSeconds: number;
+    readonly maxCollections: number;
+    readonly maxSchemaBytes: number;
   };
   readonly events: { readonly writeToken?: string };
   /** Error-tracking alerts (webhooks and e-mail). */
@@ -106,6 +108,8 @@ export function loadConfig(
       loginMaxFailures: vars.MARKETPLACE_LOGIN_MAX_FAILURES,
       loginLockSeconds: vars.MARKETPLACE_LOGIN_LOCK_SECONDS,
       sessionCacheSeconds: vars.MARKETPLACE_SESSION_CACHE_SECONDS,
+      maxCollections: vars.MARKETPLACE_MAX_COLLECTIONS,
+      maxSchemaBytes: vars.MARKETPLACE_MAX_SCHEMA_BYTES,
     },
     events: { writeToken: vars.EVENTS_WRITE_TOKEN },
     alerts: {

@@ -1,4 +1,5 @@
 import { AppEntity } from './app.entity';
+import { CollectionEntity } from './collection.entity';
 import { FileChunkEntity } from './file-chunk.entity';
 import { FileEntity } from './file.entity';
 import { LoginAttemptEntity } from './login-attempt.entity';
@@ -13,6 +14,7 @@ export const MARKETPLACE_ENTITIES = [
   UserEntity,
   UserTokenEntity,
   LoginAttemptEntity,
+  CollectionEntity,
   RecordEntity,
   RecordTombstoneEntity,
   FileEntity,
