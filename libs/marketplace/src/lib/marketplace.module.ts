@@ -6,6 +6,7 @@ import type {
   NestModule,
 } from '@nestjs/common';
 import { Inject } from '@nestjs/common';
+import { urlencoded } from 'express';
 
 import { AppBootstrapService } from './apps/app-bootstrap.service';
 import { AppsRepository } from './apps/apps.repository';
@@ -46,6 +47,10 @@ import { UsersController } from './users/users.controller';
 import { UsersRepository } from './users/users.repository';
 import { UsersService } from './users/users.service';
 import { KinveyImportService } from './import/kinvey-import.service';
+import { AccountActionsService } from './accounts/account-actions.service';
+import { AccountMailer } from './accounts/account-mailer';
+import { AccountPagesController } from './accounts/account-pages.controller';
+import { AccountTokensRepository } from './accounts/account-tokens.repository';
 import { COLLECTION_COMMANDS } from './cli/collections-cli.commands';
 import { CollectionsController } from './app-collections/collections.controller';
 import { CollectionsRepository } from './app-collections/collections.repository';
@@ -77,6 +82,9 @@ const MARKETPLACE_PROVIDERS = [
   TransferService,
   MatchRepository,
   MatchService,
+  AccountMailer,
+  AccountTokensRepository,
+  AccountActionsService,
 ];
 
 const KINVEY_NAMESPACES = ['appdata', 'user', 'blob', 'rpc', 'admin'];
@@ -90,6 +98,7 @@ const CONTROLLERS = [
   UsernameCheckController,
   RpcController,
   CollectionsController,
+  AccountPagesController,
 ];
 
 /**
@@ -123,6 +132,10 @@ export class MarketplaceModule implements NestModule {
         method: RequestMethod.ALL,
       })),
     );
+    // The forms of the pages behind mailed links.
+    consumer
+      .apply(urlencoded({ extended: false, limit: '16kb' }))
+      .forRoutes({ path: 'account/{*rest}', method: RequestMethod.POST });
   }
 }
 

@@ -1,3 +1,4 @@
+import { AccountTokenEntity } from './account-token.entity';
 import { AppEntity } from './app.entity';
 import { CollectionEntity } from './collection.entity';
 import { FileChunkEntity } from './file-chunk.entity';
@@ -13,6 +14,7 @@ export const MARKETPLACE_ENTITIES = [
   AppEntity,
   UserEntity,
   UserTokenEntity,
+  AccountTokenEntity,
   LoginAttemptEntity,
   CollectionEntity,
   RecordEntity,

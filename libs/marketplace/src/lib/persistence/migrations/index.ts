@@ -4,6 +4,7 @@ import { RecordsTextFieldIndexes1795588765012 } from './1795588765012-RecordsTex
 import { UnloggedLoginAttempts1795650000000 } from './1795650000000-UnloggedLoginAttempts';
 import { DisableReservedUserIds1795727426293 } from './1795727426293-DisableReservedUserIds';
 import { CreateCollections1795800000000 } from './1795800000000-CreateCollections';
+import { CreateAccountTokens1795800000001 } from './1795800000001-CreateAccountTokens';
 
 /** Every migration of the marketplace schema, oldest first. */
 export const MARKETPLACE_MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MARKETPLACE_MIGRATIONS = [
   UnloggedLoginAttempts1795650000000,
   DisableReservedUserIds1795727426293,
   CreateCollections1795800000000,
+  CreateAccountTokens1795800000001,
 ];
