@@ -252,6 +252,20 @@ describe('marketplace collections (e2e)', () => {
       .set('Authorization', alice.auth)
       .expect(404);
     await declare('trash').expect(201);
+    await post('trash', alice.auth, { x: 2 }).expect(201);
+    // Kinvey's own RPC for the same, which SDK test suites call.
+    await t.http
+      .post(`/rpc/${APP_KEY}/remove-collection`)
+      .set('Authorization', alice.auth)
+      .send({ collectionName: 'trash' })
+      .expect(401);
+    const removed = await t.http
+      .post(`/rpc/${APP_KEY}/remove-collection`)
+      .set('Authorization', MASTER_AUTH)
+      .send({ collectionName: 'trash' })
+      .expect(200);
+    expect(removed.body).toEqual({ count: 1 });
+    await declare('trash').expect(201);
     const empty = await t.http
       .get(`/appdata/${APP_KEY}/trash`)
       .set('Authorization', alice.auth)

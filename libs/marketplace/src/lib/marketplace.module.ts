@@ -52,6 +52,7 @@ import { AccountMailer } from './accounts/account-mailer';
 import { AccountPagesController } from './accounts/account-pages.controller';
 import { AccountTokensRepository } from './accounts/account-tokens.repository';
 import { COLLECTION_COMMANDS } from './cli/collections-cli.commands';
+import { CollectionRpcController } from './app-collections/collection-rpc.controller';
 import { CollectionsController } from './app-collections/collections.controller';
 import { CollectionsRepository } from './app-collections/collections.repository';
 import { CollectionsService } from './app-collections/collections.service';
@@ -98,6 +99,7 @@ const CONTROLLERS = [
   UsernameCheckController,
   RpcController,
   CollectionsController,
+  CollectionRpcController,
   AccountPagesController,
 ];
 

@@ -103,11 +103,11 @@ export class CollectionsController {
     'master',
     noContent(),
   )
-  remove(
+  async remove(
     @Caller() principal: Principal,
     @Param('name') name: string,
   ): Promise<void> {
     requireMaster(principal);
-    return this.collections.remove(principal.app.appKey, name);
+    await this.collections.remove(principal.app.appKey, name);
   }
 }

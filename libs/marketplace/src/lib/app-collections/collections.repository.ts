@@ -139,24 +139,25 @@ export class CollectionsRepository {
     }
   }
 
-  /** Deletes a collection and its records; whether it existed. */
+  /** Deletes a collection and its records: how many, or undefined when it was not declared. */
   async remove(
     appKey: string,
     name: string,
     tx: MarketplaceTx,
-  ): Promise<boolean> {
+  ): Promise<number | undefined> {
     const rows = await tx.rows(
       'DELETE FROM marketplace.collections WHERE app_key = $1 AND name = $2 RETURNING 1',
       [appKey, name],
     );
-    await tx.rows(
-      'DELETE FROM marketplace.records WHERE app_key = $1 AND collection = $2',
+    const records = await tx.rows<{ n: number }>(
+      `WITH gone AS (DELETE FROM marketplace.records WHERE app_key = $1 AND collection = $2 RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
       [appKey, name],
     );
     await tx.rows(
       'DELETE FROM marketplace.record_tombstones WHERE app_key = $1 AND collection = $2',
       [appKey, name],
     );
-    return rows.length === 1;
+    return rows.length === 1 ? (records[0]?.n ?? 0) : undefined;
   }
 }

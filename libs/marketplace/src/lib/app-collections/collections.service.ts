@@ -201,12 +201,13 @@ export class CollectionsService {
     return { name, settings };
   }
 
-  /** Deletes the collection and every record of it. */
-  async remove(appKey: string, name: string): Promise<void> {
+  /** Deletes the collection and every record of it; how many records. */
+  async remove(appKey: string, name: string): Promise<number> {
     const removed = await this.change(appKey, (tx) =>
       this.repository.remove(appKey, name, tx),
     );
-    if (!removed) throw MarketplaceError.collectionNotFound(name);
+    if (removed === undefined) throw MarketplaceError.collectionNotFound(name);
+    return removed;
   }
 
   /** Declares (or resets) the collections of a shipped definition. */
