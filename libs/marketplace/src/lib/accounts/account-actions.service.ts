@@ -56,6 +56,7 @@ export class AccountActionsService {
       kind,
       { appKey, userId, email },
       new Date(now.getTime() + TOKEN_LIFETIME_MS),
+      now,
     );
     const link = `${base}/account/${appKey}/${ACCOUNT_PAGES[kind]}?token=${token}`;
     await this.mailer.send(

@@ -19,16 +19,23 @@ const FIELDS = `app_key AS "appKey", user_id AS "userId", email`;
 export class AccountTokensRepository {
   constructor(private readonly db: MarketplaceDatabase) {}
 
+  /**
+   * Stores a new token, and forgets the expired ones of every app on the
+   * way: tokens are mailed rarely, so this keeps the table small without a
+   * job of its own.
+   */
   async insert(
     digest: string,
     kind: AccountTokenKind,
     token: AccountToken,
     expiresAt: Date,
+    now: Date,
   ): Promise<void> {
     await this.db.primary.rows(
-      `INSERT INTO marketplace.account_tokens (digest, app_key, user_id, kind, email, expires_at)
+      `WITH expired AS (DELETE FROM marketplace.account_tokens WHERE expires_at <= $7)
+       INSERT INTO marketplace.account_tokens (digest, app_key, user_id, kind, email, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6)`,
-      [digest, token.appKey, token.userId, kind, token.email, expiresAt],
+      [digest, token.appKey, token.userId, kind, token.email, expiresAt, now],
     );
   }
 
