@@ -16,6 +16,8 @@ export {
   DEFAULT_LOGIN_MAX_FAILURES,
   DEFAULT_LOGIN_LOCK_SECONDS,
   DEFAULT_SESSION_CACHE_SECONDS,
+  DEFAULT_MAX_COLLECTIONS,
+  DEFAULT_MAX_SCHEMA_BYTES,
 } from './lib/marketplace.constants';
 export { marketplaceDataSourceOptions } from './lib/persistence/marketplace.data-source-options';
 export { marketplaceHttpErrorFormat } from './lib/marketplace.http-error-format';

@@ -1,11 +1,6 @@
 import { Client } from 'pg';
 
-import {
-  APP_AUTH,
-  APP_KEY,
-  kinveyError,
-  startMarketplace,
-} from './marketplace-support';
+import { kinveyError, startMarketplace } from './marketplace-support';
 import type { MarketplaceTest } from './marketplace-support';
 
 /** Kinvey logins with hostile input. */
@@ -17,12 +12,6 @@ describe('marketplace logins (e2e)', () => {
   });
 
   afterAll(() => t?.gw.close());
-
-  const login = (username: string, password: string) =>
-    t.http
-      .post(`/user/${APP_KEY}/login`)
-      .set('Authorization', APP_AUTH)
-      .send({ username, password });
 
   async function longestStoredUsername(): Promise<number> {
     const db = new Client({ connectionString: t.gw.databaseUrl });
@@ -44,10 +33,10 @@ describe('marketplace logins (e2e)', () => {
       ['u'.repeat(256), 'correct horse battery'],
       ['long@example.com', 'p'.repeat(500_000)],
     ] as const) {
-      const res = await login(username, password).expect(401);
+      const res = await t.login(username, password).expect(401);
       expect(res.body).toEqual(kinveyError('InvalidCredentials'));
     }
     expect(await longestStoredUsername()).toBeLessThanOrEqual(255);
-    await login('long@example.com', 'correct horse battery').expect(200);
+    await t.login('long@example.com', 'correct horse battery').expect(200);
   });
 });

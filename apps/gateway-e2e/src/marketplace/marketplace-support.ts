@@ -25,6 +25,8 @@ export const MASTER_AUTH = basic(APP_KEY, MASTER_SECRET);
 export interface MarketplaceTest {
   readonly gw: TestGateway;
   readonly http: ReturnType<typeof request>;
+  /** Kinvey's login with app credentials; the pending request. */
+  login(username: string, password: string): request.Test;
   /** Signs a user up (app credentials) and returns it with its session header. */
   signup(
     username: string,
@@ -40,6 +42,11 @@ export async function startMarketplace(
   return {
     gw,
     http,
+    login: (username, password) =>
+      http
+        .post(`/user/${APP_KEY}/login`)
+        .set('Authorization', APP_AUTH)
+        .send({ username, password }),
     async signup(username, extra = {}) {
       const res = await http
         .post(`/user/${APP_KEY}`)

@@ -176,7 +176,7 @@ describe('the original marketplace app against Quitanda (e2e)', () => {
       _public: true,
       mimeType: 'image/png',
       size: PNG.length,
-      _acl: { gr: true, creator: APP_KEY },
+      _acl: { creator: APP_KEY },
       _kmd: expect.any(Object),
     });
     const download = new URL(listed.image._downloadURL);

@@ -7,6 +7,7 @@ export const MARKETPLACE_ERROR_HTTP_STATUS: Record<
   MarketplaceErrorCode,
   HttpStatus
 > = {
+  [MarketplaceErrorCode.MissingConfiguration]: HttpStatus.FORBIDDEN,
   [MarketplaceErrorCode.BadRequest]: HttpStatus.BAD_REQUEST,
   [MarketplaceErrorCode.IncompleteRequestBody]: HttpStatus.BAD_REQUEST,
   [MarketplaceErrorCode.InvalidQuerySyntax]: HttpStatus.BAD_REQUEST,
@@ -21,6 +22,7 @@ export const MARKETPLACE_ERROR_HTTP_STATUS: Record<
   [MarketplaceErrorCode.EntityNotFound]: HttpStatus.NOT_FOUND,
   [MarketplaceErrorCode.UserNotFound]: HttpStatus.NOT_FOUND,
   [MarketplaceErrorCode.BlobNotFound]: HttpStatus.NOT_FOUND,
+  [MarketplaceErrorCode.EndpointDoesNotExist]: HttpStatus.NOT_FOUND,
   [MarketplaceErrorCode.UserAlreadyExists]: HttpStatus.CONFLICT,
   [MarketplaceErrorCode.DuplicateEntity]: HttpStatus.CONFLICT,
   [MarketplaceErrorCode.RequestEntityTooLarge]: HttpStatus.PAYLOAD_TOO_LARGE,

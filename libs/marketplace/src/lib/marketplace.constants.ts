@@ -14,6 +14,8 @@ export const DEFAULT_LOGIN_LOCK_SECONDS = 300;
 export const DEFAULT_SESSION_CACHE_SECONDS = 5;
 /** Lifetime of signed download URLs of private files, and of upload URLs. */
 export const DEFAULT_URL_TTL_SECONDS = 3600;
+export const DEFAULT_MAX_COLLECTIONS = 100;
+export const DEFAULT_MAX_SCHEMA_BYTES = 64 * 1024;
 /** Kinvey refuses queries that would return more than this without a limit. */
 export const RESULT_SET_CAP = 10_000;
 /** Statement timeout of queries that use regular expressions. */

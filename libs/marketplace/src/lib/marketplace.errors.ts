@@ -2,6 +2,7 @@ import { DomainError } from '@quitanda/kernel';
 
 /** Kinvey's error names, as SDKs match them. */
 export enum MarketplaceErrorCode {
+  MissingConfiguration = 'MissingConfiguration',
   BadRequest = 'BadRequest',
   IncompleteRequestBody = 'IncompleteRequestBody',
   InvalidQuerySyntax = 'InvalidQuerySyntax',
@@ -16,6 +17,7 @@ export enum MarketplaceErrorCode {
   EntityNotFound = 'EntityNotFound',
   UserNotFound = 'UserNotFound',
   BlobNotFound = 'BlobNotFound',
+  EndpointDoesNotExist = 'EndpointDoesNotExist',
   UserAlreadyExists = 'UserAlreadyExists',
   DuplicateEntity = 'DuplicateEntity',
   RequestEntityTooLarge = 'RequestEntityTooLarge',
@@ -59,11 +61,11 @@ export class MarketplaceError extends DomainError<MarketplaceErrorCode> {
     return MarketplaceError.badRequest('The request is invalid.', debug);
   }
 
-  /** A record's `id_producer` names no user of its app. */
-  static unknownProducer(): MarketplaceError {
+  /** A reference field names no user, or no record, of the app. */
+  static unknownReference(field: string, target: string): MarketplaceError {
     return MarketplaceError.badRequest(
-      'id_producer must be the _id of a user of this app.',
-      'id_producer',
+      `${field} must be the _id of ${target} of this app.`,
+      field,
     );
   }
 
@@ -75,11 +77,20 @@ export class MarketplaceError extends DomainError<MarketplaceErrorCode> {
     );
   }
 
-  /** A user wrote a record naming another user as its producer. */
-  static notOwnProducer(): MarketplaceError {
+  /** A user wrote a record naming another user in a caller-only reference. */
+  static notOwnReference(field: string): MarketplaceError {
     return MarketplaceError.badRequest(
-      "id_producer must be the caller's own _id when a user writes.",
-      'id_producer',
+      `${field} must be the caller's own _id when a user writes.`,
+      field,
+    );
+  }
+
+  /** Delta sets of a collection that has them turned off. */
+  static deltaSetDisabled(name: string): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.MissingConfiguration,
+      'Delta set is not enabled for this collection.',
+      name,
     );
   }
 
@@ -211,6 +222,15 @@ export class MarketplaceError extends DomainError<MarketplaceErrorCode> {
       MarketplaceErrorCode.BlobNotFound,
       'This blob not found for this app backend.',
       id,
+    );
+  }
+
+  /** A custom endpoint (`/rpc/{appKey}/custom/{name}`) the app does not have. */
+  static endpointNotFound(name: string): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.EndpointDoesNotExist,
+      'The custom endpoint you tried to invoke does not exist.',
+      name,
     );
   }
 

@@ -6,6 +6,7 @@ import type {
   NestModule,
 } from '@nestjs/common';
 import { Inject } from '@nestjs/common';
+import { urlencoded } from 'express';
 
 import { AppBootstrapService } from './apps/app-bootstrap.service';
 import { AppsRepository } from './apps/apps.repository';
@@ -46,11 +47,22 @@ import { UsersController } from './users/users.controller';
 import { UsersRepository } from './users/users.repository';
 import { UsersService } from './users/users.service';
 import { KinveyImportService } from './import/kinvey-import.service';
+import { AccountActionsService } from './accounts/account-actions.service';
+import { AccountMailer } from './accounts/account-mailer';
+import { AccountPagesController } from './accounts/account-pages.controller';
+import { AccountTokensRepository } from './accounts/account-tokens.repository';
+import { COLLECTION_COMMANDS } from './cli/collections-cli.commands';
+import { CollectionRpcController } from './app-collections/collection-rpc.controller';
+import { CollectionsController } from './app-collections/collections.controller';
+import { CollectionsRepository } from './app-collections/collections.repository';
+import { CollectionsService } from './app-collections/collections.service';
 
 /** Apps, users, records, files, matching (no HTTP). */
 const MARKETPLACE_PROVIDERS = [
   MarketplaceDatabase,
   SESSION_CACHE_PROVIDER,
+  CollectionsRepository,
+  CollectionsService,
   AppsRepository,
   AppsService,
   AppBootstrapService,
@@ -71,9 +83,12 @@ const MARKETPLACE_PROVIDERS = [
   TransferService,
   MatchRepository,
   MatchService,
+  AccountMailer,
+  AccountTokensRepository,
+  AccountActionsService,
 ];
 
-const KINVEY_NAMESPACES = ['appdata', 'user', 'blob', 'rpc'];
+const KINVEY_NAMESPACES = ['appdata', 'user', 'blob', 'rpc', 'admin'];
 
 const CONTROLLERS = [
   DataController,
@@ -83,6 +98,9 @@ const CONTROLLERS = [
   BlobController,
   UsernameCheckController,
   RpcController,
+  CollectionsController,
+  CollectionRpcController,
+  AccountPagesController,
 ];
 
 /**
@@ -116,6 +134,10 @@ export class MarketplaceModule implements NestModule {
         method: RequestMethod.ALL,
       })),
     );
+    // The forms of the pages behind mailed links.
+    consumer
+      .apply(urlencoded({ extended: false, limit: '16kb' }))
+      .forRoutes({ path: 'account/{*rest}', method: RequestMethod.POST });
   }
 }
 
@@ -128,6 +150,8 @@ export class MarketplaceCliModule {
       providers: [
         { provide: MARKETPLACE_OPTIONS, useValue: options },
         MarketplaceDatabase,
+        CollectionsRepository,
+        CollectionsService,
         AppsRepository,
         AppsService,
         UsersRepository,
@@ -140,6 +164,7 @@ export class MarketplaceCliModule {
         ListAppsCommand,
         ImportCommand,
         SetPasswordCommand,
+        ...COLLECTION_COMMANDS,
       ],
     };
   }

@@ -17,6 +17,12 @@ export interface MarketplaceModuleOptions {
   readonly loginLockSeconds: number;
   /** How long a session token's user is remembered (0 = every call reads it). */
   readonly sessionCacheSeconds: number;
+  /** Collections an app may declare (default 100). */
+  readonly maxCollections?: number;
+  /** Largest JSON Schema of a collection, in bytes (default 64 KiB). */
+  readonly maxSchemaBytes?: number;
+  /** SMTP of users' account mail (SMTP_URL, ALERTS_FROM); off without. */
+  readonly mail?: { readonly smtpUrl?: string; readonly from?: string };
 }
 
 export interface ConfiguredApp {

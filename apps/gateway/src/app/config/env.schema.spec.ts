@@ -198,6 +198,23 @@ describe('environment validation', () => {
     ]);
   });
 
+  it('limits collections per app and schema size, 100 and 64 KiB by default', () => {
+    const { marketplace } = loadConfig({});
+    expect(marketplace.maxCollections).toBe(100);
+    expect(marketplace.maxSchemaBytes).toBe(65_536);
+    expect(
+      loadConfig({ MARKETPLACE_MAX_COLLECTIONS: '5' }).marketplace
+        .maxCollections,
+    ).toBe(5);
+    for (const [name, bad] of [
+      ['MARKETPLACE_MAX_COLLECTIONS', '0'],
+      ['MARKETPLACE_MAX_SCHEMA_BYTES', '10'],
+    ])
+      expect(problemsOf({ [name]: bad })).toEqual([
+        expect.stringContaining(name),
+      ]);
+  });
+
   it('sends named prepared statements unless told not to', () => {
     expect(loadConfig({}).dbPreparedStatements).toBe(true);
     expect(

@@ -55,6 +55,8 @@ export interface GatewayConfig {
     readonly loginMaxFailures: number;
     readonly loginLockSeconds: number;
     readonly sessionCacheSeconds: number;
+    readonly maxCollections: number;
+    readonly maxSchemaBytes: number;
   };
   readonly events: { readonly writeToken?: string };
   /** When set, `/metrics` needs `Authorization: Bearer <token>`. */
@@ -132,6 +134,8 @@ export function loadConfig(
       loginMaxFailures: vars.MARKETPLACE_LOGIN_MAX_FAILURES,
       loginLockSeconds: vars.MARKETPLACE_LOGIN_LOCK_SECONDS,
       sessionCacheSeconds: vars.MARKETPLACE_SESSION_CACHE_SECONDS,
+      maxCollections: vars.MARKETPLACE_MAX_COLLECTIONS,
+      maxSchemaBytes: vars.MARKETPLACE_MAX_SCHEMA_BYTES,
     },
     events: { writeToken: vars.EVENTS_WRITE_TOKEN },
     metricsToken: vars.METRICS_TOKEN,

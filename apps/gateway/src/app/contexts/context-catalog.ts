@@ -83,6 +83,8 @@ function marketplaceOptions(config: GatewayConfig): MarketplaceModuleOptions {
     trustProxy: config.trustProxy,
     app: config.marketplaceApp,
     ...config.marketplace,
+    // Users' account mail goes through the same SMTP as alerts.
+    mail: { smtpUrl: config.alerts.smtpUrl, from: config.alerts.from },
   };
 }
 

@@ -14,6 +14,8 @@ export interface AppRecord {
   readonly masterSecretDigest: string;
   readonly appCredentialAccess: AppCredentialAccess;
   readonly signingKey: string;
+  /** A write to an undeclared collection declares it (default settings). */
+  readonly createCollectionsOnWrite?: boolean;
   readonly createdAt: Date;
 }
 

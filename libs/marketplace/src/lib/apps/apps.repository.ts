@@ -12,11 +12,12 @@ interface AppRow {
   master_secret_digest: string;
   app_credential_access: AppCredentialAccess;
   signing_key: string;
+  create_collections_on_write: boolean;
   created_at: Date;
 }
 
 const COLUMNS =
-  'app_key, name, environment_name, app_secret_digest, master_secret_digest, app_credential_access, signing_key, created_at';
+  'app_key, name, environment_name, app_secret_digest, master_secret_digest, app_credential_access, signing_key, create_collections_on_write, created_at';
 
 function toApp(row: AppRow): AppRecord {
   return {
@@ -27,6 +28,7 @@ function toApp(row: AppRow): AppRecord {
     masterSecretDigest: row.master_secret_digest,
     appCredentialAccess: row.app_credential_access,
     signingKey: row.signing_key,
+    createCollectionsOnWrite: row.create_collections_on_write,
     createdAt: row.created_at,
   };
 }
@@ -47,12 +49,14 @@ export class AppsRepository {
     await tx.rows('SELECT pg_advisory_xact_lock($1)', [APP_BOOTSTRAP_LOCK_KEY]);
   }
 
+  /** Inserts the app with the collections of its definition (by name). */
   async insert(
     app: AppRecord,
     tx: MarketplaceTx = this.db.primary,
+    collections: Readonly<Record<string, unknown>> = {},
   ): Promise<boolean> {
     const rows = await tx.rows(
-      `INSERT INTO marketplace.apps (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+      `INSERT INTO marketplace.apps (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
        ON CONFLICT (app_key) DO NOTHING RETURNING app_key`,
       [
         app.appKey,
@@ -62,10 +66,17 @@ export class AppsRepository {
         app.masterSecretDigest,
         app.appCredentialAccess,
         app.signingKey,
+        app.createCollectionsOnWrite,
         app.createdAt,
       ],
     );
-    return rows.length === 1;
+    if (rows.length !== 1) return false;
+    await tx.rows(
+      `INSERT INTO marketplace.collections (app_key, name, settings, created_at, updated_at)
+       SELECT $1, d.key, d.value, $3, $3 FROM jsonb_each($2::jsonb) d`,
+      [app.appKey, JSON.stringify(collections), app.createdAt],
+    );
+    return true;
   }
 
   /** Sets the secrets (and the name, when given) of an existing app. */
@@ -82,6 +93,17 @@ export class AppsRepository {
         WHERE app_key = $1`,
       [appKey, appSecretDigest, masterSecretDigest, name ?? null],
     );
+  }
+
+  async setCreateCollectionsOnWrite(
+    appKey: string,
+    on: boolean,
+  ): Promise<boolean> {
+    const rows = await this.db.primary.rows(
+      'UPDATE marketplace.apps SET create_collections_on_write = $2 WHERE app_key = $1 RETURNING 1',
+      [appKey, on],
+    );
+    return rows.length === 1;
   }
 
   async find(

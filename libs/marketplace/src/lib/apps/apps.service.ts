@@ -4,6 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, digestsEqual, hashToken } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
+import { definitionOf } from '../collections/produce-definition';
 import { MarketplaceError } from '../marketplace.errors';
 import type { MarketplaceTx } from '../persistence/marketplace-database';
 import type {
@@ -36,6 +37,13 @@ export interface NewApp {
   readonly masterSecret?: string;
   readonly environmentName?: string;
   readonly appCredentialAccess?: AppCredentialAccess;
+  /**
+   * The shipped definition whose collections the app gets (`null`: none,
+   * every collection declared by the operator). The produce app's by
+   * default, as every app had before collections were data.
+   */
+  readonly definition?: string | null;
+  readonly createCollectionsOnWrite?: boolean;
 }
 
 /** Which secret of the app a candidate is, compared in constant time. */
@@ -68,6 +76,9 @@ export class AppsService {
         'The app secret and the master secret must differ.',
       );
     const appKey = input.appKey ?? newAppKey();
+    const definition =
+      input.definition === undefined ? 'produce' : input.definition;
+    const collections = definition === null ? {} : definitionOf(definition);
     const inserted = await this.repository.insert(
       {
         appKey,
@@ -77,13 +88,25 @@ export class AppsService {
         masterSecretDigest: hashToken(masterSecret),
         appCredentialAccess: input.appCredentialAccess ?? 'read-create',
         signingKey: randomBytes(32).toString('base64url'),
+        createCollectionsOnWrite: input.createCollectionsOnWrite ?? false,
         createdAt: this.clock.now(),
       },
       tx,
+      collections,
     );
     if (!inserted)
       throw MarketplaceError.duplicate(`The app key ${appKey} is taken.`);
     return { appKey, appSecret, masterSecret, name: input.name };
+  }
+
+  /** Whether writes to undeclared collections declare them. */
+  async setCreateCollectionsOnWrite(
+    appKey: string,
+    on: boolean,
+  ): Promise<void> {
+    if (!(await this.repository.setCreateCollectionsOnWrite(appKey, on)))
+      throw MarketplaceError.appNotFound(appKey);
+    this.cache.delete(appKey);
   }
 
   list(): Promise<AppRecord[]> {

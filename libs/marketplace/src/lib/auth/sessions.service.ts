@@ -23,7 +23,7 @@ export function withToken(doc: KinveyDoc, token: string): KinveyDoc {
 }
 
 /** `email` of login replies: the stored one, else an e-mail-like username. */
-function loginEmail(doc: KinveyDoc): string | undefined {
+export function loginEmail(doc: KinveyDoc): string | undefined {
   if (typeof doc['email'] === 'string' && doc['email']) return doc['email'];
   const username = doc['username'];
   return typeof username === 'string' && EMAIL.test(username)

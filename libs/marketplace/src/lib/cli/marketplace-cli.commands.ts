@@ -21,6 +21,7 @@ interface CreateAppOptions {
   name?: string;
   environment?: string;
   access?: AppCredentialAccess;
+  definition?: string;
 }
 
 @Command({
@@ -39,6 +40,7 @@ export class CreateAppCommand extends CommandRunner {
       name: options.name,
       environmentName: options.environment,
       appCredentialAccess: options.access,
+      definition: options.definition === 'none' ? null : options.definition,
     });
     printJson({
       appKey: created.appKey,
@@ -55,6 +57,14 @@ export class CreateAppCommand extends CommandRunner {
 
   @CliOption('--environment <name>', 'environment name (default Development)')
   parseEnvironment(value: string): string {
+    return value;
+  }
+
+  @CliOption(
+    '--definition <name>',
+    'collections the app starts with: produce (the default, the produce marketplace) or none',
+  )
+  parseDefinition(value: string): string {
     return value;
   }
 

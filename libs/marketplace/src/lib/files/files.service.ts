@@ -168,7 +168,7 @@ export class FilesService {
         typeof body['_filename'] === 'string' ? body['_filename'] : fileId,
       mimeType,
       _public: isPublic,
-      _acl: { ...acl, gr: acl['gr'] !== false },
+      _acl: acl,
       _kmd: {
         ect: existing
           ? ((existing.doc['_kmd'] as { ect?: string })?.ect ?? iso)

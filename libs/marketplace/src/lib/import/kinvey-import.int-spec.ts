@@ -15,6 +15,7 @@ import {
   TEST_OPTIONS,
   marketplaceTestModule,
 } from '../../testing/marketplace-test-module';
+import { CollectionsService } from '../app-collections/collections.service';
 import { AppsService } from '../apps/apps.service';
 import { SetPasswordCommand } from '../cli/marketplace-cli.commands';
 import { RecordsRepository } from '../records/records.repository';
@@ -331,5 +332,52 @@ describe('importing a Kinvey export (marketplace:import)', () => {
         .get(SetPasswordCommand)
         .run(['in-argv'], { app: appKey, username: 'produtor9' }),
     ).rejects.toThrow(/never from the command line/);
+  });
+
+  it('declares the collections it finds in an app without them, and keeps those declared', async () => {
+    const quiet = { progress: () => undefined, rejected: () => undefined };
+    const apps = module.get(AppsService);
+    const bare = (await apps.create({ name: 'Bare', definition: null })).appKey;
+    const moving = await mkdtemp(join(tmpdir(), 'kinvey-export-'));
+    try {
+      await writeFile(
+        join(moving, 'notes.json'),
+        JSON.stringify([
+          { _id: 'n1', text: 'hi' },
+          { _id: 'n2', text: 3 },
+        ]),
+      );
+      const report = await module
+        .get(KinveyImportService)
+        .importDirectory(bare, moving, quiet);
+      expect(report).toEqual({
+        'notes.json': { imported: 2, unchanged: 0, rejected: 0 },
+      });
+      const collections = module.get(CollectionsService);
+      await expect(collections.list(bare)).resolves.toEqual([
+        { name: 'notes', settings: {} },
+      ]);
+      // A declared collection keeps its rules: the import follows them.
+      await collections.update(bare, 'notes', {
+        schema: { properties: { text: { type: 'string', pattern: '^h' } } },
+      });
+      await writeFile(
+        join(moving, 'notes.json'),
+        JSON.stringify([
+          { _id: 'n3', text: 'hello' },
+          { _id: 'n4', text: 'bye' },
+        ]),
+      );
+      const again = await module
+        .get(KinveyImportService)
+        .importDirectory(bare, moving, quiet);
+      expect(again['notes.json']).toEqual({
+        imported: 1,
+        unchanged: 0,
+        rejected: 1,
+      });
+    } finally {
+      await rm(moving, { recursive: true, force: true });
+    }
   });
 });

@@ -7,12 +7,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AppRecord } from '../apps/app.types';
 import { AppsService } from '../apps/apps.service';
 import { isReservedUserId } from '../auth/principal';
-import {
-  COLLECTIONS,
-  uniqueNameOf,
-  validateRecord,
-} from '../records/collections';
-import type { CollectionName } from '../records/collections';
+import { valueAt } from '../collections/compiled-collection';
+import type { CompiledCollection } from '../collections/compiled-collection';
+import { CollectionsService } from '../app-collections/collections.service';
 import { reduceFileRefs } from '../kinvey/file-refs';
 import { isEntityId } from '../kinvey/ids';
 import { isPlainObject } from '../kinvey/kinvey-doc';
@@ -107,6 +104,7 @@ export class KinveyImportService {
     private readonly files: FilesRepository,
     private readonly fileRefs: FilesService,
     private readonly records: RecordsRepository,
+    private readonly collections: CollectionsService,
     @Inject(MARKETPLACE_OPTIONS)
     private readonly options: MarketplaceModuleOptions,
   ) {}
@@ -119,17 +117,19 @@ export class KinveyImportService {
   ): Promise<Record<string, ImportCounts>> {
     const app = await this.apps.get(appKey);
     const names = new Set(await readdir(dir));
-    const unknown = [...names].filter(
-      (name) =>
-        name.endsWith('.json') &&
-        name !== 'user.json' &&
-        name !== '_blob.json' &&
-        !(COLLECTIONS as readonly string[]).includes(name.slice(0, -5)),
-    );
-    if (unknown.length > 0)
-      throw new Error(
-        `${unknown.join(', ')}: not a collection of this backend (${COLLECTIONS.join(', ')}); nothing imported`,
-      );
+    const collections = [...names]
+      .filter(
+        (name) =>
+          name.endsWith('.json') &&
+          name !== 'user.json' &&
+          name !== '_blob.json',
+      )
+      .map((name) => name.slice(0, -5))
+      .sort();
+    // Each file is a collection: declared (default settings) unless it is.
+    const rules = new Map<string, CompiledCollection>();
+    for (const name of collections)
+      rules.set(name, await this.collections.declared(app.appKey, name));
     const report: Record<string, ImportCounts> = {};
     const run = async (
       file: string,
@@ -150,11 +150,15 @@ export class KinveyImportService {
     await run('_blob.json', (entity) =>
       this.importFile(app, entity, join(dir, '_blob')),
     );
-    for (const collection of COLLECTIONS)
+    // Collections that reference none first: what others reference is there.
+    const order = [...rules].sort(
+      ([, a], [, b]) => a.references.length - b.references.length,
+    );
+    for (const [name, collection] of order)
       await run(
-        `${collection}.json`,
+        `${name}.json`,
         (entity, known) => this.importRecord(app, collection, entity, known),
-        (ids) => this.records.existingIds(app.appKey, collection, ids),
+        (ids) => this.records.existingIds(app.appKey, name, ids),
       );
     return report;
   }
@@ -285,7 +289,7 @@ export class KinveyImportService {
           ? input['mimeType']
           : 'application/octet-stream',
       _public: input['_public'] === true,
-      _acl: { ...acl, creator, gr: acl['gr'] !== false },
+      _acl: { ...acl, creator },
       _kmd: kmd,
       size,
     };
@@ -321,7 +325,7 @@ export class KinveyImportService {
 
   private async importRecord(
     app: AppRecord,
-    collection: CollectionName,
+    collection: CompiledCollection,
     entity: unknown,
     known: ReadonlySet<string>,
   ): Promise<Outcome> {
@@ -342,23 +346,34 @@ export class KinveyImportService {
       _acl: { ...keptAcl, creator },
       _kmd: kmd,
     };
-    const producer = validateRecord(collection, doc);
-    if (
-      producer !== undefined &&
-      !(await this.records.userExists(app.appKey, producer))
-    )
-      throw new Rejected(
-        `id_producer ${producer} is not a user of this app (import user.json first)`,
-      );
+    collection.validate(doc);
+    for (const reference of collection.references) {
+      const value = valueAt(doc, reference.field);
+      if (value === undefined || value === null) continue;
+      const found =
+        typeof value === 'string' &&
+        (reference.to === 'user'
+          ? await this.records.userExists(app.appKey, value)
+          : await this.records.find({
+              appKey: app.appKey,
+              collection: reference.collection,
+              id: value,
+            }));
+      if (!found)
+        throw new Rejected(
+          `${reference.field} ${String(value)} is not a ${reference.to === 'user' ? 'user' : `record of ${reference.collection}`} of this app (import ${reference.to === 'user' ? 'user.json' : `${reference.collection}.json`} first)`,
+        );
+    }
     // The operator's import: every file of the app may be referenced.
     await this.fileRefs.checkRefs({ kind: 'master', app }, [doc]);
     const record: NewRecord = {
       appKey: app.appKey,
-      collection,
+      collection: collection.name,
       id,
       doc,
       creator,
-      uniqueName: uniqueNameOf(collection, doc),
+      uniqueName: collection.uniqueKey(doc),
+      uniqueField: collection.unique?.field,
       now: new Date(kmd.lmt),
     };
     await this.records.insert(record);

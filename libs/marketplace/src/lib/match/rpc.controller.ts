@@ -1,27 +1,47 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiBody, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  Body,
+  Controller,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Req,
+  UseGuards,
+} from '@nestjs/common';
+import type { Request } from 'express';
+import {
+  ApiBody,
+  ApiExcludeEndpoint,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 
 import { Caller, KinveyAuthGuard } from '../auth/kinvey-auth.guard';
 import type { Principal } from '../auth/principal';
 import { noContent, ok, KinveyCall } from '../http/kinvey-api.decorators';
+import { AccountActionsService } from '../accounts/account-actions.service';
+import { pageBaseUrl } from '../http/public-base-url';
+import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
+import type { MarketplaceModuleOptions } from '../marketplace.options';
 import { MatchService } from './match.service';
 import { MarketplaceError } from '../marketplace.errors';
 
-/** Kinvey calls that send e-mail, which this server does not. */
-function NeedsEmail(): MethodDecorator {
-  return KinveyCall(
-    'FeatureUnavailable (needs e-mail)',
-    'app',
-    noContent(
-      "Kinvey's answer where e-mail is set up; this server sends no e-mail and always answers 400 FeatureUnavailable.",
-    ),
-  );
+/** Kinvey calls that send e-mail: 400 FeatureUnavailable without SMTP. */
+function AccountMail(summary: string, auth: string): MethodDecorator {
+  return KinveyCall(summary, auth, noContent('Mailed (or nothing to mail).'), {
+    400: 'FeatureUnavailable: no SMTP is configured.',
+  });
 }
 
 @ApiTags('marketplace: rpc')
 @Controller('rpc/:appKey')
 export class RpcController {
-  constructor(private readonly matching: MatchService) {}
+  constructor(
+    private readonly matching: MatchService,
+    private readonly accounts: AccountActionsService,
+    @Inject(MARKETPLACE_OPTIONS)
+    private readonly options: MarketplaceModuleOptions,
+  ) {}
 
   @Post('custom/match')
   @UseGuards(KinveyAuthGuard)
@@ -50,23 +70,68 @@ export class RpcController {
     return this.matching.match(principal, body);
   }
 
+  @Post('custom/:name')
+  @UseGuards(KinveyAuthGuard)
+  // Not an operation of its own: it only answers names no route above has.
+  @ApiExcludeEndpoint()
+  unknownEndpoint(@Param('name') name: string): never {
+    throw MarketplaceError.endpointNotFound(name);
+  }
+
   @Post('user-forgot-username')
-  @NeedsEmail()
-  async forgotUsername(): Promise<never> {
-    throw MarketplaceError.needsInfrastructure('Forgot username');
+  @UseGuards(KinveyAuthGuard)
+  @HttpCode(204)
+  @AccountMail(
+    'Mail the usernames registered with {email} (none: no mail)',
+    'app or master',
+  )
+  @ApiBody({
+    schema: { type: 'object', properties: { email: { type: 'string' } } },
+  })
+  forgotUsername(
+    @Caller() principal: Principal,
+    @Body() body: unknown,
+  ): Promise<void> {
+    return this.accounts.forgotUsername(principal, body);
   }
 
   @Post(':username/user-password-reset-initiate')
+  @UseGuards(KinveyAuthGuard)
+  @HttpCode(204)
   @ApiParam({ name: 'username' })
-  @NeedsEmail()
-  async passwordReset(): Promise<never> {
-    throw MarketplaceError.needsInfrastructure('Password reset');
+  @AccountMail(
+    'Mail a single-use link to set a new password (204 whether or not the user exists)',
+    'app or master',
+  )
+  passwordReset(
+    @Caller() principal: Principal,
+    @Param('username') username: string,
+    @Req() req: Request,
+  ): Promise<void> {
+    return this.accounts.initiatePasswordReset(
+      principal,
+      username,
+      pageBaseUrl(req, this.options),
+    );
   }
 
   @Post(':username/user-email-verification-initiate')
+  @UseGuards(KinveyAuthGuard)
+  @HttpCode(204)
   @ApiParam({ name: 'username' })
-  @NeedsEmail()
-  async emailVerification(): Promise<never> {
-    throw MarketplaceError.needsInfrastructure('E-mail verification');
+  @AccountMail(
+    'Mail a single-use link confirming the address (then _kmd.emailVerification)',
+    'app, master or that user',
+  )
+  emailVerification(
+    @Caller() principal: Principal,
+    @Param('username') username: string,
+    @Req() req: Request,
+  ): Promise<void> {
+    return this.accounts.initiateEmailVerification(
+      principal,
+      username,
+      pageBaseUrl(req, this.options),
+    );
   }
 }

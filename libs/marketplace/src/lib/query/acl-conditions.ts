@@ -17,13 +17,21 @@ export function readableSql(
   doc: string,
   reader: Reader,
   params: SqlParams,
+  privately = false,
 ): string {
-  const shared = `${doc}->'_acl'->'gr' IS DISTINCT FROM 'false'::jsonb`;
+  // A private collection ignores `gr` and lets `_acl.w` read too.
+  const shared = privately
+    ? 'false'
+    : `${doc}->'_acl'->'gr' IS DISTINCT FROM 'false'::jsonb`;
   if (reader === null) return `(${shared})`;
   const id = params.add(reader);
+  const writers = privately
+    ? `
+    OR (jsonb_typeof(${doc}->'_acl'->'w') = 'array' AND ${doc}->'_acl'->'w' ? ${id})`
+    : '';
   return `(${shared}
     OR ${doc}->'_acl'->>'creator' = ${id}
-    OR (jsonb_typeof(${doc}->'_acl'->'r') = 'array' AND ${doc}->'_acl'->'r' ? ${id}))`;
+    OR (jsonb_typeof(${doc}->'_acl'->'r') = 'array' AND ${doc}->'_acl'->'r' ? ${id})${writers})`;
 }
 
 /** `readableSql`, or `true` when there is no reader (master reads all). */
@@ -35,7 +43,12 @@ export function readableByOrAll(
   return reader === undefined ? 'true' : readableSql(doc, reader, params);
 }
 
-export function writableSql(doc: string, userParam: string): string {
-  return `(${doc}->'_acl'->'gw' = 'true'::jsonb OR ${doc}->'_acl'->>'creator' = ${userParam}
+export function writableSql(
+  doc: string,
+  userParam: string,
+  privately = false,
+): string {
+  const global = privately ? 'false' : `${doc}->'_acl'->'gw' = 'true'::jsonb`;
+  return `(${global} OR ${doc}->'_acl'->>'creator' = ${userParam}
                   OR (jsonb_typeof(${doc}->'_acl'->'w') = 'array' AND ${doc}->'_acl'->'w' ? ${userParam}))`;
 }

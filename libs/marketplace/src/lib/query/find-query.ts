@@ -17,6 +17,8 @@ export interface FindSpec {
   readonly readableBy?: Reader;
   /** Only documents this user may write (`_acl`). */
   readonly writableBy?: string;
+  /** Kinvey's "Private" level: `_acl.gr` and `_acl.gw` grant nothing. */
+  readonly privately?: boolean;
   /** Only rows updated at or after this time (delta sets). */
   readonly updatedSince?: Date;
   readonly filter?: unknown;
@@ -47,9 +49,13 @@ export function findWhere(spec: FindSpec, alias = 't'): BuiltWhere {
     ([column, value]) => `${alias}.${column} = ${params.add(value)}`,
   );
   if (spec.readableBy !== undefined)
-    conditions.push(readableSql(`${alias}.doc`, spec.readableBy, params));
+    conditions.push(
+      readableSql(`${alias}.doc`, spec.readableBy, params, spec.privately),
+    );
   if (spec.writableBy !== undefined)
-    conditions.push(writableSql(`${alias}.doc`, params.add(spec.writableBy)));
+    conditions.push(
+      writableSql(`${alias}.doc`, params.add(spec.writableBy), spec.privately),
+    );
   if (spec.updatedSince !== undefined)
     conditions.push(`${alias}.updated_at >= ${params.add(spec.updatedSince)}`);
   let usesRegex = false;

@@ -10,8 +10,10 @@ import type { FindSpec } from '../query/find-query';
 import { readableSql } from '../query/acl-conditions';
 import type { Reader } from '../query/acl-conditions';
 import { SqlParams } from '../query/sql-params';
-import { textFieldsOf } from './collections';
-import type { CollectionName } from './collections';
+import type { CompiledCollection } from '../collections/compiled-collection';
+
+/** What a find needs of a collection: its name and its text fields. */
+export type CollectionScope = Pick<CompiledCollection, 'name' | 'textFields'>;
 
 export interface RecordKey {
   readonly appKey: string;
@@ -23,6 +25,8 @@ export interface NewRecord extends RecordKey {
   readonly doc: KinveyDoc;
   readonly creator: string;
   readonly uniqueName: string | null;
+  /** The field `uniqueName` folds, named by a duplicate's error. */
+  readonly uniqueField?: string;
   readonly now: Date;
 }
 
@@ -36,28 +40,30 @@ export interface RecordCriteria {
   readonly readableBy?: Reader;
   /** Only the records updated at or after this time. */
   readonly updatedSince?: Date;
+  /** Kinvey's "Private" level: `_acl.gr` grants nothing. */
+  readonly privately?: boolean;
 }
 
 function recordsSpec(
   appKey: string,
-  collection: CollectionName,
+  collection: CollectionScope,
   criteria: RecordCriteria,
 ): FindSpec {
   return {
     table: 'records',
-    scope: { app_key: appKey, collection },
-    textFields: textFieldsOf(collection),
+    scope: { app_key: appKey, collection: collection.name },
+    textFields: collection.textFields,
     ...criteria,
   };
 }
 
-function duplicate(error: unknown, id: string): never {
+function duplicate(error: unknown, record: NewRecord): never {
   if (isUniqueViolation(error, 'records_unique_name_key'))
     throw MarketplaceError.duplicate(
-      'A product with this name already exists.',
-      'name',
+      `A ${record.collection} with this ${record.uniqueField ?? 'value'} already exists.`,
+      record.uniqueField ?? '',
     );
-  if (isUniqueViolation(error)) throw MarketplaceError.duplicateId(id);
+  if (isUniqueViolation(error)) throw MarketplaceError.duplicateId(record.id);
   throw error;
 }
 
@@ -99,7 +105,7 @@ export class RecordsRepository {
       );
       return rows.length > 0;
     } catch (error) {
-      duplicate(error, record.id);
+      duplicate(error, record);
     }
   }
 
@@ -132,7 +138,7 @@ export class RecordsRepository {
         ],
       );
     } catch (error) {
-      duplicate(error, record.id);
+      duplicate(error, record);
     }
   }
 
@@ -165,7 +171,7 @@ export class RecordsRepository {
   /** The records a find selects (on the replica when there is one). */
   list(
     appKey: string,
-    collection: CollectionName,
+    collection: CollectionScope,
     criteria: RecordCriteria,
   ): Promise<KinveyDoc[]> {
     return this.db.find(recordsSpec(appKey, collection, criteria));
@@ -174,7 +180,7 @@ export class RecordsRepository {
   /** `list`, each record as JSON text as PostgreSQL renders it. */
   listTexts(
     appKey: string,
-    collection: CollectionName,
+    collection: CollectionScope,
     criteria: RecordCriteria,
   ): Promise<string[]> {
     return this.db.findTexts(recordsSpec(appKey, collection, criteria));
@@ -182,7 +188,7 @@ export class RecordsRepository {
 
   count(
     appKey: string,
-    collection: CollectionName,
+    collection: CollectionScope,
     criteria: RecordCriteria,
   ): Promise<number> {
     return this.db.count(recordsSpec(appKey, collection, criteria));
@@ -194,18 +200,18 @@ export class RecordsRepository {
    */
   async group(
     appKey: string,
-    collection: CollectionName,
+    collection: CollectionScope,
     body: unknown,
-    readableBy?: Reader,
+    { readableBy, privately }: { readableBy?: Reader; privately?: boolean },
   ): Promise<Record<string, unknown>[]> {
     const params = new SqlParams();
     const compiled = compileGroup(body, 't.doc', params);
     const scope = [
       `t.app_key = ${params.add(appKey)}`,
-      `t.collection = ${params.add(collection)}`,
+      `t.collection = ${params.add(collection.name)}`,
     ];
     if (readableBy !== undefined)
-      scope.push(readableSql('t.doc', readableBy, params));
+      scope.push(readableSql('t.doc', readableBy, params, privately));
     const rows = await this.db.select<Record<string, unknown>>(
       compiled.select('marketplace.records t', scope.join(' AND ')),
       params.values,
@@ -233,24 +239,26 @@ export class RecordsRepository {
    */
   deleteMatching(
     appKey: string,
-    collection: CollectionName,
+    collection: CollectionScope,
     filter: unknown,
     writableBy: string | undefined,
+    privately: boolean,
     now: Date,
   ): Promise<number> {
     const built = findWhere(
       {
         table: 'records',
-        scope: { app_key: appKey, collection },
+        scope: { app_key: appKey, collection: collection.name },
         writableBy,
+        privately,
         filter,
-        textFields: textFieldsOf(collection),
+        textFields: collection.textFields,
       },
       'r',
     );
     return this.deleteWhere(
       appKey,
-      collection,
+      collection.name,
       built.where,
       built.params.values,
       now,

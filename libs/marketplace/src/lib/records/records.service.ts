@@ -2,19 +2,20 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
-import {
-  canRead,
-  canWrite,
-  nextAcl,
-  readerOf,
-  requireAccess,
-} from '../auth/access';
+import { nextAcl } from '../auth/access';
 import type { Principal } from '../auth/principal';
+import {
+  mayRead,
+  mayWrite,
+  readScope,
+  requireCreate,
+} from './collection-access';
+import { valueAt } from '../collections/compiled-collection';
+import type { CompiledCollection } from '../collections/compiled-collection';
+import { CollectionsService } from '../app-collections/collections.service';
 import { MarketplaceError } from '../marketplace.errors';
 import { FilesService } from '../files/files.service';
 import { parseJsonParam } from '../query/parse-json-param';
-import { collectionOf, uniqueNameOf, validateRecord } from './collections';
-import type { CollectionName } from './collections';
 import { reduceFileRefs } from '../kinvey/file-refs';
 import {
   countParam,
@@ -31,8 +32,10 @@ import type { NewRecord, RecordCriteria } from './records.repository';
 
 interface PreparedRecord {
   readonly record: NewRecord;
-  /** The `id_producer` the record names, when its collection has one. */
+  /** The user id its first user reference names, checked by the insert. */
   readonly producer?: string;
+  /** Its first user reference field, named by the error when it is unknown. */
+  readonly producerField?: string;
 }
 
 export interface MultiInsertResult {
@@ -46,13 +49,26 @@ export class RecordsService {
   constructor(
     private readonly records: RecordsRepository,
     private readonly files: FilesService,
+    private readonly collections: CollectionsService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
+  private rules(
+    principal: Principal,
+    name: string,
+    writing = false,
+  ): Promise<CompiledCollection> {
+    return this.collections.resolve(principal.app, name, writing);
+  }
+
   /** Access rules and filter of a read by this principal. */
-  private criteria(principal: Principal, params: FindParams): RecordCriteria {
+  private criteria(
+    principal: Principal,
+    collection: CompiledCollection,
+    params: FindParams,
+  ): RecordCriteria {
     return {
-      readableBy: readerOf(principal),
+      ...readScope(principal, collection.permissions),
       filter: parseJsonParam(rawParam(params.query), 'query'),
       sort: parseJsonParam(rawParam(params.sort), 'sort'),
       limit: countParam(params.limit, 'limit'),
@@ -69,10 +85,9 @@ export class RecordsService {
     name: string,
     params: FindParams,
   ): Promise<string[]> {
-    const collection = collectionOf(name);
-    requireAccess(principal, 'read');
+    const collection = await this.rules(principal, name);
     const appKey = principal.app.appKey;
-    const criteria = this.criteria(principal, params);
+    const criteria = this.criteria(principal, collection, params);
     const fields = fieldsParam(params.fields);
     if (!fields) return this.records.listTexts(appKey, collection, criteria);
     const docs = await this.records.list(appKey, collection, criteria);
@@ -84,12 +99,11 @@ export class RecordsService {
     name: string,
     params: FindParams,
   ): Promise<number> {
-    const collection = collectionOf(name);
-    requireAccess(principal, 'read');
+    const collection = await this.rules(principal, name);
     return this.records.count(
       principal.app.appKey,
       collection,
-      this.criteria(principal, { query: params.query }),
+      this.criteria(principal, collection, { query: params.query }),
     );
   }
 
@@ -98,14 +112,14 @@ export class RecordsService {
     name: string,
     id: string,
   ): Promise<KinveyDoc> {
-    const collection = collectionOf(name);
-    requireAccess(principal, 'read');
+    const collection = await this.rules(principal, name);
+    readScope(principal, collection.permissions);
     const doc = await this.records.find(
-      { appKey: principal.app.appKey, collection, id },
+      { appKey: principal.app.appKey, collection: collection.name, id },
       'replica',
     );
     if (!doc) throw MarketplaceError.entityNotFound(id);
-    if (!canRead(principal, doc))
+    if (!mayRead(principal, collection.permissions, doc))
       throw MarketplaceError.insufficient(
         'the record is not readable by this user',
       );
@@ -113,16 +127,63 @@ export class RecordsService {
   }
 
   /**
-   * Validates a record and builds what is stored, with the `id_producer`
-   * it names (the write checks that this user exists).
+   * Checks the references of a record: a caller-only user reference names
+   * the calling user (or keeps what the record held); every one but the
+   * first user reference (which the insert checks in the same statement)
+   * is checked here. Returns that first user reference.
    */
-  private prepare(
+  private async checkReferences(
     principal: Principal,
-    collection: CollectionName,
+    collection: CompiledCollection,
+    doc: KinveyDoc,
+    existing: KinveyDoc | undefined,
+  ): Promise<{ producer?: string; producerField?: string }> {
+    let first: { producer?: string; producerField?: string } = {};
+    for (const reference of collection.references) {
+      const value = valueAt(doc, reference.field);
+      if (value === undefined || value === null) continue;
+      const target = reference.to === 'user' ? 'a user' : 'a record';
+      if (typeof value !== 'string')
+        throw MarketplaceError.unknownReference(reference.field, target);
+      if (reference.to === 'collection') {
+        if (
+          !(await this.records.find({
+            appKey: principal.app.appKey,
+            collection: reference.collection,
+            id: value,
+          }))
+        )
+          throw MarketplaceError.unknownReference(reference.field, target);
+        continue;
+      }
+      // A user's records are its own; one granted `_acl.w` may save
+      // another's record as long as the reference stays the same.
+      if (
+        reference.callerWhenUser &&
+        principal.kind === 'user' &&
+        value !== principal.user.id &&
+        value !== (existing && valueAt(existing, reference.field))
+      )
+        throw MarketplaceError.notOwnReference(reference.field);
+      if (first.producerField === undefined)
+        first = { producer: value, producerField: reference.field };
+      else if (!(await this.records.userExists(principal.app.appKey, value)))
+        throw MarketplaceError.unknownReference(reference.field, target);
+    }
+    return first;
+  }
+
+  /**
+   * Validates a record and builds what is stored, with the user its first
+   * user reference names (the write checks that this user exists).
+   */
+  private async prepare(
+    principal: Principal,
+    collection: CompiledCollection,
     body: unknown,
     id: string | undefined,
     existing: KinveyDoc | undefined,
-  ): PreparedRecord {
+  ): Promise<PreparedRecord> {
     if (!isPlainObject(body))
       throw MarketplaceError.badRequest('A record must be a JSON object.');
     const now = this.clock.now();
@@ -145,34 +206,36 @@ export class RecordsService {
         lmt: iso,
       },
     };
-    const producer = validateRecord(collection, doc);
-    // A user's records are its own offers and needs; one granted `_acl.w`
-    // may save another's record as long as its producer stays the same.
-    if (
-      producer !== undefined &&
-      principal.kind === 'user' &&
-      producer !== principal.user.id &&
-      producer !== existing?.['id_producer']
-    )
-      throw MarketplaceError.notOwnProducer();
+    collection.validate(doc);
+    const references = await this.checkReferences(
+      principal,
+      collection,
+      doc,
+      existing,
+    );
     return {
       record: {
         appKey: principal.app.appKey,
-        collection,
+        collection: collection.name,
         id: recordId,
         doc,
         creator: String(acl['creator']),
-        uniqueName: uniqueNameOf(collection, doc),
+        uniqueName: collection.uniqueKey(doc),
+        uniqueField: collection.unique?.field,
         now,
       },
-      producer,
+      ...references,
     };
   }
 
-  /** Inserts a prepared record; its producer must be a user of the app. */
-  private async insert({ record, producer }: PreparedRecord): Promise<void> {
+  /** Inserts a prepared record; its first user reference must be a user. */
+  private async insert({
+    record,
+    producer,
+    producerField,
+  }: PreparedRecord): Promise<void> {
     if (!(await this.records.insert(record, producer)))
-      throw MarketplaceError.unknownProducer();
+      throw MarketplaceError.unknownReference(producerField ?? '', 'a user');
   }
 
   async create(
@@ -180,9 +243,9 @@ export class RecordsService {
     name: string,
     body: unknown,
   ): Promise<KinveyDoc> {
-    const collection = collectionOf(name);
-    requireAccess(principal, 'create');
-    const prepared = this.prepare(
+    const collection = await this.rules(principal, name, true);
+    requireCreate(principal, collection.permissions);
+    const prepared = await this.prepare(
       principal,
       collection,
       body,
@@ -200,13 +263,13 @@ export class RecordsService {
     name: string,
     body: unknown[],
   ): Promise<MultiInsertResult> {
-    const collection = collectionOf(name);
-    requireAccess(principal, 'create');
+    const collection = await this.rules(principal, name, true);
+    requireCreate(principal, collection.permissions);
     const result: MultiInsertResult = { entities: [], errors: [] };
     const prepared = await Promise.all(
       body
         .map(async (entity) => {
-          const record = this.prepare(
+          const record = await this.prepare(
             principal,
             collection,
             entity,
@@ -236,7 +299,10 @@ export class RecordsService {
         }
         error =
           outcome === false
-            ? MarketplaceError.unknownProducer()
+            ? MarketplaceError.unknownReference(
+                p.record.producerField ?? '',
+                'a user',
+              )
             : outcome?.error;
       }
       result.entities.push(null);
@@ -257,15 +323,15 @@ export class RecordsService {
     id: string,
     body: unknown,
   ): Promise<{ doc: KinveyDoc; created: boolean }> {
-    const collection = collectionOf(name);
+    const collection = await this.rules(principal, name, true);
     const existing = await this.records.find({
       appKey: principal.app.appKey,
-      collection,
+      collection: collection.name,
       id,
     });
     if (!existing) {
-      requireAccess(principal, 'create');
-      const prepared = this.prepare(
+      requireCreate(principal, collection.permissions);
+      const prepared = await this.prepare(
         principal,
         collection,
         body,
@@ -276,11 +342,11 @@ export class RecordsService {
       await this.insert(prepared);
       return { doc: prepared.record.doc, created: true };
     }
-    if (!canWrite(principal, existing))
+    if (!mayWrite(principal, collection.permissions, existing))
       throw MarketplaceError.insufficient(
         'the record is not writable by these credentials',
       );
-    const { record, producer } = this.prepare(
+    const { record, producer, producerField } = await this.prepare(
       principal,
       collection,
       body,
@@ -291,7 +357,7 @@ export class RecordsService {
       producer !== undefined &&
       !(await this.records.userExists(principal.app.appKey, producer))
     )
-      throw MarketplaceError.unknownProducer();
+      throw MarketplaceError.unknownReference(producerField ?? '', 'a user');
     await this.files.checkRefs(principal, [record.doc], existing);
     await this.records.replace(record);
     return { doc: record.doc, created: false };
@@ -302,21 +368,19 @@ export class RecordsService {
     name: string,
     id: string,
   ): Promise<number> {
-    const collection = collectionOf(name);
-    const existing = await this.records.find({
+    const collection = await this.rules(principal, name);
+    const key = {
       appKey: principal.app.appKey,
-      collection,
+      collection: collection.name,
       id,
-    });
+    };
+    const existing = await this.records.find(key);
     if (!existing) throw MarketplaceError.entityNotFound(id);
-    if (!canWrite(principal, existing))
+    if (!mayWrite(principal, collection.permissions, existing))
       throw MarketplaceError.insufficient(
         'the record is not writable by these credentials',
       );
-    return this.records.deleteOne(
-      { appKey: principal.app.appKey, collection, id },
-      this.clock.now(),
-    );
+    return this.records.deleteOne(key, this.clock.now());
   }
 
   async removeWhere(
@@ -324,9 +388,13 @@ export class RecordsService {
     name: string,
     params: FindParams,
   ): Promise<number> {
-    const collection = collectionOf(name);
-    if (principal.kind === 'app')
-      throw MarketplaceError.insufficient('app credentials may not delete');
+    const collection = await this.rules(principal, name);
+    const level = collection.permissions;
+    if (
+      principal.kind === 'app' ||
+      (level === 'read-only' && principal.kind !== 'master')
+    )
+      throw MarketplaceError.insufficient('these credentials may not delete');
     const raw = rawParam(params.query);
     const filter = parseJsonParam(raw, 'query');
     if (raw === undefined || filter === undefined)
@@ -338,7 +406,10 @@ export class RecordsService {
       principal.app.appKey,
       collection,
       filter,
-      principal.kind === 'user' ? principal.user.id : undefined,
+      principal.kind === 'user' && level !== 'full'
+        ? principal.user.id
+        : undefined,
+      level === 'private',
       this.clock.now(),
     );
   }
@@ -348,8 +419,9 @@ export class RecordsService {
     name: string,
     params: FindParams & { since?: unknown },
   ): Promise<{ changed: KinveyDoc[]; deleted: Array<{ _id: string }> }> {
-    const collection = collectionOf(name);
-    requireAccess(principal, 'read');
+    const collection = await this.rules(principal, name);
+    if (!collection.deltaSet)
+      throw MarketplaceError.deltaSetDisabled(collection.name);
     const raw = rawParam(params.since);
     const since = raw ? new Date(raw) : undefined;
     if (!since || Number.isNaN(since.getTime()))
@@ -358,12 +430,12 @@ export class RecordsService {
         `since=${raw ?? ''}`,
       );
     const changed = await this.records.list(principal.app.appKey, collection, {
-      ...this.criteria(principal, { query: params.query }),
+      ...this.criteria(principal, collection, { query: params.query }),
       updatedSince: since,
     });
     const deleted = await this.records.tombstonesSince(
       principal.app.appKey,
-      collection,
+      collection.name,
       since,
     );
     return { changed, deleted: deleted.map((id) => ({ _id: id })) };
@@ -375,13 +447,12 @@ export class RecordsService {
     name: string,
     body: unknown,
   ): Promise<unknown[]> {
-    const collection = collectionOf(name);
-    requireAccess(principal, 'read');
+    const collection = await this.rules(principal, name);
     return this.records.group(
       principal.app.appKey,
       collection,
       body,
-      readerOf(principal),
+      readScope(principal, collection.permissions),
     );
   }
 }

@@ -1,3 +1,7 @@
+import { randomUUID } from 'node:crypto';
+
+import { randomToken } from '@quitanda/kernel';
+
 import {
   MAX_PASSWORD,
   MAX_USERNAME,
@@ -62,6 +66,26 @@ export function checkUserBody(
     fail(MarketplaceErrorCode.IncompleteRequestBody, [...missing, ...bad]);
   if (bad.length > 0) fail(MarketplaceErrorCode.BadRequest, bad);
   return typeof password === 'string' ? password : undefined;
+}
+
+const blank = (value: unknown): boolean =>
+  value === undefined || value === null || value === '';
+
+/**
+ * Kinvey's implicit user: a signup sending neither a username nor a password
+ * (or no body at all) gets both generated, and the reply shows them once.
+ * A username without a password stays an incomplete body: nobody could
+ * log in as that user.
+ */
+export function withImplicitCredentials(body: unknown): unknown {
+  const input = body === undefined || body === null ? {} : body;
+  if (
+    !isPlainObject(input) ||
+    !blank(input['username']) ||
+    !blank(input['password'])
+  )
+    return input;
+  return { ...input, username: randomUUID(), password: randomToken(18) };
 }
 
 /** The `_id` of a new user: the client's valid, unreserved one, or a new one. */

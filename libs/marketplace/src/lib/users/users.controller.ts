@@ -132,6 +132,20 @@ export class UsersController {
     return this.users.update(principal, id, body, token);
   }
 
+  @Delete(':id/tokens')
+  @HttpCode(204)
+  @KinveyCall(
+    'Log out everywhere: every token of the user stops working',
+    'that user or master',
+    noContent(),
+  )
+  revokeTokens(
+    @Caller() principal: Principal,
+    @Param('id') id: string,
+  ): Promise<void> {
+    return this.users.revokeTokens(principal, id);
+  }
+
   @Delete(':id')
   @HttpCode(204)
   @KinveyCall(

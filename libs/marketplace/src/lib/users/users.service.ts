@@ -17,7 +17,12 @@ import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { isPlainObject } from '../kinvey/kinvey-doc';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { MarketplaceError } from '../marketplace.errors';
-import { checkUserBody, clientFields, userIdOf } from './user-fields';
+import {
+  checkUserBody,
+  clientFields,
+  userIdOf,
+  withImplicitCredentials,
+} from './user-fields';
 import { UsersRepository } from './users.repository';
 
 /** Kinvey's user calls: signup, `_me`, get, update, delete. */
@@ -38,8 +43,8 @@ export class UsersService {
       throw MarketplaceError.insufficient(
         'signup needs app or master credentials',
       );
-    const password = checkUserBody(body, true) as string;
-    const input = body as Record<string, unknown>;
+    const input = withImplicitCredentials(body) as Record<string, unknown>;
+    const password = checkUserBody(input, true) as string;
     const now = this.clock.now();
     const id = userIdOf(input['_id'], now, principal.app.appKey);
     const iso = now.toISOString();
@@ -150,6 +155,23 @@ export class UsersService {
         'username',
       );
     return this.users.usernameExists(principal.app.appKey, username);
+  }
+
+  /**
+   * "Log out everywhere": revokes every token of the user, the caller's own
+   * included (the SDK drops its session after this call).
+   */
+  async revokeTokens(principal: Principal, id: string): Promise<void> {
+    requireUserOrMaster(principal);
+    if (principal.kind === 'user' && principal.user.id !== id)
+      throw MarketplaceError.insufficient('users revoke only their own tokens');
+    const appKey = principal.app.appKey;
+    if (principal.kind === 'master') {
+      const user = await this.users.findById(appKey, id);
+      if (!user || user.disabled) throw MarketplaceError.userNotFound(id);
+    }
+    await this.credentials.revokeAll(appKey, id);
+    this.sessions.forgetUser(appKey, id);
   }
 
   /** Disables the user (Kinvey's default) or, with `hard`, deletes it. */

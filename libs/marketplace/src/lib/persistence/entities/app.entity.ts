@@ -24,6 +24,10 @@ export class AppEntity {
   @Column({ type: 'text', default: 'read-create' })
   appCredentialAccess!: string;
 
+  /** Whether a write to an undeclared collection declares it (default settings). */
+  @Column({ type: 'boolean', default: false })
+  createCollectionsOnWrite!: boolean;
+
   /** HMAC key of the app's signed upload and download URLs. */
   @Column({ type: 'text' })
   signingKey!: string;

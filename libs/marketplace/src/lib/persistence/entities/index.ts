@@ -1,4 +1,6 @@
+import { AccountTokenEntity } from './account-token.entity';
 import { AppEntity } from './app.entity';
+import { CollectionEntity } from './collection.entity';
 import { FileChunkEntity } from './file-chunk.entity';
 import { FileEntity } from './file.entity';
 import { LoginAttemptEntity } from './login-attempt.entity';
@@ -12,7 +14,9 @@ export const MARKETPLACE_ENTITIES = [
   AppEntity,
   UserEntity,
   UserTokenEntity,
+  AccountTokenEntity,
   LoginAttemptEntity,
+  CollectionEntity,
   RecordEntity,
   RecordTombstoneEntity,
   FileEntity,

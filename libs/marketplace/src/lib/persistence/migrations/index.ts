@@ -3,6 +3,8 @@ import { RecordsDocIndex1795335000000 } from './1795335000000-RecordsDocIndex';
 import { RecordsTextFieldIndexes1795588765012 } from './1795588765012-RecordsTextFieldIndexes';
 import { UnloggedLoginAttempts1795650000000 } from './1795650000000-UnloggedLoginAttempts';
 import { DisableReservedUserIds1795727426293 } from './1795727426293-DisableReservedUserIds';
+import { CreateCollections1795800000000 } from './1795800000000-CreateCollections';
+import { CreateAccountTokens1795800000001 } from './1795800000001-CreateAccountTokens';
 
 /** Every migration of the marketplace schema, oldest first. */
 export const MARKETPLACE_MIGRATIONS = [
@@ -11,4 +13,6 @@ export const MARKETPLACE_MIGRATIONS = [
   RecordsTextFieldIndexes1795588765012,
   UnloggedLoginAttempts1795650000000,
   DisableReservedUserIds1795727426293,
+  CreateCollections1795800000000,
+  CreateAccountTokens1795800000001,
 ];

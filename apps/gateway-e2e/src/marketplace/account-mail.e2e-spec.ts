@@ -1,0 +1,160 @@
+import { SmtpSink } from '@quitanda/testing';
+import type { ReceivedMail } from '@quitanda/testing';
+
+import {
+  APP_AUTH,
+  APP_KEY,
+  MASTER_AUTH,
+  basic,
+  kinveyError,
+  startMarketplace,
+} from './marketplace-support';
+import type { MarketplaceTest } from './marketplace-support';
+
+/** The link a mail carries, its quoted-printable soft breaks undone. */
+function linkIn(mail: ReceivedMail): URL {
+  const text = mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  const match = /https?:\/\/\S+\/account\/\S+?\?token=[A-Za-z0-9_-]+/.exec(
+    text,
+  );
+  if (!match) throw new Error(`no link in:\n${mail.raw}`);
+  return new URL(match[0]);
+}
+
+/** Password reset, e-mail verification and forgot username, through a real SMTP server. */
+describe('marketplace account e-mail (e2e)', () => {
+  let t: MarketplaceTest;
+  let smtp: SmtpSink;
+
+  beforeAll(async () => {
+    smtp = await SmtpSink.start();
+    t = await startMarketplace({
+      SMTP_URL: smtp.url,
+      ALERTS_FROM: 'Quitanda <accounts@quitanda.test>',
+    });
+  });
+
+  afterAll(async () => {
+    await t?.gw.close();
+    await smtp?.close();
+  });
+
+  const rpc = (path: string, auth = APP_AUTH) =>
+    t.http.post(`/rpc/${APP_KEY}/${path}`).set('Authorization', auth);
+
+  it('resets a password through the mailed single-use link, ending every session', async () => {
+    const user = await t.signup('reset@example.com');
+    const before = smtp.messages.length;
+    await rpc('reset@example.com/user-password-reset-initiate').expect(204);
+    // Unknown users get the same answer, and no mail.
+    await rpc('nobody@example.com/user-password-reset-initiate').expect(204);
+    const [mail] = (await smtp.waitFor(before + 1)).slice(before);
+    expect(mail?.to).toEqual(['reset@example.com']);
+    const link = linkIn(mail as ReceivedMail);
+    const token = link.searchParams.get('token') as string;
+
+    const form = await t.http.get(`${link.pathname}${link.search}`).expect(200);
+    expect(form.headers['content-type']).toMatch(/text\/html/);
+    expect(form.headers['referrer-policy']).toBe('no-referrer');
+    expect(form.text).toContain('name="password"');
+
+    const short = await t.http
+      .post(link.pathname)
+      .type('form')
+      .send({ token, password: 'short' })
+      .expect(400);
+    expect(short.text).toContain('8 to 256');
+    await t.http
+      .post(link.pathname)
+      .type('form')
+      .send({ token, password: 'a fresh new password' })
+      .expect(200);
+    await t.http
+      .get(`/user/${APP_KEY}/_me`)
+      .set('Authorization', user.auth)
+      .expect(401);
+    await t.login('reset@example.com', 'a fresh new password').expect(200);
+    await t.login('reset@example.com', 'correct horse battery').expect(401);
+
+    // Single use: the link is dead now.
+    await t.http.get(`${link.pathname}${link.search}`).expect(400);
+    await t.http
+      .post(link.pathname)
+      .type('form')
+      .send({ token, password: 'yet another password' })
+      .expect(400);
+    // A token stays in its app.
+    await t.http
+      .post(`/account/kid_someOtherApp0001/password-reset`)
+      .type('form')
+      .send({ token, password: 'yet another password' })
+      .expect(400);
+  });
+
+  it('verifies an e-mail address: _kmd.emailVerification on the user', async () => {
+    const user = await t.signup('verify@example.com');
+    const before = smtp.messages.length;
+    await rpc(
+      'verify@example.com/user-email-verification-initiate',
+      user.auth,
+    ).expect(204);
+    const [mail] = (await smtp.waitFor(before + 1)).slice(before);
+    const link = linkIn(mail as ReceivedMail);
+    // Opening the link changes nothing (mail scanners open links).
+    await t.http.get(`${link.pathname}${link.search}`).expect(200);
+    const unconfirmed = await t.http
+      .get(`/user/${APP_KEY}/_me`)
+      .set('Authorization', user.auth)
+      .expect(200);
+    expect(unconfirmed.body._kmd.emailVerification).toBeUndefined();
+    await t.http
+      .post(link.pathname)
+      .type('form')
+      .send({ token: link.searchParams.get('token') })
+      .expect(200);
+    const me = await t.http
+      .get(`/user/${APP_KEY}/_me`)
+      .set('Authorization', user.auth)
+      .expect(200);
+    expect(me.body._kmd.emailVerification).toEqual({
+      status: 'confirmed',
+      lastStateChangeAt: expect.any(String),
+      lastConfirmedAt: expect.any(String),
+      emailAddress: 'verify@example.com',
+    });
+    // Another user may not ask for it.
+    const other = await t.signup('other-verify@example.com');
+    await rpc(
+      'verify@example.com/user-email-verification-initiate',
+      other.auth,
+    ).expect(401);
+  });
+
+  it('mails forgotten usernames to their address, and nothing when there are none', async () => {
+    await t.signup('forgetful', { email: 'forgetful@example.com' });
+    const before = smtp.messages.length;
+    await rpc('user-forgot-username')
+      .send({ email: 'nobody-here@example.com' })
+      .expect(204);
+    await rpc('user-forgot-username')
+      .send({ email: 'forgetful@example.com' })
+      .expect(204);
+    const mails = (await smtp.waitFor(before + 1)).slice(before);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.to).toEqual(['forgetful@example.com']);
+    expect(mails[0]?.raw).toContain('forgetful');
+    const missing = await rpc('user-forgot-username').send({}).expect(400);
+    expect(missing.body).toEqual(kinveyError('IncompleteRequestBody'));
+  });
+
+  it('needs credentials of the app', async () => {
+    await t.http
+      .post(`/rpc/${APP_KEY}/someone/user-password-reset-initiate`)
+      .expect(401);
+    await t.http
+      .post(`/rpc/${APP_KEY}/someone/user-password-reset-initiate`)
+      .set('Authorization', basic(APP_KEY, 'wrong'))
+      .expect(401);
+    await rpc('someone/user-password-reset-initiate', MASTER_AUTH).expect(204);
+  });
+});

@@ -1,0 +1,228 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, hashPassword, hashToken, randomToken } from '@quitanda/kernel';
+import type { Clock } from '@quitanda/kernel';
+
+import { CredentialsRepository } from '../auth/credentials.repository';
+import type { Principal } from '../auth/principal';
+import { SessionCache } from '../auth/session-cache';
+import { loginEmail } from '../auth/sessions.service';
+import { isPlainObject } from '../kinvey/kinvey-doc';
+import { MarketplaceError } from '../marketplace.errors';
+import { checkUserBody } from '../users/user-fields';
+import { UsersRepository } from '../users/users.repository';
+import { AccountMailer } from './account-mailer';
+import { AccountTokensRepository } from './account-tokens.repository';
+import type { AccountTokenKind } from './account-tokens.repository';
+
+/** How long a mailed link works. */
+const TOKEN_LIFETIME_MS = 3_600_000;
+
+/** Where the pages of mailed links live, under the gateway's base URL. */
+export const ACCOUNT_PAGES = {
+  'password-reset': 'password-reset',
+  'email-verification': 'verify-email',
+} as const;
+
+/**
+ * Kinvey's account e-mail: password reset, e-mail verification and
+ * forgotten usernames, mailed with single-use, expiring, hashed tokens.
+ */
+@Injectable()
+export class AccountActionsService {
+  constructor(
+    private readonly mailer: AccountMailer,
+    private readonly tokens: AccountTokensRepository,
+    private readonly users: UsersRepository,
+    private readonly credentials: CredentialsRepository,
+    private readonly sessions: SessionCache,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  private requireMail(what: string): void {
+    if (!this.mailer.enabled) throw MarketplaceError.needsInfrastructure(what);
+  }
+
+  private async mailLink(
+    kind: AccountTokenKind,
+    appKey: string,
+    userId: string,
+    email: string,
+    base: string,
+  ): Promise<void> {
+    const token = randomToken(24);
+    const now = this.clock.now();
+    await this.tokens.insert(
+      hashToken(token),
+      kind,
+      { appKey, userId, email },
+      new Date(now.getTime() + TOKEN_LIFETIME_MS),
+      now,
+    );
+    const link = `${base}/account/${appKey}/${ACCOUNT_PAGES[kind]}?token=${token}`;
+    await this.mailer.send(
+      kind === 'password-reset'
+        ? {
+            to: email,
+            subject: 'Reset your password',
+            text: `Someone asked to reset the password of your account. To choose a new one, open this link within an hour:\n\n${link}\n\nIf it was not you, ignore this message.`,
+          }
+        : {
+            to: email,
+            subject: 'Confirm your e-mail address',
+            text: `To confirm this address for your account, open this link within an hour:\n\n${link}\n`,
+          },
+    );
+  }
+
+  /** 204 whether or not the user exists: the answer tells no one who does. */
+  async initiatePasswordReset(
+    principal: Principal,
+    username: string,
+    base: string,
+  ): Promise<void> {
+    this.requireMail('Password reset');
+    if (principal.kind === 'user')
+      throw MarketplaceError.insufficient('needs app or master credentials');
+    const appKey = principal.app.appKey;
+    const user = await this.credentials.findByUsername(appKey, username);
+    const email = user && !user.disabled ? loginEmail(user.doc) : undefined;
+    if (user && email)
+      await this.mailLink('password-reset', appKey, user.id, email, base);
+  }
+
+  async initiateEmailVerification(
+    principal: Principal,
+    username: string,
+    base: string,
+  ): Promise<void> {
+    this.requireMail('E-mail verification');
+    const appKey = principal.app.appKey;
+    if (principal.kind === 'user' && principal.user.username !== username)
+      throw MarketplaceError.insufficient(
+        'users verify only their own address',
+      );
+    const user = await this.credentials.findByUsername(appKey, username);
+    if (!user || user.disabled) throw MarketplaceError.userNotFound(username);
+    const email = loginEmail(user.doc);
+    if (!email)
+      throw MarketplaceError.badRequest(
+        'The user has no e-mail address.',
+        'email',
+      );
+    await this.mailLink('email-verification', appKey, user.id, email, base);
+  }
+
+  /** Mails the usernames registered with the address; none: no mail. */
+  async forgotUsername(principal: Principal, body: unknown): Promise<void> {
+    this.requireMail('Forgot username');
+    if (principal.kind === 'user')
+      throw MarketplaceError.insufficient('needs app or master credentials');
+    const email = isPlainObject(body) ? body['email'] : undefined;
+    if (typeof email !== 'string' || !email)
+      throw MarketplaceError.incompleteBody('email is required.', 'email');
+    const usernames = await this.tokens.usernamesByEmail(
+      principal.app.appKey,
+      email,
+    );
+    if (usernames.length > 0)
+      await this.mailer.send({
+        to: email,
+        subject: 'Your username',
+        text: `The usernames registered with this address:\n\n${usernames.join('\n')}\n`,
+      });
+  }
+
+  /** Whether a page's token still works (the page then shows its form). */
+  async isLive(
+    kind: AccountTokenKind,
+    appKey: string,
+    token: string,
+  ): Promise<boolean> {
+    return (await this.usable(kind, appKey, token)) !== undefined;
+  }
+
+  /** Sets the new password and ends every session of the user. */
+  async completePasswordReset(
+    appKey: string,
+    token: string,
+    password: string,
+  ): Promise<boolean> {
+    const user = await this.usable('password-reset', appKey, token);
+    if (!user) return false;
+    checkUserBody({ username: user.username, password }, false);
+    const taken = await this.tokens.live(
+      hashToken(token),
+      'password-reset',
+      appKey,
+      this.clock.now(),
+      true,
+    );
+    if (!taken) return false;
+    await this.users.update(
+      appKey,
+      user.id,
+      user.username,
+      user.doc,
+      await hashPassword(password),
+      this.clock.now(),
+    );
+    await this.credentials.revokeAll(appKey, user.id);
+    this.sessions.forgetUser(appKey, user.id);
+    return true;
+  }
+
+  /** Records the confirmed address in `_kmd.emailVerification`. */
+  async completeEmailVerification(
+    appKey: string,
+    token: string,
+  ): Promise<boolean> {
+    const now = this.clock.now();
+    const taken = await this.tokens.live(
+      hashToken(token),
+      'email-verification',
+      appKey,
+      now,
+      true,
+    );
+    if (!taken) return false;
+    const user = await this.users.findById(appKey, taken.userId);
+    if (!user || user.disabled) return false;
+    const iso = now.toISOString();
+    const kmd = isPlainObject(user.doc['_kmd']) ? user.doc['_kmd'] : {};
+    const doc = {
+      ...user.doc,
+      _kmd: {
+        ...kmd,
+        emailVerification: {
+          status: 'confirmed',
+          lastStateChangeAt: iso,
+          lastConfirmedAt: iso,
+          emailAddress: taken.email,
+        },
+      },
+    };
+    await this.users.update(
+      appKey,
+      user.id,
+      user.username,
+      doc,
+      undefined,
+      now,
+    );
+    this.sessions.forgetUser(appKey, user.id);
+    return true;
+  }
+
+  private async usable(kind: AccountTokenKind, appKey: string, token: string) {
+    const found = await this.tokens.live(
+      hashToken(token),
+      kind,
+      appKey,
+      this.clock.now(),
+      false,
+    );
+    if (!found) return undefined;
+    const user = await this.users.findById(appKey, found.userId);
+    return user && !user.disabled ? user : undefined;
+  }
+}

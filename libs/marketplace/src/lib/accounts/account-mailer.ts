@@ -1,0 +1,53 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { OnApplicationShutdown } from '@nestjs/common';
+import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+
+import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
+import type { MarketplaceModuleOptions } from '../marketplace.options';
+
+/** SMTP answers within this or the call fails. */
+const SMTP_TIMEOUT_MS = 10_000;
+
+export interface AccountEmail {
+  readonly to: string;
+  readonly subject: string;
+  readonly text: string;
+}
+
+/** Users' account e-mail over the gateway's SMTP settings; off without them. */
+@Injectable()
+export class AccountMailer implements OnApplicationShutdown {
+  private transport: Transporter | undefined;
+
+  constructor(
+    @Inject(MARKETPLACE_OPTIONS)
+    private readonly options: MarketplaceModuleOptions,
+  ) {}
+
+  get enabled(): boolean {
+    return Boolean(this.options.mail?.smtpUrl && this.options.mail.from);
+  }
+
+  async send(email: AccountEmail): Promise<void> {
+    const mail = this.options.mail;
+    if (!mail?.smtpUrl || !mail.from) throw new Error('E-mail is off');
+    this.transport ??= createTransport({
+      url: mail.smtpUrl,
+      connectionTimeout: SMTP_TIMEOUT_MS,
+      greetingTimeout: SMTP_TIMEOUT_MS,
+      socketTimeout: SMTP_TIMEOUT_MS,
+    } as Parameters<typeof createTransport>[0]);
+    await this.transport.sendMail({
+      from: mail.from,
+      to: email.to,
+      subject: email.subject,
+      text: email.text,
+      headers: { 'Auto-Submitted': 'auto-generated' },
+    });
+  }
+
+  onApplicationShutdown(): void {
+    this.transport?.close();
+  }
+}

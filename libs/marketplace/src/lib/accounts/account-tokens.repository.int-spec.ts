@@ -1,0 +1,67 @@
+import type { TestingModule } from '@nestjs/testing';
+import { openTestDatabase } from '@quitanda/testing';
+import type { TestDatabase } from '@quitanda/testing';
+
+import { marketplaceTestModule } from '../../testing/marketplace-test-module';
+import { AccountTokensRepository } from './account-tokens.repository';
+
+const NOW = new Date('2026-11-26T10:00:00.000Z');
+const LATER = new Date('2026-11-26T11:00:00.000Z');
+
+describe('mailed account tokens (database)', () => {
+  let database: TestDatabase;
+  let module: TestingModule;
+  let tokens: AccountTokensRepository;
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    module = await marketplaceTestModule(database.url, [
+      AccountTokensRepository,
+    ]);
+    tokens = module.get(AccountTokensRepository);
+  });
+
+  afterAll(async () => {
+    await module?.close();
+    await database?.close();
+  });
+
+  const owner = { appKey: 'kid_tokens', userId: 'u1', email: 'u1@example.com' };
+
+  it('works once, in its app and kind only, until it expires', async () => {
+    await tokens.insert('d1', 'password-reset', owner, LATER, NOW);
+    const live = (appKey: string, use: boolean) =>
+      tokens.live('d1', 'password-reset', appKey, NOW, use);
+    await expect(
+      tokens.live('d1', 'email-verification', owner.appKey, NOW, false),
+    ).resolves.toBeUndefined();
+    await expect(live('kid_other', true)).resolves.toBeUndefined();
+    await expect(
+      tokens.live('d1', 'password-reset', owner.appKey, LATER, false),
+    ).resolves.toBeUndefined();
+    await expect(live(owner.appKey, false)).resolves.toEqual(owner);
+    const uses = await Promise.all([
+      live(owner.appKey, true),
+      live(owner.appKey, true),
+    ]);
+    expect(uses.filter(Boolean)).toEqual([owner]);
+    await expect(live(owner.appKey, false)).resolves.toBeUndefined();
+  });
+
+  it('forgets expired tokens when a new one is stored', async () => {
+    await tokens.insert('d2', 'email-verification', owner, LATER, NOW);
+    await tokens.insert(
+      'd3',
+      'email-verification',
+      owner,
+      new Date(LATER.getTime() + 1),
+      LATER,
+    );
+    await expect(
+      tokens.live('d2', 'email-verification', owner.appKey, NOW, false),
+    ).resolves.toBeUndefined();
+    await expect(
+      tokens.live('d3', 'email-verification', owner.appKey, NOW, false),
+    ).resolves.toEqual(owner);
+  });
+});

@@ -1,0 +1,84 @@
+import type { TestingModule } from '@nestjs/testing';
+import { openTestDatabase } from '@quitanda/testing';
+import type { TestDatabase } from '@quitanda/testing';
+
+import { marketplaceTestModule } from '../../testing/marketplace-test-module';
+import type { AppRecord } from '../apps/app.types';
+import { MarketplaceErrorCode } from '../marketplace.errors';
+import { CollectionsRepository } from './collections.repository';
+import { CollectionsService } from './collections.service';
+
+function app(appKey: string, createCollectionsOnWrite = false): AppRecord {
+  return {
+    appKey,
+    name: appKey,
+    environmentName: 'Development',
+    appSecretDigest: 'x',
+    masterSecretDigest: 'y',
+    appCredentialAccess: 'read-create',
+    signingKey: 'k',
+    createCollectionsOnWrite,
+    createdAt: new Date(0),
+  };
+}
+
+describe('declared collections (database)', () => {
+  let database: TestDatabase;
+  let module: TestingModule;
+  let collections: CollectionsService;
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    module = await marketplaceTestModule(
+      database.url,
+      [CollectionsRepository, CollectionsService],
+      { maxCollections: 2 },
+    );
+    collections = module.get(CollectionsService);
+  });
+
+  afterAll(async () => {
+    await module?.close();
+    await database?.close();
+  });
+
+  it('compiles rules once per settings change, not per request', async () => {
+    await collections.create('kid_compile', 'notes', {
+      permissions: 'private',
+    });
+    const first = await collections.resolve(app('kid_compile'), 'notes');
+    const again = await collections.resolve(app('kid_compile'), 'notes');
+    expect(again).toBe(first);
+    expect(first.permissions).toBe('private');
+    await collections.update('kid_compile', 'notes', { permissions: 'full' });
+    const changed = await collections.resolve(app('kid_compile'), 'notes');
+    expect(changed).not.toBe(first);
+    expect(changed.permissions).toBe('full');
+  });
+
+  it('holds the per-app limit, even for declarations made by first writes', async () => {
+    const writer = app('kid_limit', true);
+    await collections.create('kid_limit', 'a', {});
+    await collections.resolve(writer, 'b', true);
+    const over = collections.resolve(writer, 'c', true);
+    await expect(over).rejects.toMatchObject({
+      code: MarketplaceErrorCode.BadRequest,
+      message: expect.stringMatching(/at most 2/),
+    });
+    // Another app has its own allowance.
+    await collections.create('kid_other', 'a', {});
+    expect((await collections.list('kid_limit')).map((c) => c.name)).toEqual([
+      'a',
+      'b',
+    ]);
+  });
+
+  it('answers CollectionNotFound for an undeclared one unless the app creates on write', async () => {
+    await expect(
+      collections.resolve(app('kid_strict'), 'ghost', true),
+    ).rejects.toMatchObject({ code: MarketplaceErrorCode.CollectionNotFound });
+    const read = await collections.resolve(app('kid_loose', true), 'ghost');
+    expect(read.name).toBe('ghost');
+    await expect(collections.list('kid_loose')).resolves.toEqual([]);
+  });
+});

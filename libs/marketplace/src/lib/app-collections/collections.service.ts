@@ -1,0 +1,228 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK } from '@quitanda/kernel';
+import type { Clock } from '@quitanda/kernel';
+
+import type { AppRecord } from '../apps/app.types';
+import {
+  DEFAULT_MAX_COLLECTIONS,
+  DEFAULT_MAX_SCHEMA_BYTES,
+  MARKETPLACE_OPTIONS,
+} from '../marketplace.constants';
+import { MarketplaceError } from '../marketplace.errors';
+import type { MarketplaceModuleOptions } from '../marketplace.options';
+import { MarketplaceDatabase } from '../persistence/marketplace-database';
+import type { MarketplaceTx } from '../persistence/marketplace-database';
+import {
+  checkCollectionName,
+  parseCollectionSettings,
+} from '../collections/collection-settings';
+import type { CollectionSettings } from '../collections/collection-settings';
+import { compileCollection } from '../collections/compiled-collection';
+import type { CompiledCollection } from '../collections/compiled-collection';
+import { CollectionsRepository } from './collections.repository';
+import { definitionOf } from '../collections/produce-definition';
+
+/**
+ * How long an app's collections are trusted before the database is asked
+ * again: a change made on another replica applies there within this time
+ * (on this one at once). Rules are recompiled only when they changed.
+ */
+const CACHE_MS = 5_000;
+
+interface Compiled {
+  readonly updatedAt: number;
+  readonly collection: CompiledCollection;
+}
+
+interface AppCollections {
+  readonly at: number;
+  readonly byName: ReadonlyMap<string, Compiled>;
+}
+
+export interface CollectionView {
+  readonly name: string;
+  readonly settings: CollectionSettings;
+}
+
+/** An app's declared collections: their administration and compiled rules. */
+@Injectable()
+export class CollectionsService {
+  private readonly cache = new Map<string, AppCollections>();
+  private readonly maxCollections: number;
+  private readonly maxSchemaBytes: number;
+
+  constructor(
+    private readonly repository: CollectionsRepository,
+    private readonly db: MarketplaceDatabase,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(MARKETPLACE_OPTIONS) options: MarketplaceModuleOptions,
+  ) {
+    this.maxCollections = options.maxCollections ?? DEFAULT_MAX_COLLECTIONS;
+    this.maxSchemaBytes = options.maxSchemaBytes ?? DEFAULT_MAX_SCHEMA_BYTES;
+  }
+
+  private async load(appKey: string): Promise<AppCollections> {
+    const now = Date.now();
+    const cached = this.cache.get(appKey);
+    if (cached && now - cached.at < CACHE_MS) return cached;
+    const rows = await this.repository.list(appKey);
+    const byName = new Map<string, Compiled>();
+    for (const row of rows) {
+      const updatedAt = row.updated_at.getTime();
+      const known = cached?.byName.get(row.name);
+      byName.set(
+        row.name,
+        known && known.updatedAt === updatedAt
+          ? known
+          : {
+              updatedAt,
+              collection: compileCollection(row.name, row.settings),
+            },
+      );
+    }
+    const loaded = { at: now, byName };
+    this.cache.set(appKey, loaded);
+    return loaded;
+  }
+
+  /**
+   * Runs a change of the app's collections, one at a time per app (the
+   * limit and unique keys hold under concurrent operators), then drops the
+   * cached rules so this replica compiles the new ones.
+   */
+  private async change<T>(
+    appKey: string,
+    work: (tx: MarketplaceTx) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await this.db.transaction(async (tx) => {
+        await this.repository.lockApp(appKey, tx);
+        return work(tx);
+      });
+    } finally {
+      this.cache.delete(appKey);
+    }
+  }
+
+  /**
+   * The collection a data call names. Undeclared: 404 CollectionNotFound,
+   * unless the app creates collections on first write; then a write
+   * declares it with default settings and a read sees an empty one.
+   */
+  async resolve(
+    app: AppRecord,
+    name: string,
+    writing = false,
+  ): Promise<CompiledCollection> {
+    const found = (await this.load(app.appKey)).byName.get(name);
+    if (found) return found.collection;
+    if (!app.createCollectionsOnWrite)
+      throw MarketplaceError.collectionNotFound(name);
+    checkCollectionName(name);
+    if (writing) await this.declare(app.appKey, name, {});
+    return compileCollection(name, {});
+  }
+
+  /** The collection, declared with default settings unless it is (the import). */
+  async declared(appKey: string, name: string): Promise<CompiledCollection> {
+    const found = (await this.load(appKey)).byName.get(name);
+    if (found) return found.collection;
+    checkCollectionName(name);
+    await this.declare(appKey, name, {});
+    return compileCollection(name, {});
+  }
+
+  async list(appKey: string): Promise<CollectionView[]> {
+    const rows = await this.repository.list(appKey);
+    return rows.map(({ name, settings }) => ({ name, settings }));
+  }
+
+  async show(appKey: string, name: string): Promise<CollectionView> {
+    const found = (await this.repository.list(appKey)).find(
+      (row) => row.name === name,
+    );
+    if (!found) throw MarketplaceError.collectionNotFound(name);
+    return { name, settings: found.settings };
+  }
+
+  /** Checked settings whose schema compiles: nothing is stored otherwise. */
+  private checked(name: string, value: unknown): CollectionSettings {
+    const settings = parseCollectionSettings(value, this.maxSchemaBytes);
+    compileCollection(name, settings);
+    return settings;
+  }
+
+  private async declare(
+    appKey: string,
+    name: string,
+    settings: CollectionSettings,
+  ): Promise<boolean> {
+    return this.change(appKey, async (tx) => {
+      if ((await this.repository.count(appKey, tx)) >= this.maxCollections)
+        throw MarketplaceError.badRequest(
+          `An app has at most ${this.maxCollections} collections.`,
+          name,
+        );
+      return this.repository.insert(
+        appKey,
+        name,
+        settings,
+        this.clock.now(),
+        tx,
+      );
+    });
+  }
+
+  async create(
+    appKey: string,
+    name: unknown,
+    value: unknown,
+  ): Promise<CollectionView> {
+    const checkedName = checkCollectionName(name);
+    const settings = this.checked(checkedName, value);
+    if (!(await this.declare(appKey, checkedName, settings)))
+      throw MarketplaceError.duplicate(
+        'A collection with this name already exists.',
+        checkedName,
+      );
+    return { name: checkedName, settings };
+  }
+
+  async update(
+    appKey: string,
+    name: string,
+    value: unknown,
+  ): Promise<CollectionView> {
+    const settings = this.checked(name, value);
+    const updated = await this.change(appKey, (tx) =>
+      this.repository.update(appKey, name, settings, this.clock.now(), tx),
+    );
+    if (!updated) throw MarketplaceError.collectionNotFound(name);
+    return { name, settings };
+  }
+
+  /** Deletes the collection and every record of it; how many records. */
+  async remove(appKey: string, name: string): Promise<number> {
+    const removed = await this.change(appKey, (tx) =>
+      this.repository.remove(appKey, name, tx),
+    );
+    if (removed === undefined) throw MarketplaceError.collectionNotFound(name);
+    return removed;
+  }
+
+  /** Declares (or resets) the collections of a shipped definition. */
+  async applyDefinition(appKey: string, definition: string): Promise<string[]> {
+    const collections = definitionOf(definition);
+    await this.change(appKey, async (tx) => {
+      for (const [name, settings] of Object.entries(collections))
+        await this.repository.upsert(
+          appKey,
+          name,
+          settings,
+          this.clock.now(),
+          tx,
+        );
+    });
+    return Object.keys(collections);
+  }
+}

@@ -1,0 +1,87 @@
+import { MarketplaceErrorCode } from '../marketplace.errors';
+import {
+  checkCollectionName,
+  parseCollectionSettings,
+} from './collection-settings';
+import { compileCollection } from './compiled-collection';
+
+function failure(run: () => unknown): { code: string; debug: string } {
+  try {
+    run();
+  } catch (error) {
+    return error as { code: string; debug: string };
+  }
+  throw new Error('expected an error');
+}
+
+describe('collection settings', () => {
+  it("takes Kinvey's collection names only", () => {
+    expect(checkCollectionName('todo-items_2')).toBe('todo-items_2');
+    for (const bad of ['', '_private', 'a b', 'a/b', 'x'.repeat(256), 7])
+      expect(failure(() => checkCollectionName(bad)).code).toBe(
+        MarketplaceErrorCode.BadRequest,
+      );
+  });
+
+  it('names the first problem of bad settings', () => {
+    for (const [settings, debug] of [
+      [[], /object/],
+      [{ permissions: 'public' }, /permissions/],
+      [{ schema: 'string' }, /schema/],
+      [{ unique: [{ field: '_id' }] }, /server field/],
+      [{ unique: [{ field: 'a' }, { field: 'b' }] }, /at most one/],
+      [{ references: [{ field: 'a', to: 'group' }] }, /to must be/],
+      [{ references: [{ field: 'a', to: 'collection' }] }, /collection/],
+      [{ deltaSet: 1 }, /deltaSet/],
+      [{ other: true }, /unknown setting other/],
+    ] as const)
+      expect(
+        failure(() => parseCollectionSettings(settings, 1024)).debug,
+      ).toMatch(debug);
+  });
+
+  it('refuses a schema over the size limit, and one Ajv cannot compile', () => {
+    const big = { type: 'object', description: 'x'.repeat(2000) };
+    expect(
+      failure(() => parseCollectionSettings({ schema: big }, 1024)).debug,
+    ).toMatch(/at most 1024/);
+    expect(
+      failure(() => compileCollection('c', { schema: { type: 'nope' } })).debug,
+    ).toMatch(/^schema:/);
+  });
+});
+
+describe('compiled collection', () => {
+  const rules = compileCollection('contacts', {
+    schema: {
+      type: 'object',
+      required: ['name'],
+      properties: {
+        name: { type: 'string' },
+        tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] } },
+      },
+    },
+    unique: [{ field: 'name', fold: ['case', 'trim'] }],
+  });
+
+  it('coerces scalars to the declared type in place', () => {
+    const doc: Record<string, unknown> = { name: 42 };
+    rules.validate(doc);
+    expect(doc['name']).toBe('42');
+  });
+
+  it('names every failing field; a missing one is IncompleteRequestBody', () => {
+    const error = failure(() => rules.validate({ tags: ['c', 'a', 'd'] }));
+    expect(error.code).toBe(MarketplaceErrorCode.IncompleteRequestBody);
+    expect(error.debug).toBe(
+      'name is required; tags[0] must be a or b; tags[2] must be a or b',
+    );
+  });
+
+  it('folds the unique key and serves string fields from text indexes', () => {
+    expect(rules.uniqueKey({ name: '  Ana ' })).toBe('ana');
+    expect(rules.uniqueKey({})).toBeNull();
+    expect([...rules.textFields]).toContain('name');
+    expect([...rules.textFields]).not.toContain('tags');
+  });
+});

@@ -1,0 +1,151 @@
+import { isPlainObject } from '../kinvey/kinvey-doc';
+import { MarketplaceError } from '../marketplace.errors';
+
+/** Kinvey's collection permission levels. */
+export const PERMISSION_LEVELS = [
+  'shared',
+  'private',
+  'read-only',
+  'full',
+] as const;
+export type PermissionLevel = (typeof PERMISSION_LEVELS)[number];
+
+export type Fold = 'case' | 'trim';
+
+export interface UniqueField {
+  readonly field: string;
+  readonly fold?: readonly Fold[];
+}
+
+export type Reference =
+  | {
+      readonly field: string;
+      readonly to: 'user';
+      readonly callerWhenUser?: boolean;
+    }
+  | {
+      readonly field: string;
+      readonly to: 'collection';
+      readonly collection: string;
+    };
+
+/** What an operator declares about a collection; every part optional. */
+export interface CollectionSettings {
+  readonly permissions?: PermissionLevel;
+  readonly schema?: Record<string, unknown>;
+  readonly unique?: readonly UniqueField[];
+  readonly references?: readonly Reference[];
+  readonly deltaSet?: boolean;
+}
+
+/** Kinvey's collection names: letters, digits, `_`, `-`, not led by `_`. */
+const COLLECTION_NAME = /^[A-Za-z0-9-][A-Za-z0-9_-]{0,254}$/;
+/** Dotted paths of plain field names. */
+const FIELD_PATH = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
+const SETTING_KEYS = new Set([
+  'permissions',
+  'schema',
+  'unique',
+  'references',
+  'deltaSet',
+]);
+
+function invalid(debug: string): never {
+  throw MarketplaceError.badRequest(
+    'The collection settings are invalid.',
+    debug,
+  );
+}
+
+export function checkCollectionName(name: unknown): string {
+  if (typeof name !== 'string' || !COLLECTION_NAME.test(name))
+    throw MarketplaceError.badRequest(
+      'A collection name has 1 to 255 letters, digits, _ or -, and does not start with _.',
+      `name=${String(name).slice(0, 300)}`,
+    );
+  return name;
+}
+
+function fieldOf(value: unknown, where: string): string {
+  if (typeof value !== 'string' || !FIELD_PATH.test(value))
+    invalid(`${where}.field must be a field name or dotted path`);
+  if (value.startsWith('_'))
+    invalid(`${where}.field may not be a server field`);
+  return value;
+}
+
+function uniqueOf(value: unknown): UniqueField[] {
+  if (!Array.isArray(value)) invalid('unique must be an array');
+  // One per collection: the record's unique key is one indexed column.
+  if (value.length > 1) invalid('unique: at most one field per collection');
+  return value.map((entry: unknown, index) => {
+    const where = `unique[${index}]`;
+    if (!isPlainObject(entry)) invalid(`${where} must be an object`);
+    const fold = entry['fold'] ?? [];
+    if (
+      !Array.isArray(fold) ||
+      fold.some((f: unknown) => f !== 'case' && f !== 'trim')
+    )
+      invalid(`${where}.fold must list "case" and/or "trim"`);
+    return { field: fieldOf(entry['field'], where), fold: fold as Fold[] };
+  });
+}
+
+function referencesOf(value: unknown): Reference[] {
+  if (!Array.isArray(value)) invalid('references must be an array');
+  return value.map((entry: unknown, index) => {
+    const where = `references[${index}]`;
+    if (!isPlainObject(entry)) invalid(`${where} must be an object`);
+    const field = fieldOf(entry['field'], where);
+    if (entry['to'] === 'user') {
+      const caller = entry['callerWhenUser'];
+      if (caller !== undefined && typeof caller !== 'boolean')
+        invalid(`${where}.callerWhenUser must be a boolean`);
+      return { field, to: 'user', callerWhenUser: caller === true };
+    }
+    if (entry['to'] === 'collection') {
+      const collection = entry['collection'];
+      if (typeof collection !== 'string' || !COLLECTION_NAME.test(collection))
+        invalid(`${where}.collection must be a collection name`);
+      return { field, to: 'collection', collection };
+    }
+    return invalid(`${where}.to must be "user" or "collection"`);
+  });
+}
+
+/**
+ * The settings in `value`, checked (the schema itself is compiled apart);
+ * a clear error naming the first problem otherwise.
+ */
+export function parseCollectionSettings(
+  value: unknown,
+  maxSchemaBytes: number,
+): CollectionSettings {
+  if (value === undefined || value === null) return {};
+  if (!isPlainObject(value)) invalid('settings must be a JSON object');
+  for (const key of Object.keys(value))
+    if (!SETTING_KEYS.has(key)) invalid(`unknown setting ${key}`);
+  const settings: {
+    -readonly [K in keyof CollectionSettings]: CollectionSettings[K];
+  } = {};
+  const { permissions, schema, unique, references, deltaSet } = value;
+  if (permissions !== undefined) {
+    if (!(PERMISSION_LEVELS as readonly unknown[]).includes(permissions))
+      invalid(`permissions must be one of ${PERMISSION_LEVELS.join(', ')}`);
+    settings.permissions = permissions as PermissionLevel;
+  }
+  if (schema !== undefined) {
+    if (!isPlainObject(schema)) invalid('schema must be a JSON Schema object');
+    const bytes = Buffer.byteLength(JSON.stringify(schema));
+    if (bytes > maxSchemaBytes)
+      invalid(`schema is ${bytes} bytes; at most ${maxSchemaBytes}`);
+    settings.schema = schema;
+  }
+  if (unique !== undefined) settings.unique = uniqueOf(unique);
+  if (references !== undefined) settings.references = referencesOf(references);
+  if (deltaSet !== undefined) {
+    if (typeof deltaSet !== 'boolean') invalid('deltaSet must be a boolean');
+    settings.deltaSet = deltaSet;
+  }
+  return settings;
+}
