@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { PRODUCE_DEFINITION } from '@quitanda/marketplace';
 import { Pool } from 'pg';
 
 import { onceFor } from '../lib/once';
@@ -68,6 +69,12 @@ async function insertApp(pool: Pool, appKey: string, now: Date) {
       randomBytes(32).toString('base64url'),
       now,
     ],
+  );
+  // As an app the CLI creates: the produce app's collections declared.
+  await pool.query(
+    `INSERT INTO marketplace.collections (app_key, name, settings, created_at, updated_at)
+     SELECT $1, d.key, d.value, $3, $3 FROM jsonb_each($2::jsonb) d`,
+    [appKey, JSON.stringify(PRODUCE_DEFINITION), now],
   );
 }
 

@@ -19,6 +19,7 @@ export {
   DEFAULT_MAX_COLLECTIONS,
   DEFAULT_MAX_SCHEMA_BYTES,
 } from './lib/marketplace.constants';
+export { PRODUCE_DEFINITION } from './lib/collections/produce-definition';
 export { marketplaceDataSourceOptions } from './lib/persistence/marketplace.data-source-options';
 export { marketplaceHttpErrorFormat } from './lib/marketplace.http-error-format';
 export { MARKETPLACE_ERROR_HTTP_STATUS } from './lib/marketplace-error.http-map';
