@@ -9,6 +9,7 @@ import {
   bootstrapContexts,
   recordInitialCredentials,
 } from './bootstrap/initial-credentials';
+import { withAlertsKey } from './bootstrap/generated-secrets';
 import { listeningLine, signInLine } from './bootstrap/start-summary';
 import type { GatewayConfig } from './config/gateway-config';
 import { configureApp } from './configure-app';
@@ -42,9 +43,16 @@ export interface Gateway {
  * buffered destination (and so stays in order).
  */
 export async function startGateway(
-  config: GatewayConfig,
-  log: Logger = createGatewayLogger(config),
+  configured: GatewayConfig,
+  log: Logger = createGatewayLogger(configured),
 ): Promise<Gateway> {
+  const { config, generatedIn } = await withAlertsKey(configured);
+  // Debug: the first screen stays three lines; docs/operations.md says it.
+  if (generatedIn)
+    log.debug(
+      { file: generatedIn },
+      `Generated the alerts encryption key into ${generatedIn} (owner-only); give every replica the same ALERTS_ENCRYPTION_KEY`,
+    );
   const database = await openGatewayDatabase(config);
   try {
     if (config.migrations === 'auto') {
