@@ -54,6 +54,9 @@ async function main(): Promise<void> {
         throw new Reported((error as { exitCode?: number }).exitCode ?? 1);
       },
       serviceErrorHandler: (error) => {
+        // Commander runs the errorHandler inside its parse, so what it
+        // threw arrives here: passed on, not reported a second time.
+        if (error instanceof Reported) throw error;
         // PostgreSQL's undefined_table: a database nothing has migrated yet.
         const hint =
           (error as { code?: string }).code === '42P01'

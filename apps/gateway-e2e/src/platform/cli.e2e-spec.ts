@@ -44,6 +44,12 @@ describe('the operator CLI and the version (e2e)', () => {
     expect(existsSync(nowhere)).toBe(false);
   });
 
+  it('--help prints the commands and exits 0', async () => {
+    const run = await runCli(['--help'], env);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toContain('marketplace:apps:list');
+  });
+
   it('prints an error once, to stderr, with a non-zero exit', async () => {
     const unknownOption = await runCli(
       ['marketplace:apps:list', '--bogus'],

@@ -23,6 +23,7 @@ interface Response {
 }
 interface Operation {
   tags?: string[];
+  parameters?: Array<{ name: string; in: string; schema?: unknown }>;
   security?: Array<Record<string, string[]>>;
   responses: Record<string, Response>;
 }
@@ -223,6 +224,23 @@ describe('OpenAPI document (e2e)', () => {
     expect(problems).toEqual([]);
   });
 
+  it("documents a file download's bytes and the hook test's one trigger", () => {
+    const download = doc.paths['/blob/{appKey}/_download/{id}']?.['get'];
+    for (const status of ['200', '206'])
+      expect(download?.responses[status]?.content).toEqual({
+        'application/octet-stream': {
+          schema: { type: 'string', format: 'binary' },
+        },
+      });
+    const test =
+      doc.paths['/api/v4/projects/{id}/hooks/{hook_id}/test/{trigger}']?.[
+        'post'
+      ];
+    expect(
+      test?.parameters?.find((parameter) => parameter.name === 'trigger'),
+    ).toMatchObject({ in: 'path', schema: { enum: ['error_tracking'] } });
+  });
+
   it('documents pagination and rate-limit headers where they apply', () => {
     const headers = (name: string, status = '200') => {
       const [method, path] = name.split(' ') as [string, string];
@@ -257,6 +275,9 @@ describe('OpenAPI document (e2e)', () => {
       'GET /events',
     ])
       expect([list, headers(list)]).toEqual([list, ['Link']]);
+    expect(headers('POST /user/{appKey}/login', '429')).toEqual([
+      'Retry-After',
+    ]);
     for (const ingest of [
       'POST /api/v4/error_tracking/collector/api/{projectId}/envelope',
       'POST /api/v4/error_tracking/collector/api/{projectId}/store',

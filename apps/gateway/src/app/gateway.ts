@@ -9,13 +9,19 @@ import {
   bootstrapContexts,
   recordInitialCredentials,
 } from './bootstrap/initial-credentials';
-import { listeningLine, signInLine } from './bootstrap/start-summary';
+import { withAlertsKey } from './bootstrap/generated-secrets';
+import {
+  firstScreen,
+  listeningLine,
+  signInLine,
+} from './bootstrap/start-summary';
 import type { GatewayConfig } from './config/gateway-config';
 import { configureApp } from './configure-app';
 import { ReadinessService } from './health/readiness.service';
 import { ConnectionDrain } from './http/connection-drain';
 import { GatewayExpressAdapter } from './http/gateway-express.adapter';
-import { createGatewayLogger } from './logging/gateway-logger';
+import { createGatewayLogger, logFormatOf } from './logging/gateway-logger';
+import { buildInfo } from './version/build-info';
 import { activeContexts } from './contexts/context-catalog';
 import {
   migrateContexts,
@@ -42,9 +48,16 @@ export interface Gateway {
  * buffered destination (and so stays in order).
  */
 export async function startGateway(
-  config: GatewayConfig,
-  log: Logger = createGatewayLogger(config),
+  configured: GatewayConfig,
+  log: Logger = createGatewayLogger(configured),
 ): Promise<Gateway> {
+  const { config, generatedIn } = await withAlertsKey(configured);
+  // Debug: the first screen stays three lines; docs/operations.md says it.
+  if (generatedIn)
+    log.debug(
+      { file: generatedIn },
+      `Generated the alerts encryption key into ${generatedIn} (owner-only); give every replica the same ALERTS_ENCRYPTION_KEY`,
+    );
   const database = await openGatewayDatabase(config);
   try {
     if (config.migrations === 'auto') {
@@ -76,9 +89,13 @@ export async function startGateway(
         ? `embedded PGlite in ${config.dataDir}`
         : 'PostgreSQL (DATABASE_URL)',
     );
-    log.info(listening.fields, listening.msg);
     const signIn = await signInLine(config, url);
-    if (signIn) log.info(signIn.fields, signIn.msg);
+    if (logFormatOf(config.logFormat) === 'pretty') {
+      log.info(firstScreen(buildInfo().version, listening, signIn));
+    } else {
+      log.info(listening.fields, listening.msg);
+      if (signIn) log.info(signIn.fields, signIn.msg);
+    }
     // Boot lines go out now (supervisors and tests wait for them), not
     // once 4 KiB more have been logged; request lines stay batched. A flush
     // during a write in flight only waits for it, hence the second one.

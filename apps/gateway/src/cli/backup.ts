@@ -36,7 +36,8 @@ class BackupError extends Error {}
 
 /**
  * Writes a PostgreSQL dump of the contexts' schemas to `file` (owner-only):
- * the embedded database through PGlite's own pg_dump, a server through the
+ * the embedded database through PGlite's own pg_dump (by the running
+ * gateway when there is one, without stopping it), a server through the
  * machine's pg_dump when it is at least the server's version (pg_dump
  * refuses newer servers). Returns a one-line description.
  */
@@ -48,9 +49,7 @@ export async function backup(
   let dump: string;
   if (database.kind === 'embedded') {
     if (!database.pgDump)
-      throw new BackupError(
-        'The embedded database is served by a running gateway; stop it, then back up (PGlite serves one process at a time).',
-      );
+      throw new BackupError('The embedded database cannot be dumped here.');
     dump = await database.pgDump(dumpArguments(schemas));
   } else {
     dump = await serverDump(database.url, dumpArguments(schemas));
@@ -176,7 +175,7 @@ export async function restore(
   file: string,
   replace: boolean,
 ): Promise<string> {
-  if (database.kind === 'embedded' && !database.pgDump)
+  if (database.attached)
     throw new BackupError(
       'The embedded database is served by a running gateway; stop it, then restore.',
     );

@@ -44,8 +44,9 @@ export class MarketplaceError extends DomainError<MarketplaceErrorCode> {
     code: MarketplaceErrorCode,
     description: string,
     readonly debug = '',
+    details: Readonly<Record<string, unknown>> = {},
   ) {
-    super(code, description);
+    super(code, description, details);
   }
 
   static badRequest(description: string, debug = ''): MarketplaceError {
@@ -264,11 +265,17 @@ export class MarketplaceError extends DomainError<MarketplaceErrorCode> {
     );
   }
 
-  static tooManyLogins(lockedUntil: Date): MarketplaceError {
+  static tooManyLogins(lockedUntil: Date, now = new Date()): MarketplaceError {
     return new MarketplaceError(
       MarketplaceErrorCode.TooManyRequests,
       'Too many failed logins for this username. Please retry later.',
       `retry after ${lockedUntil.toISOString()}`,
+      {
+        retryAfterSeconds: Math.max(
+          1,
+          Math.ceil((lockedUntil.getTime() - now.getTime()) / 1000),
+        ),
+      },
     );
   }
 }

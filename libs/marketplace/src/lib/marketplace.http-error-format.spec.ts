@@ -35,6 +35,17 @@ describe('marketplaceHttpErrorFormat', () => {
     });
   });
 
+  it('tells a locked-out login when to retry (Retry-After, whole seconds)', () => {
+    const lockedUntil = new Date(Date.now() + 89_500);
+    const response = marketplaceHttpErrorFormat.render(
+      MarketplaceError.tooManyLogins(lockedUntil),
+      { ...context, path: '/user/kid_x/login' },
+    );
+    expect(response.status).toBe(429);
+    expect(response.headers).toEqual({ 'Retry-After': '90' });
+    expect(response.body).toMatchObject({ error: 'TooManyRequests' });
+  });
+
   it('renders malformed bodies as JSONParseError and unexpected errors as a retryable 500', () => {
     const parse = marketplaceHttpErrorFormat.render(
       new TransportError(TransportErrorKind.MalformedBody, 'bad'),

@@ -53,7 +53,11 @@ export const marketplaceHttpErrorFormat: HttpErrorFormat = {
     { requestId }: ErrorRenderContext,
   ): HttpErrorResponse {
     if (error instanceof MarketplaceError) {
-      return kinvey(error.code, error.message, error.debug);
+      const response = kinvey(error.code, error.message, error.debug);
+      const retry = error.details['retryAfterSeconds'];
+      return typeof retry === 'number'
+        ? { ...response, headers: { 'Retry-After': String(retry) } }
+        : response;
     }
     const kind =
       error instanceof DomainError ? TransportErrorKind.Internal : error.kind;

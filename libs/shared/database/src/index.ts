@@ -7,7 +7,9 @@ export { runMigrations, pendingMigrations } from './lib/migration-runner';
 export {
   startEmbeddedPostgres,
   probeEmbeddedPostgres,
+  dumpSocketOf,
 } from './lib/embedded-postgres';
+export { requestDump } from './lib/embedded-dump-socket';
 export type { EmbeddedPostgres } from './lib/embedded-postgres';
 export { isUniqueViolation, isConnectionFailure } from './lib/pg-errors';
 export { Sql, poolOf, readPoolOf, hasReadReplica } from './lib/sql';

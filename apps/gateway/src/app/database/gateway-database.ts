@@ -1,5 +1,7 @@
 import {
+  dumpSocketOf,
   probeEmbeddedPostgres,
+  requestDump,
   runMigrations,
   startEmbeddedPostgres,
 } from '@quitanda/database';
@@ -11,8 +13,13 @@ export interface GatewayDatabase {
   readonly url: string;
   /** `embedded` (PGlite under DATA_DIR) or `server` (DATABASE_URL). */
   readonly kind: 'embedded' | 'server';
-  /** PGlite's own pg_dump, when this process serves the embedded database. */
+  /**
+   * PGlite's own pg_dump: run here when this process serves the embedded
+   * database, else asked of the gateway that serves it.
+   */
   readonly pgDump?: (args: readonly string[]) => Promise<string>;
+  /** The embedded database of a gateway running in another process. */
+  readonly attached?: boolean;
   close(): Promise<void>;
 }
 
@@ -45,7 +52,14 @@ export async function openGatewayDatabase(
   const running = await probeEmbeddedPostgres(config.dataDir);
   if (running) {
     if (!options.attach) throw new DatabaseInUseError(config.dataDir);
-    return { url: running, kind: 'embedded', close: async () => undefined };
+    const dumps = dumpSocketOf(config.dataDir);
+    return {
+      url: running,
+      kind: 'embedded',
+      pgDump: (args) => requestDump(dumps, args),
+      attached: true,
+      close: async () => undefined,
+    };
   }
   const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir });
   return {

@@ -4,6 +4,7 @@ import { ErrorTrackingCoreModule } from '../error-tracking-core.module';
 import { AlertComposer } from './alert-content';
 import { AlertLinks } from './alert-links';
 import { AlertMailer } from './alert-mailer';
+import { AlertsKeyCheck } from './alerts-key-check';
 import { AlertsRepository } from './alerts.repository';
 import { AlertsService } from './alerts.service';
 import { AlertsWorker } from './alerts-worker';
@@ -22,6 +23,7 @@ import { WebhookDispatcher } from './webhook-dispatcher';
     AlertComposer,
     AlertMailer,
     WebhookDispatcher,
+    AlertsKeyCheck,
     AlertsService,
     AlertsWorker,
   ],

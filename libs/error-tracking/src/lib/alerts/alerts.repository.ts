@@ -18,6 +18,8 @@ interface HookRow {
   created_at: Date;
 }
 
+const KEY_CHECK_SETTING = 'alerts_key_check';
+
 const HOOK_COLUMNS =
   'id, project_id, url, token_ciphertext, error_tracking_events, enable_ssl_verification, created_at';
 
@@ -46,6 +48,34 @@ export type AttemptLog = Omit<WebhookAttemptRecord, 'id'>;
 /** The outbox, deliveries, hooks, their log, rules and e-mail opt-outs. */
 @Injectable()
 export class AlertsRepository extends SqlRepository {
+  /** The alerts key's check value that is stored, if one is. */
+  async keyCheckValue(): Promise<string | undefined> {
+    const [row] = await this.sql.rows<{ value: string }>(
+      `SELECT value FROM error_tracking.instance_settings WHERE name = $1`,
+      [KEY_CHECK_SETTING],
+    );
+    return row?.value;
+  }
+
+  /** Stores `value` unless one is stored already; returns the stored one. */
+  async recordKeyCheckValue(value: string): Promise<string> {
+    await this.sql.rows(
+      `INSERT INTO error_tracking.instance_settings (name, value) VALUES ($1, $2)
+       ON CONFLICT (name) DO NOTHING`,
+      [KEY_CHECK_SETTING, value],
+    );
+    return (await this.keyCheckValue()) ?? value;
+  }
+
+  /** One stored sealed token, if any (to test a key against). */
+  async anySealedToken(): Promise<string | undefined> {
+    const [row] = await this.sql.rows<{ token_ciphertext: string }>(
+      `SELECT token_ciphertext FROM error_tracking.webhooks
+        WHERE token_ciphertext IS NOT NULL LIMIT 1`,
+    );
+    return row?.token_ciphertext;
+  }
+
   async rules(projectId: number): Promise<AlertRules | undefined> {
     const [row] = await this.sql.rows<{
       alert_frequent_threshold: number | null;

@@ -13,6 +13,7 @@ import type {
   WebhookAttemptRecord,
   WebhookRecord,
 } from './alert.types';
+import { AlertsKeyCheck, AlertsKeyMismatchError } from './alerts-key-check';
 import { AlertsRepository } from './alerts.repository';
 import type { HookChanges } from './alerts.repository';
 import { WebhookDispatcher } from './webhook-dispatcher';
@@ -43,6 +44,7 @@ export class AlertsService {
   constructor(
     private readonly repository: AlertsRepository,
     private readonly dispatcher: WebhookDispatcher,
+    private readonly keyCheck: AlertsKeyCheck,
     private readonly composer: AlertComposer,
     private readonly mailer: AlertMailer,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -89,7 +91,7 @@ export class AlertsService {
       access.project.id,
       {
         url,
-        tokenCiphertext: this.seal(input.token),
+        tokenCiphertext: await this.seal(input.token),
         errorTrackingEvents: input.errorTrackingEvents ?? true,
         enableSslVerification: input.enableSslVerification ?? true,
       },
@@ -106,7 +108,7 @@ export class AlertsService {
     const changes: HookChanges = {
       url: input.url,
       tokenCiphertext:
-        input.token === undefined ? undefined : this.seal(input.token),
+        input.token === undefined ? undefined : await this.seal(input.token),
       errorTrackingEvents: input.errorTrackingEvents,
       enableSslVerification: input.enableSslVerification,
     };
@@ -190,8 +192,18 @@ export class AlertsService {
   }
 
   /** The token encrypted; null for none. */
-  private seal(token: string | undefined): string | null {
+  private async seal(token: string | undefined): Promise<string | null> {
     if (!token) return null;
+    try {
+      await this.keyCheck.beforeSeal();
+    } catch (error) {
+      if (!(error instanceof AlertsKeyMismatchError)) throw error;
+      throw ErrorTrackingError.validation({
+        token: [
+          "cannot be stored: this gateway's ALERTS_ENCRYPTION_KEY differs from the one the stored tokens use",
+        ],
+      });
+    }
     return (
       this.dispatcher.cipher as NonNullable<WebhookDispatcher['cipher']>
     ).encrypt(token);

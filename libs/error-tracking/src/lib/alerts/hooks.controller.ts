@@ -3,6 +3,7 @@ import {
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiParam,
 } from '@nestjs/swagger';
 import { ApiErrorResponses, NoContent } from '@quitanda/http';
 import type { Request, Response } from 'express';
@@ -177,6 +178,11 @@ export class HooksController {
   @Post(':hook_id/test/:trigger')
   @ApiOperation({
     summary: 'Send a sample alert now (maintainer); trigger `error_tracking`',
+  })
+  @ApiParam({
+    name: 'trigger',
+    enum: ['error_tracking'],
+    description: "GitLab's trigger name; error tracking alerts only.",
   })
   @ApiCreatedResponse({
     description: 'The receiver accepted the sample alert.',

@@ -2,11 +2,13 @@ import {
   createCipheriv,
   createDecipheriv,
   createHash,
+  createHmac,
   randomBytes,
 } from 'node:crypto';
 
 const VERSION = 'v1';
 const AAD = Buffer.from('quitanda:webhook-token');
+const CHECK_LABEL = 'quitanda:alerts-key-check';
 
 /**
  * Webhook secret tokens at rest: AES-256-GCM under a key derived from
@@ -18,6 +20,14 @@ export class TokenCipher {
 
   constructor(secret: string) {
     this.key = createHash('sha256').update(secret).digest();
+  }
+
+  /**
+   * A value that tells keys apart without revealing one (an HMAC of a fixed
+   * label), stored so that replicas can compare their keys.
+   */
+  checkValue(): string {
+    return createHmac('sha256', this.key).update(CHECK_LABEL).digest('hex');
   }
 
   encrypt(token: string): string {

@@ -47,7 +47,10 @@ export class LoginService {
       this.options.loginLockSeconds,
     );
     if ('lockedUntil' in attempt)
-      throw MarketplaceError.tooManyLogins(attempt.lockedUntil);
+      throw MarketplaceError.tooManyLogins(
+        attempt.lockedUntil,
+        this.clock.now(),
+      );
     const user = await this.users.findByUsername(appKey, username);
     const ok = await verifyPassword(
       password,

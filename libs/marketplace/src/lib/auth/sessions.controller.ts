@@ -1,5 +1,6 @@
 import { Body, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiOperation } from '@nestjs/swagger';
+import { RETRY_AFTER_HEADER } from '@quitanda/http';
 
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import {
@@ -25,7 +26,11 @@ export class SessionsController {
     'app or master',
     ok(KINVEY_ENTITY, 'The user, with `_kmd.authtoken`.'),
     {
-      429: 'TooManyRequests: too many failed logins of this username; retry later.',
+      429: {
+        description:
+          'TooManyRequests: too many failed logins of this username; retry after `Retry-After` seconds.',
+        headers: RETRY_AFTER_HEADER,
+      },
     },
   )
   // Below KinveyCall so its summary wins; the id predates this controller

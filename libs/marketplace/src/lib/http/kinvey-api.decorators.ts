@@ -13,6 +13,7 @@ import type {
   SecuritySchemeObject,
 } from '@nestjs/swagger';
 import { ApiErrorResponses } from '@quitanda/http';
+import type { ErrorResponseDoc } from '@quitanda/http';
 
 /** The schemes Kinvey calls name; declared by the gateway. */
 export const MARKETPLACE_SECURITY_SCHEMES: Readonly<
@@ -98,7 +99,7 @@ export function KinveyCall(
   summary: string,
   auth: string,
   success: ApiResponseOptions,
-  errors: Readonly<Record<number, string>> = {},
+  errors: Readonly<Record<number, string | ErrorResponseDoc>> = {},
 ): MethodDecorator {
   const basic = /\b(app|master|any)\b/.test(auth);
   const session = /\b(user|creator|any)\b/.test(auth);
@@ -129,9 +130,9 @@ export function KinveyCall(
           'KinveyInternalErrorRetry: unexpected, or the database is unavailable; retry.',
       },
       ...Object.fromEntries(
-        Object.entries(errors).map(([status, description]) => [
+        Object.entries(errors).map(([status, doc]) => [
           status,
-          { description },
+          typeof doc === 'string' ? { description: doc } : doc,
         ]),
       ),
     }),

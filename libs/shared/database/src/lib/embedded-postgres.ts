@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
+import { serveDumps } from './embedded-dump-socket';
+import { pgDumpWhileServing } from './pglite-online-dump';
+
 export interface EmbeddedPostgres {
   /** A `postgres://` URL that `pg` connects to, like any other server. */
   readonly url: string;
@@ -34,6 +37,13 @@ export interface EmbeddedPostgresOptions {
 // Unix socket paths are limited to ~107 bytes; fall back to loopback TCP when
 // the data directory is too deep for one.
 const MAX_SOCKET_PATH = 100;
+
+const DUMP_SOCKET = '.s.quitanda-dump';
+
+/** Where a running gateway answers backup requests for `dataDir`. */
+export function dumpSocketOf(dataDir: string): string {
+  return join(socketDirOf(dataDir), DUMP_SOCKET);
+}
 
 function socketDirOf(dataDir: string): string {
   return join(dataDir, 'run');
@@ -130,6 +140,14 @@ export async function startEmbeddedPostgres(
   });
   await server.start();
 
+  // Backups of this running database for the CLI (owner-only directory).
+  const dumps =
+    useSocket && socketDir
+      ? await serveDumps(join(socketDir, DUMP_SOCKET), (args) =>
+          pgDumpWhileServing(db, args),
+        )
+      : undefined;
+
   let url: string;
   if (useSocket && socketDir) {
     url = socketUrl(socketDir);
@@ -141,12 +159,9 @@ export async function startEmbeddedPostgres(
   return {
     url,
     dumpDataDir: () => db.dumpDataDir('none'),
-    async pgDump(args) {
-      // Loaded on demand: only backups need it.
-      const { pgDump } = await import('@electric-sql/pglite-tools');
-      return (await pgDump({ pg: db, args: [...args] })).text();
-    },
+    pgDump: (args) => pgDumpWhileServing(db, args),
     async close() {
+      await dumps?.close();
       await server.stop();
       await db.close();
     },

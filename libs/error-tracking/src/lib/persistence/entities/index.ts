@@ -13,6 +13,7 @@ import { ErrorEntity } from './error.entity';
 import { EventIdEntity } from './event-id.entity';
 import { EventEntity } from './event.entity';
 import { IssueEntity } from './issue.entity';
+import { InstanceSettingEntity } from './instance-setting.entity';
 import { MaintenanceRunEntity } from './maintenance-run.entity';
 import { PersonalAccessTokenEntity } from './personal-access-token.entity';
 import { ProjectMemberEntity } from './project-member.entity';
@@ -46,6 +47,7 @@ export const ERROR_TRACKING_ENTITIES = [
   DiscardedEventEntity,
   RateLimitWindowEntity,
   MaintenanceRunEntity,
+  InstanceSettingEntity,
   WebSessionEntity,
   SignInThrottleEntity,
   AlertEntity,

@@ -5,6 +5,7 @@ import { CreateSourceMapArtifacts1795588722324 } from './1795588722324-CreateSou
 import { AddAlerts1795589959974 } from './1795589959974-AddAlerts';
 import { AddRateLimitCategories1795727981276 } from './1795727981276-AddRateLimitCategories';
 import { AddPasswordExpiresAtToUsers1795729156640 } from './1795729156640-AddPasswordExpiresAtToUsers';
+import { AddInstanceSettings1795800000000 } from './1795800000000-AddInstanceSettings';
 
 /** Every migration of the error_tracking schema, oldest first. */
 export const ERROR_TRACKING_MIGRATIONS = [
@@ -15,4 +16,5 @@ export const ERROR_TRACKING_MIGRATIONS = [
   AddAlerts1795589959974,
   AddRateLimitCategories1795727981276,
   AddPasswordExpiresAtToUsers1795729156640,
+  AddInstanceSettings1795800000000,
 ];
