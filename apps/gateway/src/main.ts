@@ -11,7 +11,7 @@ import { applyHeapPolicy } from './app/runtime/heap-policy';
 applyHeapPolicy();
 
 // Until the configuration is read: the same format, at the default level.
-let log = createGatewayLogger({ logLevel: 'info', logFormat: 'auto' });
+let log = createGatewayLogger({ logLevel: 'info' });
 
 /**
  * Exits once every buffered log line is written, in order: a plain
@@ -41,15 +41,7 @@ async function main(): Promise<void> {
   log = createGatewayLogger(config);
   if (config.envFile)
     log.info({ file: config.envFile }, 'Read settings from .env');
-  // Listening before the gateway is up: a signal that arrives while it
-  // boots (or as its first screen is printed) stops it once it is up.
-  let received: NodeJS.Signals | undefined;
-  const early = (signal: NodeJS.Signals) => (received ??= signal);
-  process.on('SIGTERM', early);
-  process.on('SIGINT', early);
   const gateway = await startGateway(config, log);
-  process.off('SIGTERM', early);
-  process.off('SIGINT', early);
 
   let closing = false;
   const shutdown = (signal: NodeJS.Signals) => {
@@ -73,7 +65,6 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
-  if (received) shutdown(received);
 }
 
 main().catch((error: unknown) => {

@@ -1,47 +1,22 @@
 import pino from 'pino';
-import type { DestinationStream, Logger } from 'pino';
-import pinoPretty from 'pino-pretty';
+import type { Logger } from 'pino';
 
 import type { GatewayConfig } from '../config/gateway-config';
 
-/** How lines are written: `LOG_FORMAT`, `auto` settled by the output. */
-export function logFormatOf(
-  format: GatewayConfig['logFormat'],
-  output: { isTTY?: boolean } = process.stdout,
-): 'json' | 'pretty' {
-  if (format !== 'auto') return format;
-  return output.isTTY ? 'pretty' : 'json';
-}
-
 /**
- * JSON lines, buffered and written in 4 KiB batches (one write per batch
- * instead of one per request), flushed on shutdown and at exit.
+ * The gateway's one pino logger. Lines are buffered and written in 4 KiB
+ * batches (one write per batch instead of one per request); the buffer is
+ * flushed on shutdown and at exit.
  */
-function jsonDestination(): DestinationStream {
+export function createGatewayLogger(
+  config: Pick<GatewayConfig, 'logLevel'>,
+): Logger {
   const destination = pino.destination({
     dest: 1,
     sync: false,
     minLength: 4096,
   });
   process.once('exit', () => destination.flushSync());
-  return destination;
-}
-
-/** One readable line each, for a person at a terminal; written at once. */
-function prettyDestination(): DestinationStream {
-  return pinoPretty({
-    colorize: Boolean(process.stdout.isTTY),
-    translateTime: 'SYS:HH:MM:ss',
-    ignore: 'pid,hostname',
-    singleLine: true,
-    sync: true,
-  });
-}
-
-/** The gateway's one pino logger, in the format `LOG_FORMAT` asks for. */
-export function createGatewayLogger(
-  config: Pick<GatewayConfig, 'logLevel' | 'logFormat'>,
-): Logger {
   return pino(
     {
       level: config.logLevel,
@@ -52,8 +27,6 @@ export function createGatewayLogger(
         censor: '[REDACTED]',
       },
     },
-    logFormatOf(config.logFormat) === 'pretty'
-      ? prettyDestination()
-      : jsonDestination(),
+    destination,
   );
 }
