@@ -54,6 +54,7 @@ export async function startGateway(
       `Generated the alerts encryption key into ${generatedIn} (owner-only); give every replica the same ALERTS_ENCRYPTION_KEY`,
     );
   const database = await openGatewayDatabase(config);
+  let started: NestExpressApplication | undefined;
   try {
     if (config.migrations === 'auto') {
       const applied = await migrateContexts(config, database.url);
@@ -64,6 +65,7 @@ export async function startGateway(
       new GatewayExpressAdapter(config.http),
       { bodyParser: false, bufferLogs: true, abortOnError: false },
     );
+    started = app;
     configureApp(app, config, log);
     const connections = new ConnectionDrain(app.getHttpServer());
     await app.init();
@@ -106,6 +108,9 @@ export async function startGateway(
       },
     };
   } catch (error) {
+    // A refused start stops what it started (workers, timers) before the
+    // database goes, so nothing runs on behind the error.
+    await started?.close().catch(() => undefined);
     await database.close();
     throw error;
   }
