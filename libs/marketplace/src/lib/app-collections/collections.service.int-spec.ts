@@ -56,6 +56,26 @@ describe('declared collections (database)', () => {
     expect(changed.permissions).toBe('full');
   });
 
+  it('rereads an app that turned stale with one query, however many requests find it so', async () => {
+    await collections.create('kid_herd', 'notes', {});
+    const repository = module.get(CollectionsRepository);
+    const list = jest.spyOn(repository, 'list');
+    try {
+      const now = Date.now();
+      const clock = jest.spyOn(Date, 'now').mockReturnValue(now + 60_000);
+      const resolved = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          collections.resolve(app('kid_herd'), 'notes'),
+        ),
+      );
+      clock.mockRestore();
+      expect(list).toHaveBeenCalledTimes(1);
+      expect(new Set(resolved).size).toBe(1);
+    } finally {
+      list.mockRestore();
+    }
+  });
+
   it('holds the per-app limit, even for declarations made by first writes', async () => {
     const writer = app('kid_limit', true);
     await collections.create('kid_limit', 'a', {});

@@ -48,6 +48,8 @@ export interface CollectionView {
 @Injectable()
 export class CollectionsService {
   private readonly cache = new Map<string, AppCollections>();
+  /** A reread under way, shared by every request that finds the cache stale. */
+  private readonly reading = new Map<string, Promise<AppCollections>>();
   private readonly maxCollections: number;
   private readonly maxSchemaBytes: number;
 
@@ -62,9 +64,30 @@ export class CollectionsService {
   }
 
   private async load(appKey: string): Promise<AppCollections> {
-    const now = Date.now();
     const cached = this.cache.get(appKey);
-    if (cached && now - cached.at < CACHE_MS) return cached;
+    if (cached && Date.now() - cached.at < CACHE_MS) return cached;
+    // Every request of the app finds the cache stale at the same moment:
+    // one query rereads it for all of them.
+    const pending = this.reading.get(appKey);
+    if (pending) return pending;
+    const reading: Promise<AppCollections> = this.reread(
+      appKey,
+      cached,
+    ).finally(() => {
+      if (this.reading.get(appKey) === reading) this.reading.delete(appKey);
+    });
+    this.reading.set(appKey, reading);
+    return reading;
+  }
+
+  private async reread(
+    appKey: string,
+    cached: AppCollections | undefined,
+  ): Promise<AppCollections> {
+    // Set synchronously by `load` right after this call starts.
+    await Promise.resolve();
+    const current = this.reading.get(appKey);
+    const now = Date.now();
     const rows = await this.repository.list(appKey);
     const byName = new Map<string, Compiled>();
     for (const row of rows) {
@@ -81,7 +104,7 @@ export class CollectionsService {
       );
     }
     const loaded = { at: now, byName };
-    this.cache.set(appKey, loaded);
+    if (this.reading.get(appKey) === current) this.cache.set(appKey, loaded);
     return loaded;
   }
 
@@ -101,6 +124,8 @@ export class CollectionsService {
       });
     } finally {
       this.cache.delete(appKey);
+      // A reread that began before the change must not cache what it read.
+      this.reading.delete(appKey);
     }
   }
 
