@@ -16,6 +16,11 @@ import type { AccountTokenKind } from './account-tokens.repository';
 
 /** How long a mailed link works. */
 const TOKEN_LIFETIME_MS = 3_600_000;
+/**
+ * One mail of a kind per user in this time: app credentials are public, so
+ * anyone could otherwise mail a user reset links without end.
+ */
+const MAIL_QUIET_MS = 60_000;
 
 /** Where the pages of mailed links live, under the gateway's base URL. */
 export const ACCOUNT_PAGES = {
@@ -51,13 +56,16 @@ export class AccountActionsService {
   ): Promise<void> {
     const token = randomToken(24);
     const now = this.clock.now();
-    await this.tokens.insert(
+    const stored = await this.tokens.insert(
       hashToken(token),
       kind,
       { appKey, userId, email },
       new Date(now.getTime() + TOKEN_LIFETIME_MS),
       now,
+      MAIL_QUIET_MS,
     );
+    // Answered alike either way: the caller learns nothing of the user.
+    if (!stored) return;
     const link = `${base}/account/${appKey}/${ACCOUNT_PAGES[kind]}?token=${token}`;
     await this.mailer.send(
       kind === 'password-reset'

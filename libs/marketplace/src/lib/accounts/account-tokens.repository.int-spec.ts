@@ -64,4 +64,47 @@ describe('mailed account tokens (database)', () => {
       tokens.live('d3', 'email-verification', owner.appKey, NOW, false),
     ).resolves.toEqual(owner);
   });
+
+  it('stores no second token of a kind for a user within the quiet time', async () => {
+    const other = { ...owner, userId: 'u2' };
+    const at = (ms: number) => new Date(NOW.getTime() + ms);
+    const expires = (ms: number) => new Date(LATER.getTime() + ms);
+    const quiet = 60_000;
+    await expect(
+      tokens.insert('q1', 'password-reset', other, expires(0), at(0), quiet),
+    ).resolves.toBe(true);
+    await expect(
+      tokens.insert(
+        'q2',
+        'password-reset',
+        other,
+        expires(59_000),
+        at(59_000),
+        quiet,
+      ),
+    ).resolves.toBe(false);
+    await expect(
+      tokens.insert(
+        'q3',
+        'email-verification',
+        other,
+        expires(1_000),
+        at(1_000),
+        quiet,
+      ),
+    ).resolves.toBe(true);
+    await expect(
+      tokens.insert(
+        'q4',
+        'password-reset',
+        other,
+        expires(61_000),
+        at(61_000),
+        quiet,
+      ),
+    ).resolves.toBe(true);
+    await expect(
+      tokens.live('q2', 'password-reset', owner.appKey, at(59_000), false),
+    ).resolves.toBeUndefined();
+  });
 });

@@ -20,9 +20,11 @@ export class AccountTokensRepository {
   constructor(private readonly db: MarketplaceDatabase) {}
 
   /**
-   * Stores a new token, and forgets the expired ones of every app on the
-   * way: tokens are mailed rarely, so this keeps the table small without a
-   * job of its own.
+   * Stores a new token unless one of this kind went to the same user within
+   * `quietMs` (so a public app secret cannot mail a user again and again),
+   * and forgets the expired ones of every app on the way: tokens are mailed
+   * rarely, so this keeps the table small without a job of its own.
+   * Whether it stored one (and the mail should go).
    */
   async insert(
     digest: string,
@@ -30,13 +32,29 @@ export class AccountTokensRepository {
     token: AccountToken,
     expiresAt: Date,
     now: Date,
-  ): Promise<void> {
-    await this.db.primary.rows(
+    quietMs = 0,
+  ): Promise<boolean> {
+    const rows = await this.db.primary.rows(
       `WITH expired AS (DELETE FROM marketplace.account_tokens WHERE expires_at <= $7)
        INSERT INTO marketplace.account_tokens (digest, app_key, user_id, kind, email, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6)`,
-      [digest, token.appKey, token.userId, kind, token.email, expiresAt, now],
+       SELECT $1, $2, $3, $4, $5, $6
+        WHERE NOT EXISTS (
+          SELECT 1 FROM marketplace.account_tokens
+           WHERE app_key = $2 AND user_id = $3 AND kind = $4
+             AND expires_at > $6::timestamptz - make_interval(secs => $8::float8 / 1000))
+       RETURNING 1`,
+      [
+        digest,
+        token.appKey,
+        token.userId,
+        kind,
+        token.email,
+        expiresAt,
+        now,
+        quietMs,
+      ],
     );
+    return rows.length === 1;
   }
 
   /**
