@@ -224,7 +224,15 @@ async function main(): Promise<void> {
               );
             const conns = workload.connections ?? connections;
             await load(running.url, requests, warmup, conns);
+            const cpuBefore = running.cpuMs();
             const result = await load(running.url, requests, seconds, conns);
+            const cpuAfter = running.cpuMs();
+            const cpuUsPerRequest =
+              cpuBefore === undefined ||
+              cpuAfter === undefined ||
+              result.requests === 0
+                ? undefined
+                : Math.round(((cpuAfter - cpuBefore) * 1000) / result.requests);
             const peakRssMb = running.peakRssMb();
             measurements.push({
               workload: workload.name,
@@ -232,9 +240,10 @@ async function main(): Promise<void> {
               run,
               ...result,
               peakRssMb,
+              cpuUsPerRequest,
             });
             console.log(
-              `  run ${run} ${target.name}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, peak RSS ${peakRssMb ?? '?'} MB` +
+              `  run ${run} ${target.name}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, CPU ${cpuUsPerRequest ?? '?'} us/req, peak RSS ${peakRssMb ?? '?'} MB` +
                 (result.errors || result.non2xx
                   ? `, ${result.errors} errors, ${result.non2xx} non-2xx`
                   : ''),

@@ -3,6 +3,8 @@ import type { Options } from 'autocannon';
 
 export interface LoadResult {
   requestsPerSecond: number;
+  /** Requests answered in the run. */
+  requests: number;
   p50Ms: number;
   p99Ms: number;
   errors: number;
@@ -25,6 +27,7 @@ export async function load(
   } as Options);
   return {
     requestsPerSecond: result.requests.average,
+    requests: result.requests.total,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     errors: result.errors + result.timeouts,

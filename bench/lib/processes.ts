@@ -47,6 +47,8 @@ export interface RunningServer {
   readonly url: string;
   /** The process's peak resident set so far (Linux `VmHWM`), in MB, if known. */
   peakRssMb(): number | undefined;
+  /** CPU time (user + system) the process has used so far, in ms, if known. */
+  cpuMs(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -60,6 +62,27 @@ function peakRssOf(pid: number | undefined): number | undefined {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = /^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1];
     return kb === undefined ? undefined : Math.round(Number(kb) / 1024);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Linux's clock ticks per second for `/proc/<pid>/stat` (USER_HZ: 100 on every Linux ABI). */
+const USER_HZ = 100;
+
+/**
+ * utime + stime of a live process from `/proc/<pid>/stat`: the CPU a
+ * workload cost the server, which moves far less than its req/s when the
+ * machine's other tenants take the cores away.
+ */
+function cpuMsOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which may hold spaces: state is field 3.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? (ticks * 1000) / USER_HZ : undefined;
   } catch {
     return undefined;
   }
@@ -105,6 +128,7 @@ export async function startServer(
     url,
     // `taskset -c 1 file` execs `file`: the pid is the server's own.
     peakRssMb: () => peakRssOf(child.pid),
+    cpuMs: () => cpuMsOf(child.pid),
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -12,6 +12,8 @@ export interface Summary {
   readonly p99Ms: number;
   /** The highest peak RSS of the server process over the runs, if read. */
   readonly peakRssMb: number | undefined;
+  /** The median of the runs' server CPU time per request, in microseconds, if read. */
+  readonly cpuUsPerRequest: number | undefined;
   readonly failures: number;
 }
 
@@ -34,6 +36,9 @@ export function summarise(measurements: readonly Measurement[]): Summary[] {
     const rss = runs.flatMap((r) =>
       r.peakRssMb === undefined ? [] : [r.peakRssMb],
     );
+    const cpu = runs.flatMap((r) =>
+      r.cpuUsPerRequest === undefined ? [] : [r.cpuUsPerRequest],
+    );
     return {
       workload: first.workload,
       target: first.target,
@@ -42,6 +47,7 @@ export function summarise(measurements: readonly Measurement[]): Summary[] {
       p50Ms: median(runs.map((r) => r.p50Ms)),
       p99Ms: median(runs.map((r) => r.p99Ms)),
       peakRssMb: rss.length ? Math.max(...rss) : undefined,
+      cpuUsPerRequest: cpu.length ? Math.round(median(cpu)) : undefined,
       failures: runs.reduce((sum, r) => sum + r.errors + r.non2xx, 0),
     };
   });
@@ -143,12 +149,13 @@ export function markdown(
   const lines = [
     setup,
     '',
-    '| workload | server | req/s (median) | runs | p50 ms | p99 ms | peak RSS MB | quitanda ÷ this | target | verdict |',
-    '|---|---|---:|---|---:|---:|---:|---:|---|---|',
+    '| workload | server | req/s (median) | runs | p50 ms | p99 ms | CPU us/req | peak RSS MB | quitanda ÷ this | target | verdict |',
+    '|---|---|---:|---|---:|---:|---:|---:|---:|---|---|',
   ];
   const cell = (ratio: number | undefined) =>
     ratio === undefined ? '' : `${ratio.toFixed(2)}x`;
   const rss = (s: Summary) => (s.peakRssMb === undefined ? '' : s.peakRssMb);
+  const cpu = (s: Summary) => s.cpuUsPerRequest ?? '';
   const missing: string[] = [];
   let met = 0;
   for (const workload of workloads) {
@@ -164,7 +171,7 @@ export function markdown(
         missing.push(`${workload.name} (${missed.join(', ')})`);
       else met++;
       lines.push(
-        `| ${label} | quitanda | ${ours.medianRps} | ${ours.runs.join(' / ')} | ${ours.p50Ms} | ${ours.p99Ms} | ${rss(ours)} | | ${wantedText(workload)} | ${missed.length ? `MISSES: ${missed.join(', ')}` : 'meets'} |`,
+        `| ${label} | quitanda | ${ours.medianRps} | ${ours.runs.join(' / ')} | ${ours.p50Ms} | ${ours.p99Ms} | ${cpu(ours)} | ${rss(ours)} | | ${wantedText(workload)} | ${missed.length ? `MISSES: ${missed.join(', ')}` : 'meets'} |`,
       );
     }
     const reference = workload.reference;
@@ -174,11 +181,11 @@ export function markdown(
       !compared.some((c) => c.base.workload === reference.workload)
     )
       lines.push(
-        `| ${label} | quitanda in "${reference.workload}" | | | | | | | >= ${reference.minRatio}x | not measured in this run (select it too) |`,
+        `| ${label} | quitanda in "${reference.workload}" | | | | | | | | >= ${reference.minRatio}x | not measured in this run (select it too) |`,
       );
     for (const { base, label: name, ratio, wanted } of compared) {
       lines.push(
-        `| ${label} | ${name} | ${base.medianRps} | ${base.runs.join(' / ')} | ${base.p50Ms} | ${base.p99Ms} | ${rss(base)} | ${cell(ratio)} | ${wanted === undefined ? '' : `>= ${wanted}x`} | ${base.failures ? `(${base.failures} failed requests)` : ''} |`,
+        `| ${label} | ${name} | ${base.medianRps} | ${base.runs.join(' / ')} | ${base.p50Ms} | ${base.p99Ms} | ${cpu(base)} | ${rss(base)} | ${cell(ratio)} | ${wanted === undefined ? '' : `>= ${wanted}x`} | ${base.failures ? `(${base.failures} failed requests)` : ''} |`,
       );
     }
   }

@@ -66,4 +66,6 @@ export interface Measurement {
   readonly non2xx: number;
   /** The server process's peak resident set during the run (warm-up included). */
   readonly peakRssMb?: number;
+  /** The server's CPU time per answered request during the measured run, in microseconds. */
+  readonly cpuUsPerRequest?: number;
 }
