@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 
-import { ErrorTrackingCoreModule } from '../error-tracking-core.module';
+import { ErrorTrackingCoreModule } from '../core/error-tracking-core.module';
 import { AlertComposer } from './alert-content';
 import { AlertLinks } from './alert-links';
 import { AlertMailer } from './alert-mailer';

@@ -1,0 +1,75 @@
+import { Module } from '@nestjs/common';
+
+import { AccountsRepository } from '../accounts/accounts.repository';
+import { AccountsService } from '../accounts/accounts.service';
+import { RootBootstrapService } from '../accounts/root-bootstrap.service';
+import { TokenAuthGuard } from '../accounts/token-auth.guard';
+import { AlertSignal } from '../alerting/alert-signal';
+import { ArtifactsRepository } from '../artifacts/artifacts.repository';
+import { SourceMapResolver } from '../artifacts/source-map-resolver';
+import { ErrorsRepository } from '../errors/errors.repository';
+import { ErrorsService } from '../errors/errors.service';
+import { ClientKeyCache } from '../settings/client-key-cache';
+import { CollectorKeysRepository } from '../settings/collector-keys.repository';
+import { IssueFollowsError } from '../issues/issue-follows-error';
+import { IssuesRepository } from '../issues/issues.repository';
+import { IssuesService } from '../issues/issues.service';
+import { ErrorTrackingDatabase } from '../persistence/error-tracking.database';
+import { ProjectAccessService } from '../projects/project-access.service';
+import { ProjectsRepository } from '../projects/projects.repository';
+import { ProjectsService } from '../projects/projects.service';
+import { ClientKeysRepository } from '../settings/client-keys.repository';
+import { SettingsRepository } from '../settings/settings.repository';
+import { SettingsService } from '../settings/settings.service';
+
+/**
+ * The domain every edge shares (the GitLab API, the web UI, the CLI, the
+ * collector, alerts): users and tokens, projects and access, settings and
+ * client keys, errors and issues. No controllers: an edge imports this
+ * module and adds its own; `ErrorTrackingDatabase` (the unit of work) stays
+ * inside it. `ClientKeyCache` and `AlertSignal` live here
+ * because each is one instance shared by two areas (settings invalidate the
+ * collector's cache; a flush wakes the alerts worker).
+ */
+@Module({
+  providers: [
+    ErrorTrackingDatabase,
+    AccountsRepository,
+    AccountsService,
+    RootBootstrapService,
+    TokenAuthGuard,
+    ProjectsRepository,
+    ProjectsService,
+    ProjectAccessService,
+    ClientKeysRepository,
+    SettingsRepository,
+    CollectorKeysRepository,
+    ClientKeyCache,
+    SettingsService,
+    ErrorsRepository,
+    ErrorsService,
+    IssuesRepository,
+    IssueFollowsError,
+    IssuesService,
+    AlertSignal,
+    ArtifactsRepository,
+    SourceMapResolver,
+  ],
+  exports: [
+    AccountsRepository,
+    AccountsService,
+    TokenAuthGuard,
+    ProjectsRepository,
+    ProjectsService,
+    ProjectAccessService,
+    ClientKeyCache,
+    SettingsService,
+    ErrorsRepository,
+    ErrorsService,
+    IssuesService,
+    AlertSignal,
+    ArtifactsRepository,
+    SourceMapResolver,
+  ],
+})
+export class ErrorTrackingCoreModule {}
