@@ -23,13 +23,15 @@ import { SettingsRepository } from '../settings/settings.repository';
 import { SettingsService } from '../settings/settings.service';
 
 /**
- * The domain every edge shares (the GitLab API, the web UI, the CLI, the
+ * The domain every area shares (the GitLab API, the web UI, the CLI, the
  * collector, alerts): users and tokens, projects and access, settings and
- * client keys, errors and issues. No controllers: an edge imports this
- * module and adds its own; `ErrorTrackingDatabase` (the unit of work) stays
- * inside it. `ClientKeyCache` and `AlertSignal` live here
- * because each is one instance shared by two areas (settings invalidate the
- * collector's cache; a flush wakes the alerts worker).
+ * client keys, errors and issues. It imports no area: an area imports this
+ * module and adds its controllers or workers; `ErrorTrackingDatabase` (the
+ * unit of work) stays inside it. `ClientKeyCache`, `AlertSignal` and
+ * `SourceMapResolver` are provided here because each is one instance shared
+ * by two areas (settings invalidate the collector's cache; a flush wakes the
+ * alerts worker; the collector resolves frames against sentry-cli's uploads
+ * through the resolver's cache).
  */
 @Module({
   providers: [

@@ -30,10 +30,9 @@ const PAGE_CONTROLLERS = [
 
 /**
  * The web UI: server-rendered pages over the same services as the API, and
- * its two static assets (served without the session middleware). Each page
- * controller sits in its feature's folder, beside the service it calls; the
- * toolkit they share (layout, sessions, CSRF) is `web/`. This module sits
- * above both, as `GitLabApiModule` does for the API's controllers.
+ * its two static assets (served without the session middleware). Page
+ * controllers, pages and views are in `pages/`, what they share (layout,
+ * context, CSRF) in `toolkit/`; the services they call are the domain's.
  */
 @Module({
   imports: [ErrorTrackingCoreModule, AlertsModule],
