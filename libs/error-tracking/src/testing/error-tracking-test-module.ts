@@ -20,9 +20,9 @@ import {
   DEFAULT_MAX_ARTIFACT_BYTES,
   DEFAULT_MAX_ENVELOPE_ITEMS,
   ERROR_TRACKING_DATA_SOURCE,
-} from '../lib/error-tracking.constants';
-import { ErrorTrackingOptionsModule } from '../lib/error-tracking-options.module';
-import type { ErrorTrackingModuleOptions } from '../lib/error-tracking.options';
+} from '../lib/common/error-tracking.constants';
+import { ErrorTrackingOptionsModule } from '../lib/core/error-tracking-options.module';
+import type { ErrorTrackingModuleOptions } from '../lib/common/error-tracking.options';
 import { errorTrackingDataSourceOptions } from '../lib/persistence/error-tracking.data-source-options';
 
 export const TEST_OPTIONS: ErrorTrackingModuleOptions = {

@@ -10,7 +10,7 @@ import {
 } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
-import { ErrorTrackingError } from '../error-tracking.errors';
+import { ErrorTrackingError } from '../common/error-tracking.errors';
 import { TOKEN_PREFIX, isExpired } from './account.types';
 import type { Caller, TokenRecord, UserRecord } from './account.types';
 import { AccountsRepository } from './accounts.repository';

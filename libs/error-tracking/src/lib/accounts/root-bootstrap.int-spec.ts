@@ -3,7 +3,7 @@ import { openTestDatabase } from '@quitanda/testing';
 import type { TestDatabase } from '@quitanda/testing';
 
 import { errorTrackingTestModule } from '../../testing/error-tracking-test-module';
-import { ErrorTrackingCoreModule } from '../error-tracking-core.module';
+import { ErrorTrackingCoreModule } from '../core/error-tracking-core.module';
 import { AccountsService } from './accounts.service';
 import { RootBootstrapService } from './root-bootstrap.service';
 

@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, hashPassword, hashToken, randomToken } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
-import { ERROR_TRACKING_OPTIONS } from '../error-tracking.constants';
-import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
+import { ERROR_TRACKING_OPTIONS } from '../common/error-tracking.constants';
+import type { ErrorTrackingModuleOptions } from '../common/error-tracking.options';
 import { ErrorTrackingDatabase } from '../persistence/error-tracking.database';
 import { AccountsRepository } from './accounts.repository';
 import { newAccessToken } from './accounts.service';

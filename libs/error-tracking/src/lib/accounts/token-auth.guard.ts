@@ -3,7 +3,7 @@ import type { CanActivate, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import type { IncomingMessage } from 'node:http';
 
-import { ErrorTrackingError } from '../error-tracking.errors';
+import { ErrorTrackingError } from '../common/error-tracking.errors';
 import type { Caller } from './account.types';
 import { AccountsService } from './accounts.service';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
-import { AccessLevel } from '../error-tracking.constants';
+import { AccessLevel } from '../common/error-tracking.constants';
 import type {
   ErrorRecord,
   Frequency,

@@ -1,4 +1,4 @@
-import { html } from '../web/html';
+import { html } from '../html/html';
 import type { AlertContent } from './alert-content';
 
 const HEADLINE: Record<string, string> = {

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 
-import { ERROR_TRACKING_OPTIONS } from '../error-tracking.constants';
-import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
+import { ERROR_TRACKING_OPTIONS } from '../common/error-tracking.constants';
+import type { ErrorTrackingModuleOptions } from '../common/error-tracking.options';
 
 /**
  * Absolute links in alerts, which have no request to take a host from:

@@ -3,8 +3,8 @@ import type { OnApplicationShutdown } from '@nestjs/common';
 import { createTransport } from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 
-import { ERROR_TRACKING_OPTIONS } from '../error-tracking.constants';
-import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
+import { ERROR_TRACKING_OPTIONS } from '../common/error-tracking.constants';
+import type { ErrorTrackingModuleOptions } from '../common/error-tracking.options';
 import type { AlertEmail } from './alert-email';
 
 /** SMTP answers within this or the attempt fails (and is retried). */

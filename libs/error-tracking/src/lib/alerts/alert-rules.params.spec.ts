@@ -1,4 +1,4 @@
-import { ErrorTrackingError } from '../error-tracking.errors';
+import { ErrorTrackingError } from '../common/error-tracking.errors';
 import { Params } from '../http/params';
 import { readAlertRules } from './alert-rules.params';
 

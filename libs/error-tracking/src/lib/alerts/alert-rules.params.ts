@@ -1,5 +1,5 @@
 import type { Params } from '../http/params';
-import type { AlertRules } from './alert.types';
+import type { AlertRules } from '../alerting/alert.types';
 import {
   DEFAULT_FREQUENT_WINDOW_MINUTES,
   MAX_FREQUENT_THRESHOLD,

@@ -9,7 +9,7 @@ import {
   seedProject,
   sqlOf,
 } from '../../testing/error-tracking-test-module';
-import { ERROR_TRACKING_DATA_SOURCE } from '../error-tracking.constants';
+import { ERROR_TRACKING_DATA_SOURCE } from '../common/error-tracking.constants';
 import { AlertsKeyCheck } from './alerts-key-check';
 import { AlertsModule } from './alerts.module';
 import { TokenCipher } from './token-cipher';

@@ -7,16 +7,19 @@ import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import { AccountsRepository } from '../accounts/accounts.repository';
-import { ERROR_TRACKING_OPTIONS } from '../error-tracking.constants';
-import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
+import { ERROR_TRACKING_OPTIONS } from '../common/error-tracking.constants';
+import { DEFAULT_ALERTS_OPTIONS } from '../common/error-tracking.options';
+import type {
+  AlertsOptions,
+  ErrorTrackingModuleOptions,
+} from '../common/error-tracking.options';
 import { webhookBody } from './alert-content';
 import { AlertComposer } from './alert-content';
 import { alertEmail } from './alert-email';
 import { AlertLinks } from './alert-links';
 import { AlertMailer } from './alert-mailer';
-import { AlertSignal } from './alert-signal';
-import { DEFAULT_ALERTS_OPTIONS } from './alert.types';
-import type { AlertsOptions, ClaimedDelivery } from './alert.types';
+import { AlertSignal } from '../alerting/alert-signal';
+import type { ClaimedDelivery } from '../alerting/alert.types';
 import { AlertsRepository } from './alerts.repository';
 import { WebhookDispatcher } from './webhook-dispatcher';
 

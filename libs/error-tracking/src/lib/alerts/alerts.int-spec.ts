@@ -15,13 +15,13 @@ import {
   sqlOf,
 } from '../../testing/error-tracking-test-module';
 import { ingestRequest } from '../../testing/ingest-request';
-import { ErrorTrackingError } from '../error-tracking.errors';
+import { ErrorTrackingError } from '../common/error-tracking.errors';
 import type { JsonObject } from '../sentry-event/event-json';
 import { IngestionQueue } from '../ingestion/ingestion-queue';
 import { IngestionModule } from '../ingestion/ingestion.module';
 import type { ProjectAccess } from '../projects/project.types';
 import type { WebhookBody } from './alert-content';
-import type { AlertsOptions } from './alert.types';
+import type { AlertsOptions } from '../common/error-tracking.options';
 import { AlertsModule } from './alerts.module';
 import { AlertsService } from './alerts.service';
 import { AlertsWorker } from './alerts-worker';

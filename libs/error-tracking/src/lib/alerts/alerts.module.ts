@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 
-import { ErrorTrackingCoreModule } from '../error-tracking-core.module';
+import { ErrorTrackingCoreModule } from '../core/error-tracking-core.module';
 import { AlertComposer } from './alert-content';
 import { AlertLinks } from './alert-links';
 import { AlertMailer } from './alert-mailer';
@@ -11,9 +11,10 @@ import { AlertsWorker } from './alerts-worker';
 import { WebhookDispatcher } from './webhook-dispatcher';
 
 /**
- * Alert settings, hooks and delivery. Its REST controllers belong to the
- * GitLab API module and its pages to the web module: both reach it through
- * `AlertsService`.
+ * Alert settings, hooks and delivery. The REST controllers of hooks and
+ * alert rules are the API area's and the Alerts forms the web UI's: both
+ * reach it through `AlertsService` (an area-to-area import the layer rule
+ * allows, since a test send and sealing a token are delivery).
  */
 @Module({
   imports: [ErrorTrackingCoreModule],

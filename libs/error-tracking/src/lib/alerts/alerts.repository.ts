@@ -6,7 +6,7 @@ import type {
   ClaimedDelivery,
   WebhookAttemptRecord,
   WebhookRecord,
-} from './alert.types';
+} from '../alerting/alert.types';
 
 interface HookRow {
   id: number;

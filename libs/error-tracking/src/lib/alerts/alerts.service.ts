@@ -4,7 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
-import { ErrorTrackingError } from '../error-tracking.errors';
+import { ErrorTrackingError } from '../common/error-tracking.errors';
 import type { ProjectAccess } from '../projects/project.types';
 import { AlertComposer, webhookBody } from './alert-content';
 import { AlertMailer } from './alert-mailer';
@@ -12,7 +12,7 @@ import type {
   AlertRules,
   WebhookAttemptRecord,
   WebhookRecord,
-} from './alert.types';
+} from '../alerting/alert.types';
 import { AlertsKeyCheck, AlertsKeyMismatchError } from './alerts-key-check';
 import { AlertsRepository } from './alerts.repository';
 import type { HookChanges } from './alerts.repository';

@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
-import { ERROR_TRACKING_OPTIONS } from '../error-tracking.constants';
-import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
+import { ERROR_TRACKING_OPTIONS } from '../common/error-tracking.constants';
+import type { ErrorTrackingModuleOptions } from '../common/error-tracking.options';
 import { AlertLinks } from './alert-links';
 import type { WebhookBody } from './alert-content';
 import { AlertsRepository } from './alerts.repository';

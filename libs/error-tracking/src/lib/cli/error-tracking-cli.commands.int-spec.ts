@@ -6,7 +6,7 @@ import type { TestDatabase } from '@quitanda/testing';
 
 import { errorTrackingTestModule } from '../../testing/error-tracking-test-module';
 import { AccountsService } from '../accounts/accounts.service';
-import { ErrorTrackingCoreModule } from '../error-tracking-core.module';
+import { ErrorTrackingCoreModule } from '../core/error-tracking-core.module';
 import { RetentionModule } from '../retention/retention.module';
 import {
   CreateTokenCommand,

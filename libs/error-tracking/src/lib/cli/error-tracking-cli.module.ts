@@ -2,9 +2,9 @@ import { Module } from '@nestjs/common';
 import type { DynamicModule } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 
-import { ErrorTrackingCoreModule } from '../error-tracking-core.module';
-import { ErrorTrackingOptionsModule } from '../error-tracking-options.module';
-import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
+import { ErrorTrackingCoreModule } from '../core/error-tracking-core.module';
+import { ErrorTrackingOptionsModule } from '../core/error-tracking-options.module';
+import type { ErrorTrackingModuleOptions } from '../common/error-tracking.options';
 import { RetentionModule } from '../retention/retention.module';
 import { RetitleModule } from '../retitle/retitle.module';
 import {

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Sql } from '@quitanda/database';
 import { DataSource } from 'typeorm';
 
-import { ERROR_TRACKING_DATA_SOURCE } from '../error-tracking.constants';
+import { ERROR_TRACKING_DATA_SOURCE } from '../common/error-tracking.constants';
 import type { Transaction } from '../persistence/error-tracking.database';
 import type {
   ErrorRecord,

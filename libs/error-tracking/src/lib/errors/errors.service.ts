@@ -3,7 +3,7 @@ import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import type { Caller } from '../accounts/account.types';
-import { ErrorTrackingError } from '../error-tracking.errors';
+import { ErrorTrackingError } from '../common/error-tracking.errors';
 import { hourOf } from './hours';
 import { IssueFollowsError } from '../issues/issue-follows-error';
 import type { IssueRecord } from '../issues/issue.types';

@@ -1,4 +1,4 @@
-import { renderMarkdown } from '../web/markdown';
+import { renderMarkdown } from '../web-ui/toolkit/markdown';
 import type { ErrorRecord } from './error.types';
 import { issueDescription } from './issue-description';
 import { frameContext, stackFrames, toStackTraceEntry } from './stack-trace';

@@ -3,7 +3,7 @@ import { TransportError, TransportErrorKind } from '@quitanda/kernel';
 import { urlencoded } from 'body-parser';
 import type { NextFunction, Request, Response } from 'express';
 
-import { API_BODY_LIMIT_BYTES } from '../error-tracking.constants';
+import { API_BODY_LIMIT_BYTES } from '../common/error-tracking.constants';
 
 type Middleware = (req: Request, res: Response, next: NextFunction) => void;
 

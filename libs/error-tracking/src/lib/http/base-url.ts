@@ -3,7 +3,7 @@ import type { TLSSocket } from 'node:tls';
 
 import { Inject, Injectable } from '@nestjs/common';
 
-import { ERROR_TRACKING_OPTIONS } from '../error-tracking.constants';
+import { ERROR_TRACKING_OPTIONS } from '../common/error-tracking.constants';
 
 /** The options `baseUrlOf` reads. */
 interface BaseUrlOptions {

@@ -9,7 +9,10 @@ import {
 import type { HeadersObject, SecuritySchemeObject } from '@nestjs/swagger';
 import { ApiErrorResponses, DATABASE_UNAVAILABLE } from '@quitanda/http';
 
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../error-tracking.constants';
+import {
+  DEFAULT_PER_PAGE,
+  MAX_PER_PAGE,
+} from '../common/error-tracking.constants';
 
 /** The names this context's operations require; declared by the gateway. */
 export const ERROR_TRACKING_SECURITY_SCHEMES: Readonly<

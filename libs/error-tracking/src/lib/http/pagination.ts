@@ -1,7 +1,10 @@
 import type { Request, Response } from 'express';
 
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../error-tracking.constants';
-import { ErrorTrackingError } from '../error-tracking.errors';
+import {
+  DEFAULT_PER_PAGE,
+  MAX_PER_PAGE,
+} from '../common/error-tracking.constants';
+import { ErrorTrackingError } from '../common/error-tracking.errors';
 
 export interface PageRequest {
   readonly page: number;

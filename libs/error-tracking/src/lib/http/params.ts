@@ -1,4 +1,4 @@
-import { ErrorTrackingError } from '../error-tracking.errors';
+import { ErrorTrackingError } from '../common/error-tracking.errors';
 
 const TRUE = new Set(['true', '1', 'yes', 't']);
 const FALSE = new Set(['false', '0', 'no', 'f']);

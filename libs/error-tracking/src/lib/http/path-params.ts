@@ -1,4 +1,4 @@
-import { ErrorTrackingError } from '../error-tracking.errors';
+import { ErrorTrackingError } from '../common/error-tracking.errors';
 
 /** A numeric id from the path; anything else is a 404 of that resource. */
 export function parseId(value: string, resource?: string): number {

@@ -25,7 +25,7 @@ import {
 } from '@quitanda/http';
 import type { Request, Response } from 'express';
 
-import { COLLECTOR_PATH_PREFIX } from '../error-tracking.constants';
+import { COLLECTOR_PATH_PREFIX } from '../common/error-tracking.constants';
 import {
   COLLECTOR_CORS_HEADERS,
   COLLECTOR_PREFLIGHT_HEADERS,

@@ -1,7 +1,7 @@
 import { FixedClock, TransportErrorKind } from '@quitanda/kernel';
 import { Registry } from 'prom-client';
 
-import { AlertSignal } from '../alerts/alert-signal';
+import { AlertSignal } from '../alerting/alert-signal';
 import { TEST_OPTIONS } from '../../testing/error-tracking-test-module';
 import type { IngestRequest } from './ingest-request';
 import { IngestionQueue, UNAVAILABLE_COOLDOWN_MS } from './ingestion-queue';

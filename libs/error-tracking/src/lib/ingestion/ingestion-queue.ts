@@ -7,9 +7,9 @@ import { isConnectionFailure } from '@quitanda/database';
 import { CLOCK, TransportError, TransportErrorKind } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
-import { AlertSignal } from '../alerts/alert-signal';
-import { ERROR_TRACKING_OPTIONS } from '../error-tracking.constants';
-import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
+import { AlertSignal } from '../alerting/alert-signal';
+import { ERROR_TRACKING_OPTIONS } from '../common/error-tracking.constants';
+import type { ErrorTrackingModuleOptions } from '../common/error-tracking.options';
 import type { IngestRequest, IngestVerdict } from './ingest-request';
 import { IngestionMetrics } from './ingestion.metrics';
 import { IngestionRepository } from './ingestion.repository';

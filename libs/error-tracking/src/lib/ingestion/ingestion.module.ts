@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 
-import { ErrorTrackingCoreModule } from '../error-tracking-core.module';
-import { SourcemapsModule } from '../sourcemaps/sourcemaps.module';
+import { ErrorTrackingCoreModule } from '../core/error-tracking-core.module';
 import { CollectorController } from './collector.controller';
 import { IngestionQueue } from './ingestion-queue';
 import { IngestionMetrics } from './ingestion.metrics';
@@ -14,7 +13,7 @@ import { IngestionService } from './ingestion.service';
  * bodies itself (raw, any encoding), so no body middleware.
  */
 @Module({
-  imports: [ErrorTrackingCoreModule, SourcemapsModule],
+  imports: [ErrorTrackingCoreModule],
   controllers: [CollectorController],
   providers: [
     IngestionMetrics,

@@ -10,13 +10,13 @@ import {
 import { CLOCK, TransportError } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
-import { ERROR_TRACKING_OPTIONS } from '../error-tracking.constants';
-import { ErrorTrackingError } from '../error-tracking.errors';
-import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
+import { ERROR_TRACKING_OPTIONS } from '../common/error-tracking.constants';
+import { ErrorTrackingError } from '../common/error-tracking.errors';
+import type { ErrorTrackingModuleOptions } from '../common/error-tracking.options';
 import { readBody } from '../http/read-body';
-import { SourceMapResolver } from '../sourcemaps/source-map-resolver';
-import { ClientKeyCache } from './client-key-cache';
-import type { CollectorKey } from './collector-keys.repository';
+import { SourceMapResolver } from '../artifacts/source-map-resolver';
+import { ClientKeyCache } from '../settings/client-key-cache';
+import type { CollectorKey } from '../settings/collector-keys.repository';
 import { decodeBody } from './decode-body';
 import { decodedChunks } from './decoded-chunks';
 import { IngestionQueue } from './ingestion-queue';

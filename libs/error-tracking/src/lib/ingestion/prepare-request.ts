@@ -1,4 +1,4 @@
-import { ErrorTrackingError } from '../error-tracking.errors';
+import { ErrorTrackingError } from '../common/error-tracking.errors';
 import { isJsonObject } from '../sentry-event/event-json';
 import type { JsonObject } from '../sentry-event/event-json';
 import { parseEnvelope } from './envelope';

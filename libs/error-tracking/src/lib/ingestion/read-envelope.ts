@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 
-import { ErrorTrackingError } from '../error-tracking.errors';
+import { ErrorTrackingError } from '../common/error-tracking.errors';
 import type { JsonObject } from '../sentry-event/event-json';
 import { EnvelopeFramer, EnvelopeFramingError } from './envelope';
 import type { EnvelopeItem } from './envelope';

@@ -1,4 +1,4 @@
-import { ErrorTrackingErrorCode } from '../error-tracking.errors';
+import { ErrorTrackingErrorCode } from '../common/error-tracking.errors';
 import {
   hasKeyOutsideBody,
   keyFromDsn,

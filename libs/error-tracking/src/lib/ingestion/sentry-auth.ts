@@ -1,4 +1,4 @@
-import { ErrorTrackingError } from '../error-tracking.errors';
+import { ErrorTrackingError } from '../common/error-tracking.errors';
 
 /** Where a public key may come from, in Sentry's protocol. */
 export interface AuthSources {

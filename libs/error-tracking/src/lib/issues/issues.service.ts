@@ -3,7 +3,7 @@ import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import type { Caller } from '../accounts/account.types';
-import { ErrorTrackingError } from '../error-tracking.errors';
+import { ErrorTrackingError } from '../common/error-tracking.errors';
 import { ErrorTrackingDatabase } from '../persistence/error-tracking.database';
 import type { ProjectAccess } from '../projects/project.types';
 import type { IssueChanges, IssueRecord } from './issue.types';

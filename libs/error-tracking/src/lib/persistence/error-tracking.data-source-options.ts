@@ -4,7 +4,7 @@ import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/Postgres
 import {
   ERROR_TRACKING_DATA_SOURCE,
   ERROR_TRACKING_SCHEMA,
-} from '../error-tracking.constants';
+} from '../common/error-tracking.constants';
 import { ERROR_TRACKING_ENTITIES } from './entities';
 import { ERROR_TRACKING_MIGRATIONS } from './migrations';
 

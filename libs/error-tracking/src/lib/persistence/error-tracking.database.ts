@@ -4,7 +4,7 @@ import { Sql } from '@quitanda/database';
 import type { SqlExecutor } from '@quitanda/database';
 import { DataSource } from 'typeorm';
 
-import { ERROR_TRACKING_DATA_SOURCE } from '../error-tracking.constants';
+import { ERROR_TRACKING_DATA_SOURCE } from '../common/error-tracking.constants';
 
 /**
  * One open transaction of the context. Services only hand it on: every

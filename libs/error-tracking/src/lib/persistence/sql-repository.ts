@@ -2,7 +2,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Sql } from '@quitanda/database';
 import { DataSource } from 'typeorm';
 
-import { ERROR_TRACKING_DATA_SOURCE } from '../error-tracking.constants';
+import { ERROR_TRACKING_DATA_SOURCE } from '../common/error-tracking.constants';
 
 /**
  * What every repository of the context starts from: its own connection to

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 
 import type { Caller } from '../accounts/account.types';
-import { AccessLevel } from '../error-tracking.constants';
-import { ErrorTrackingError } from '../error-tracking.errors';
+import { AccessLevel } from '../common/error-tracking.constants';
+import { ErrorTrackingError } from '../common/error-tracking.errors';
 import type { ProjectAccess } from './project.types';
 import { ProjectsRepository } from './projects.repository';
 

@@ -5,8 +5,8 @@ import type { Clock } from '@quitanda/kernel';
 
 import type { Caller } from '../accounts/account.types';
 import { AccountsService } from '../accounts/accounts.service';
-import { AccessLevel } from '../error-tracking.constants';
-import { ErrorTrackingError } from '../error-tracking.errors';
+import { AccessLevel } from '../common/error-tracking.constants';
+import { ErrorTrackingError } from '../common/error-tracking.errors';
 import type {
   MemberRecord,
   ProjectAccess,

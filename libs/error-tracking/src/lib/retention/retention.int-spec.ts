@@ -15,7 +15,7 @@ import type { JsonObject } from '../sentry-event/event-json';
 import { IngestionQueue } from '../ingestion/ingestion-queue';
 import { IngestionModule } from '../ingestion/ingestion.module';
 import { listEventPartitionDays } from '../persistence/event-partitions';
-import { ArtifactsRepository } from '../sourcemaps/artifacts.repository';
+import { ArtifactsRepository } from '../artifacts/artifacts.repository';
 import { RETENTION_BATCH, RetentionRepository } from './retention.repository';
 import { RetentionModule } from './retention.module';
 import { RetentionService } from './retention.service';

@@ -7,7 +7,7 @@ import {
   partitionName,
 } from '../persistence/event-partitions';
 import { SqlRepository } from '../persistence/sql-repository';
-import { THROTTLE_RESET_MS } from '../web/sessions/sign-in-throttle';
+import { THROTTLE_RESET_MS } from '../sessions/sign-in-throttle';
 
 export const RETENTION_JOB = 'retention';
 

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { FixedClock } from '@quitanda/kernel';
 
-import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
+import type { ErrorTrackingModuleOptions } from '../common/error-tracking.options';
 import type { RetentionRepository } from './retention.repository';
 import { RetentionService } from './retention.service';
 

@@ -4,8 +4,8 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
-import { ERROR_TRACKING_OPTIONS } from '../error-tracking.constants';
-import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
+import { ERROR_TRACKING_OPTIONS } from '../common/error-tracking.constants';
+import type { ErrorTrackingModuleOptions } from '../common/error-tracking.options';
 import { RetentionRepository } from './retention.repository';
 import type { RetentionResult } from './retention.repository';
 

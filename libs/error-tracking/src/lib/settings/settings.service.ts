@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
-import { ErrorTrackingError } from '../error-tracking.errors';
-import { ClientKeyCache } from '../ingestion/client-key-cache';
+import { ErrorTrackingError } from '../common/error-tracking.errors';
+import { ClientKeyCache } from './client-key-cache';
 import { ErrorTrackingDatabase } from '../persistence/error-tracking.database';
 import type { ProjectAccess, ProjectRecord } from '../projects/project.types';
 import { ClientKeysRepository } from './client-keys.repository';

@@ -6,8 +6,8 @@ import { holdBodyBytes, noteBodyLimit } from '@quitanda/http';
 import { TransportError, TransportErrorKind } from '@quitanda/kernel';
 import busboy from 'busboy';
 
-import { ErrorTrackingError } from '../error-tracking.errors';
-import type { Chunk } from './artifacts.repository';
+import { ErrorTrackingError } from '../common/error-tracking.errors';
+import type { Chunk } from '../artifacts/artifacts.repository';
 
 export interface ChunkLimits {
   /** Largest chunk, uncompressed (the advertised `chunkSize`). */

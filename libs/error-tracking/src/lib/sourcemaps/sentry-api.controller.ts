@@ -14,8 +14,8 @@ import { CurrentCaller } from '../accounts/token-auth.guard';
 import {
   API_BODY_LIMIT_BYTES,
   SENTRY_API_PREFIX,
-} from '../error-tracking.constants';
-import { ErrorTrackingError } from '../error-tracking.errors';
+} from '../common/error-tracking.constants';
+import { ErrorTrackingError } from '../common/error-tracking.errors';
 import { BaseUrl } from '../http/base-url';
 import { readBody } from '../http/read-body';
 import { readChunks } from './chunk-upload';

@@ -1,7 +1,7 @@
 import {
   ErrorTrackingError,
   ErrorTrackingErrorCode,
-} from '../error-tracking.errors';
+} from '../common/error-tracking.errors';
 
 /** Sentry's 404 body text: unknown (or not maintained) projects, releases, routes. */
 export const SENTRY_NOT_FOUND = 'The requested resource does not exist';

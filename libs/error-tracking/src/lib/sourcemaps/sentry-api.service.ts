@@ -9,15 +9,18 @@ import {
   AccessLevel,
   ERROR_TRACKING_OPTIONS,
   MIB,
-} from '../error-tracking.constants';
-import { ErrorTrackingError } from '../error-tracking.errors';
-import type { ErrorTrackingModuleOptions } from '../error-tracking.options';
+} from '../common/error-tracking.constants';
+import { ErrorTrackingError } from '../common/error-tracking.errors';
+import type { ErrorTrackingModuleOptions } from '../common/error-tracking.options';
 import { ProjectAccessService } from '../projects/project-access.service';
 import type { ProjectRecord } from '../projects/project.types';
 import { isJsonObject } from '../sentry-event/event-json';
-import { ArtifactBundleError, parseArtifactBundle } from './artifact-bundle';
-import { ArtifactsRepository } from './artifacts.repository';
-import type { Chunk, ReleaseRecord } from './artifacts.repository';
+import {
+  ArtifactBundleError,
+  parseArtifactBundle,
+} from '../artifacts/artifact-bundle';
+import { ArtifactsRepository } from '../artifacts/artifacts.repository';
+import type { Chunk, ReleaseRecord } from '../artifacts/artifacts.repository';
 import type { ChunkLimits } from './chunk-upload';
 import { sentryNotFound } from './sentry-api.errors';
 

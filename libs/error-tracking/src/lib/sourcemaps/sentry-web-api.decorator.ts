@@ -3,7 +3,7 @@ import { ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponses, DATABASE_UNAVAILABLE } from '@quitanda/http';
 
 import { TokenAuthGuard } from '../accounts/token-auth.guard';
-import { SENTRY_API_PREFIX } from '../error-tracking.constants';
+import { SENTRY_API_PREFIX } from '../common/error-tracking.constants';
 import { SentryErrorDto } from '../http/openapi';
 
 /**

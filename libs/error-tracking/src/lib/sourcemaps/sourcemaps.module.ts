@@ -3,21 +3,19 @@ import type { MiddlewareConsumer, NestModule } from '@nestjs/common';
 import { unsafeRequestError } from '@quitanda/http';
 import type { NextFunction, Request, Response } from 'express';
 
-import { ErrorTrackingCoreModule } from '../error-tracking-core.module';
-import { ArtifactsRepository } from './artifacts.repository';
+import { ErrorTrackingCoreModule } from '../core/error-tracking-core.module';
 import { SentryApiController } from './sentry-api.controller';
 import { SentryApiService } from './sentry-api.service';
-import { SourceMapResolver } from './source-map-resolver';
 
 /**
- * Source maps: sentry-cli's uploads (`/api/0/`) and the resolver the
- * collector runs on each event's frames.
+ * Source maps: sentry-cli's uploads (`/api/0/`). The artifacts they store
+ * and the resolver the collector runs on each event's frames are the
+ * domain's (`artifacts/`, provided by the core module).
  */
 @Module({
   imports: [ErrorTrackingCoreModule],
   controllers: [SentryApiController],
-  providers: [ArtifactsRepository, SentryApiService, SourceMapResolver],
-  exports: [SourceMapResolver],
+  providers: [SentryApiService],
 })
 export class SourcemapsModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -1,5 +1,5 @@
 import { controllerRoutes, coveredBy } from '../../testing/controller-routes';
-import { ASSETS_PREFIX, WEB_PAGE_PATHS, isWebPath } from '../web/web-paths';
+import { ASSETS_PREFIX, WEB_PAGE_PATHS, isWebPath } from './toolkit/web-paths';
 import { WebUiModule } from './web-ui.module';
 
 describe('WebUiModule', () => {

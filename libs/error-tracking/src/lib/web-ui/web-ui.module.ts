@@ -2,20 +2,20 @@ import { Module, RequestMethod } from '@nestjs/common';
 import type { MiddlewareConsumer, NestModule } from '@nestjs/common';
 
 import { AlertsModule } from '../alerts/alerts.module';
-import { WebAlertsController } from '../alerts/web-alerts.controller';
-import { ErrorTrackingCoreModule } from '../error-tracking-core.module';
-import { WebErrorsController } from '../errors/web-errors.controller';
-import { WebIssuesController } from '../issues/web-issues.controller';
-import { WebProjectsController } from '../projects/web-projects.controller';
-import { WebSettingsController } from '../settings/web-settings.controller';
-import { WebSessionsRepository } from '../web/sessions/web-sessions.repository';
-import { WebSessionsService } from '../web/sessions/web-sessions.service';
-import { WebAssetsController } from '../web/web-assets.controller';
-import { WebContextMiddleware } from '../web/web-context';
-import { webForm } from '../web/web-form.middleware';
-import { WEB_PAGE_PATHS } from '../web/web-paths';
-import { WebPasswordController } from '../web/web-password.controller';
-import { WebSessionController } from '../web/web-session.controller';
+import { WebAlertsController } from './pages/web-alerts.controller';
+import { ErrorTrackingCoreModule } from '../core/error-tracking-core.module';
+import { WebErrorsController } from './pages/web-errors.controller';
+import { WebIssuesController } from './pages/web-issues.controller';
+import { WebProjectsController } from './pages/web-projects.controller';
+import { WebSettingsController } from './pages/web-settings.controller';
+import { WebSessionsRepository } from '../sessions/web-sessions.repository';
+import { WebSessionsService } from '../sessions/web-sessions.service';
+import { WebAssetsController } from './pages/web-assets.controller';
+import { WebContextMiddleware } from './toolkit/web-context';
+import { webForm } from './toolkit/web-form.middleware';
+import { WEB_PAGE_PATHS } from './toolkit/web-paths';
+import { WebPasswordController } from './pages/web-password.controller';
+import { WebSessionController } from './pages/web-session.controller';
 
 /** The pages (HTML; sessions, CSRF and security headers). */
 const PAGE_CONTROLLERS = [
@@ -30,10 +30,9 @@ const PAGE_CONTROLLERS = [
 
 /**
  * The web UI: server-rendered pages over the same services as the API, and
- * its two static assets (served without the session middleware). Each page
- * controller sits in its feature's folder, beside the service it calls; the
- * toolkit they share (layout, sessions, CSRF) is `web/`. This module sits
- * above both, as `GitLabApiModule` does for the API's controllers.
+ * its two static assets (served without the session middleware). Page
+ * controllers, pages and views are in `pages/`, what they share (layout,
+ * context, CSRF) in `toolkit/`; the services they call are the domain's.
  */
 @Module({
   imports: [ErrorTrackingCoreModule, AlertsModule],

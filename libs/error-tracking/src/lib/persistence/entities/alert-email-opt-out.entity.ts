@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-import { ERROR_TRACKING_SCHEMA } from '../../error-tracking.constants';
+import { ERROR_TRACKING_SCHEMA } from '../../common/error-tracking.constants';
 
 /** A member who does not want this project's alert e-mails. */
 @Entity({ name: 'alert_email_opt_outs', schema: ERROR_TRACKING_SCHEMA })

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-import { ERROR_TRACKING_SCHEMA } from '../../error-tracking.constants';
+import { ERROR_TRACKING_SCHEMA } from '../../common/error-tracking.constants';
 
 /** An assembled artifact bundle of one project (its files in `artifact_files`). */
 @Entity({ name: 'artifact_bundles', schema: ERROR_TRACKING_SCHEMA })

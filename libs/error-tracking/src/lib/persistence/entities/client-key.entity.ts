@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-import { ERROR_TRACKING_SCHEMA } from '../../error-tracking.constants';
+import { ERROR_TRACKING_SCHEMA } from '../../common/error-tracking.constants';
 
 /** A DSN public key (`glet_` + 32 hex) of one project. */
 @Entity({ name: 'client_keys', schema: ERROR_TRACKING_SCHEMA })

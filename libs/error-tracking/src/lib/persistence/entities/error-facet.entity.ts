@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-import { ERROR_TRACKING_SCHEMA } from '../../error-tracking.constants';
+import { ERROR_TRACKING_SCHEMA } from '../../common/error-tracking.constants';
 
 /** The environments and releases an error's events were seen in (list filters). */
 @Entity({ name: 'error_facets', schema: ERROR_TRACKING_SCHEMA })

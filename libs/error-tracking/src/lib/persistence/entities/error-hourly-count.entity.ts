@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-import { ERROR_TRACKING_SCHEMA } from '../../error-tracking.constants';
+import { ERROR_TRACKING_SCHEMA } from '../../common/error-tracking.constants';
 
 /** Events of one error per hour (by event timestamp): the frequency graph. */
 @Entity({ name: 'error_hourly_counts', schema: ERROR_TRACKING_SCHEMA })

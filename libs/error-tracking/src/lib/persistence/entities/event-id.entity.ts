@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-import { ERROR_TRACKING_SCHEMA } from '../../error-tracking.constants';
+import { ERROR_TRACKING_SCHEMA } from '../../common/error-tracking.constants';
 
 /**
  * Every stored event id of a project: the duplicate check (a partitioned

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-import { ERROR_TRACKING_SCHEMA } from '../../error-tracking.constants';
+import { ERROR_TRACKING_SCHEMA } from '../../common/error-tracking.constants';
 
 /** A minimal GitLab issue; `iid` counts from 1 per project. */
 @Entity({ name: 'issues', schema: ERROR_TRACKING_SCHEMA })

@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-import { ERROR_TRACKING_SCHEMA } from '../../error-tracking.constants';
+import { ERROR_TRACKING_SCHEMA } from '../../common/error-tracking.constants';
 
 /** When a periodic job last ran, so replicas run it once between them. */
 @Entity({ name: 'maintenance_runs', schema: ERROR_TRACKING_SCHEMA })

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-import { ERROR_TRACKING_SCHEMA } from '../../error-tracking.constants';
+import { ERROR_TRACKING_SCHEMA } from '../../common/error-tracking.constants';
 
 /** A `glpat-` token; only its SHA-256 is stored. */
 @Entity({ name: 'personal_access_tokens', schema: ERROR_TRACKING_SCHEMA })

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-import { ERROR_TRACKING_SCHEMA } from '../../error-tracking.constants';
+import { ERROR_TRACKING_SCHEMA } from '../../common/error-tracking.constants';
 
 /** A user's role in a project (GitLab access levels 10..50). */
 @Entity({ name: 'project_members', schema: ERROR_TRACKING_SCHEMA })

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-import { ERROR_TRACKING_SCHEMA } from '../../error-tracking.constants';
+import { ERROR_TRACKING_SCHEMA } from '../../common/error-tracking.constants';
 
 /** A project; its error-tracking setting lives on the same row. */
 @Entity({ name: 'projects', schema: ERROR_TRACKING_SCHEMA })

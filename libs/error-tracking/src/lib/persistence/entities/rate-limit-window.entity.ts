@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-import { ERROR_TRACKING_SCHEMA } from '../../error-tracking.constants';
+import { ERROR_TRACKING_SCHEMA } from '../../common/error-tracking.constants';
 
 /**
  * Items a client key sent in one minute in one Sentry data category

@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-import { ERROR_TRACKING_SCHEMA } from '../../error-tracking.constants';
+import { ERROR_TRACKING_SCHEMA } from '../../common/error-tracking.constants';
 
 /** Pre-aggregated sessions (`sessions` items), per started minute. */
 @Entity({ name: 'release_session_buckets', schema: ERROR_TRACKING_SCHEMA })

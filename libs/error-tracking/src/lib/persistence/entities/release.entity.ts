@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-import { ERROR_TRACKING_SCHEMA } from '../../error-tracking.constants';
+import { ERROR_TRACKING_SCHEMA } from '../../common/error-tracking.constants';
 
 /** A release as `sentry-cli releases new/finalize` records it, per project. */
 @Entity({ name: 'releases', schema: ERROR_TRACKING_SCHEMA })

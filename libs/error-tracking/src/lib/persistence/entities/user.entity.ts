@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-import { ERROR_TRACKING_SCHEMA } from '../../error-tracking.constants';
+import { ERROR_TRACKING_SCHEMA } from '../../common/error-tracking.constants';
 
 /** A person (or bot) who signs in to the web UI and owns access tokens. */
 @Entity({ name: 'users', schema: ERROR_TRACKING_SCHEMA })

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-import { ERROR_TRACKING_SCHEMA } from '../../error-tracking.constants';
+import { ERROR_TRACKING_SCHEMA } from '../../common/error-tracking.constants';
 
 /** A signed-in browser; only the SHA-256 of the cookie's random id is stored. */
 @Entity({ name: 'web_sessions', schema: ERROR_TRACKING_SCHEMA })

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-import { ERROR_TRACKING_SCHEMA } from '../../error-tracking.constants';
+import { ERROR_TRACKING_SCHEMA } from '../../common/error-tracking.constants';
 
 /** The delivery log: one row per request sent to a webhook. */
 @Entity({ name: 'webhook_attempts', schema: ERROR_TRACKING_SCHEMA })

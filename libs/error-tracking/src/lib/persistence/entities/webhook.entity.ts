@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-import { ERROR_TRACKING_SCHEMA } from '../../error-tracking.constants';
+import { ERROR_TRACKING_SCHEMA } from '../../common/error-tracking.constants';
 
 /** A project webhook (GitLab's project hook, error-tracking events only). */
 @Entity({ name: 'webhooks', schema: ERROR_TRACKING_SCHEMA })

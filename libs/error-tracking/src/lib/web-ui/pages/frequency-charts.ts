@@ -1,0 +1,126 @@
+import { html } from '../../html/html';
+import type { SafeHtml } from '../../html/html';
+import type { Frequency } from '../../errors/error.types';
+
+/** `09:00–10:00 UTC` for the hour starting at `unixSeconds`. */
+export function hourLabel(unixSeconds: number): string {
+  const start = new Date(unixSeconds * 1000).toISOString().slice(11, 16);
+  const end = new Date((unixSeconds + 3600) * 1000).toISOString().slice(11, 16);
+  return `${start}–${end} UTC`;
+}
+
+function eventsText(count: number): string {
+  return `${count} event${count === 1 ? '' : 's'}`;
+}
+
+/** Sum of the counts: the chart's one-line text alternative. */
+export function frequencySummary(frequency: Frequency): string {
+  const total = frequency.reduce((sum, [, count]) => sum + count, 0);
+  const peak = frequency.reduce(
+    (best, bucket) => (bucket[1] > best[1] ? bucket : best),
+    [0, 0] as [number, number],
+  );
+  return total === 0
+    ? 'No events in the last 24 hours'
+    : `${eventsText(total)} in the last 24 hours, at most ${peak[1]} in one hour (${hourLabel(peak[0])})`;
+}
+
+function bars(
+  frequency: Frequency,
+  box: { width: number; height: number; top: number; gap: number },
+): SafeHtml[] {
+  const max = Math.max(1, ...frequency.map(([, count]) => count));
+  const slot = box.width / frequency.length;
+  return frequency.map(([hour, count], i) => {
+    const x = +(i * slot).toFixed(2);
+    const h = count === 0 ? 0 : Math.max(1, (count / max) * box.height);
+    const y = +(box.top + box.height - h).toFixed(2);
+    return html`<g class="bar"
+      ><title>${hourLabel(hour)}: ${eventsText(count)}</title
+      ><rect
+        class="bar-hit"
+        x="${x}"
+        y="${box.top}"
+        width="${+slot.toFixed(2)}"
+        height="${box.height}"
+      ></rect
+      >${count > 0 ? html`<rect class="bar-fill" x="${+(x + box.gap / 2).toFixed(2)}" y="${y}" width="${+(slot - box.gap).toFixed(2)}" height="${+h.toFixed(2)}" data-count="${count}"></rect>` : null}</g
+    >`;
+  });
+}
+
+/** The list rows' 24-hour sparkline, oldest hour left. */
+export function sparkline(frequency: Frequency): SafeHtml {
+  const label = frequencySummary(frequency);
+  return html`<svg
+    class="sparkline"
+    viewBox="0 0 96 24"
+    width="96"
+    height="24"
+    role="img"
+    aria-label="${label}"
+    focusable="false"
+  >
+    <line class="spark-base" x1="0" x2="96" y1="23.5" y2="23.5"></line>
+    ${bars(frequency, { width: 96, height: 22, top: 1, gap: 1 })}
+  </svg>`;
+}
+
+/**
+ * The detail page's bar graph: one bar per hour of the last 24 (oldest
+ * left), each with its hour and count in a `<title>`, hour marks below, the
+ * peak on the y axis; the text alternative is `frequencySummary` plus the
+ * table the page renders beside it.
+ */
+export function barChart(frequency: Frequency, id: string): SafeHtml {
+  const width = 720;
+  const plot = { width: 690, height: 150, top: 10, gap: 4 };
+  const left = 30;
+  const max = Math.max(0, ...frequency.map(([, count]) => count));
+  const slot = plot.width / frequency.length;
+  const marks = frequency
+    .map(([hour], i) => ({ hour, i }))
+    .filter(({ i }) => i % 6 === 0 || i === frequency.length - 1)
+    .map(({ hour, i }) => {
+      // "now" ends at the right edge so it is never cut off.
+      const last = i === frequency.length - 1;
+      const x = last ? left + plot.width : left + i * slot + slot / 2;
+      return html`<text
+        class="axis"
+        x="${+x.toFixed(2)}"
+        y="${plot.top + plot.height + 18}"
+        text-anchor="${last ? 'end' : 'middle'}"
+        >${last ? 'now' : new Date(hour * 1000).toISOString().slice(11, 16)}</text
+      >`;
+    });
+  return html`<svg
+    class="bar-chart"
+    viewBox="0 0 ${width} ${plot.top + plot.height + 26}"
+    role="img"
+    aria-labelledby="${id}-title ${id}-desc"
+    preserveAspectRatio="xMidYMid meet"
+  >
+    <title id="${id}-title">Events per hour, last 24 hours</title>
+    <desc id="${id}-desc">${frequencySummary(frequency)}</desc>
+    <line
+      class="baseline"
+      x1="${left}"
+      x2="${left + plot.width}"
+      y1="${plot.top + plot.height + 0.5}"
+      y2="${plot.top + plot.height + 0.5}"
+    ></line>
+    <text class="axis" x="${left - 6}" y="${plot.top + 4}" text-anchor="end">
+      ${max}
+    </text>
+    <text
+      class="axis"
+      x="${left - 6}"
+      y="${plot.top + plot.height}"
+      text-anchor="end"
+    >
+      0
+    </text>
+    <g transform="translate(${left} 0)">${bars(frequency, plot)}</g>
+    ${marks}
+  </svg>`;
+}
