@@ -7,19 +7,10 @@ import {
   MASTER_AUTH,
   basic,
   kinveyError,
+  mailedLink,
   startMarketplace,
 } from './marketplace-support';
 import type { MarketplaceTest } from './marketplace-support';
-
-/** The link a mail carries, its quoted-printable soft breaks undone. */
-function linkIn(mail: ReceivedMail): URL {
-  const text = mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-  const match = /https?:\/\/\S+\/account\/\S+?\?token=[A-Za-z0-9_-]+/.exec(
-    text,
-  );
-  if (!match) throw new Error(`no link in:\n${mail.raw}`);
-  return new URL(match[0]);
-}
 
 /** Password reset, e-mail verification and forgot username, through a real SMTP server. */
 describe('marketplace account e-mail (e2e)', () => {
@@ -50,7 +41,7 @@ describe('marketplace account e-mail (e2e)', () => {
     await rpc('nobody@example.com/user-password-reset-initiate').expect(204);
     const [mail] = (await smtp.waitFor(before + 1)).slice(before);
     expect(mail?.to).toEqual(['reset@example.com']);
-    const link = linkIn(mail as ReceivedMail);
+    const link = mailedLink(mail as ReceivedMail);
     const token = link.searchParams.get('token') as string;
 
     const form = await t.http.get(`${link.pathname}${link.search}`).expect(200);
@@ -99,7 +90,7 @@ describe('marketplace account e-mail (e2e)', () => {
       user.auth,
     ).expect(204);
     const [mail] = (await smtp.waitFor(before + 1)).slice(before);
-    const link = linkIn(mail as ReceivedMail);
+    const link = mailedLink(mail as ReceivedMail);
     // Opening the link changes nothing (mail scanners open links).
     await t.http.get(`${link.pathname}${link.search}`).expect(200);
     const unconfirmed = await t.http
