@@ -1,12 +1,14 @@
 import { SmtpSink } from '@quitanda/testing';
 import type { ReceivedMail } from '@quitanda/testing';
 import {
+  Acl,
   Aggregation,
   CustomEndpoint,
   DataStore,
   DataStoreType,
   Errors,
   Files,
+  Kmd,
   Query,
   User,
   ping,
@@ -427,6 +429,66 @@ describe('an app on kinvey-js-sdk 7.0.0 (e2e)', () => {
     await expect(Files.findById(file._id)).rejects.toBeInstanceOf(
       Errors.NotFoundError,
     );
+  });
+
+  it("keeps a record to its readers by the _acl the SDK's Acl sets, and dates it in _kmd", async () => {
+    const diary = DataStore.collection('diary', DataStoreType.Network);
+    const entry = await diary.save({ _id: 'ana-diary-1', text: 'private' });
+    expect(entry._id).toBe('ana-diary-1');
+    const kmd = new Kmd(entry);
+    expect(kmd.createdAt?.getTime()).toBeGreaterThan(Date.now() - 60_000);
+    expect(kmd.updatedAt).toEqual(kmd.createdAt);
+    new Acl(entry).globallyReadable = false;
+    await diary.save(entry);
+
+    await User.logout();
+    const bob = await User.signup({
+      username: 'bob',
+      password: 'bob password',
+    });
+    await User.login('bob', 'bob password');
+    await expect(diary.find().toPromise()).resolves.toEqual([]);
+    // Not InvalidCredentials: on that one the SDK would log bob out.
+    await expect(
+      diary.findById('ana-diary-1').toPromise(),
+    ).rejects.toBeInstanceOf(Errors.InsufficientCredentialsError);
+    await expect(User.getActiveUser()).resolves.toMatchObject({
+      username: 'bob',
+    });
+
+    await loginAs('ana', 'correct horse battery');
+    new Acl(entry).addReader(bob._id);
+    await diary.save(entry);
+    await loginAs('bob', 'bob password');
+    await expect(
+      diary.findById('ana-diary-1').toPromise(),
+    ).resolves.toMatchObject({ text: 'private' });
+    await expect(
+      diary.save({ ...entry, text: 'bob was here' }),
+    ).rejects.toBeInstanceOf(Errors.InsufficientCredentialsError);
+    await loginAs('ana', 'correct horse battery');
+  });
+
+  it('saves and reads through an Auto store, pulling a query by delta sets', async () => {
+    const auto = DataStore.collection('shelf', DataStoreType.Auto, {
+      useDeltaSet: true,
+    });
+    const saved = await auto.save({ kind: 'jar', n: 1 });
+    await expect(auto.find()).resolves.toEqual([
+      expect.objectContaining({ _id: saved._id, n: 1 }),
+    ]);
+    const jars = new Query().equalTo('kind', 'jar');
+    await expect(auto.pull(jars)).resolves.toBe(1);
+    await DataStore.collection('shelf', DataStoreType.Network).save({
+      kind: 'jar',
+      n: 2,
+    });
+    const requests = watch();
+    await expect(auto.pull(jars)).resolves.toBe(1);
+    expect(requests().map((r) => decodeURIComponent(r.path))).toEqual([
+      expect.stringMatching(/\/shelf\/_deltaset\?since=.*"kind":"jar"/),
+    ]);
+    await expect(auto.count()).resolves.toBe(2);
   });
 
   it('verifies the e-mail address through the mailed link', async () => {
