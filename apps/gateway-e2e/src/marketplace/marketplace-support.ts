@@ -1,3 +1,4 @@
+import type { ReceivedMail } from '@quitanda/testing';
 import request from 'supertest';
 
 import { startTestGateway } from '../support/test-gateway';
@@ -94,4 +95,14 @@ export async function uploadFile(
     .set('Authorization', auth)
     .expect(200);
   return { id: created.body._id, downloadURL: meta.body._downloadURL };
+}
+
+/** The link an account mail carries, its quoted-printable soft breaks undone. */
+export function mailedLink(mail: ReceivedMail): URL {
+  const text = mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  const match = /https?:\/\/\S+\/account\/\S+?\?token=[A-Za-z0-9_-]+/.exec(
+    text,
+  );
+  if (!match) throw new Error(`no link in:\n${mail.raw}`);
+  return new URL(match[0]);
 }

@@ -23,3 +23,4 @@ export {
   DUMMY_PASSWORD_HASH,
 } from './lib/passwords';
 export { BoundedMap } from './lib/bounded-map';
+export { smtpTransport } from './lib/smtp-transport';

@@ -1,14 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { OnApplicationShutdown } from '@nestjs/common';
-import { createTransport } from 'nodemailer';
+import { smtpTransport } from '@quitanda/kernel';
 import type { Transporter } from 'nodemailer';
 
 import { ERROR_TRACKING_OPTIONS } from '../common/error-tracking.constants';
 import type { ErrorTrackingModuleOptions } from '../common/error-tracking.options';
 import type { AlertEmail } from './alert-email';
-
-/** SMTP answers within this or the attempt fails (and is retried). */
-const SMTP_TIMEOUT_MS = 10_000;
 
 /** Alert e-mail over SMTP (nodemailer); off without SMTP_URL and ALERTS_FROM. */
 @Injectable()
@@ -34,12 +31,7 @@ export class AlertMailer implements OnApplicationShutdown {
    */
   async send(to: string, email: AlertEmail, messageId: string): Promise<void> {
     if (!this.smtpUrl || !this.from) throw new Error('E-mail alerts are off');
-    this.transport ??= createTransport({
-      url: this.smtpUrl,
-      connectionTimeout: SMTP_TIMEOUT_MS,
-      greetingTimeout: SMTP_TIMEOUT_MS,
-      socketTimeout: SMTP_TIMEOUT_MS,
-    } as Parameters<typeof createTransport>[0]);
+    this.transport ??= smtpTransport(this.smtpUrl);
     await this.transport.sendMail({
       from: this.from,
       to,

@@ -132,7 +132,17 @@ export class AccountActionsService {
       principal.app.appKey,
       email,
     );
-    if (usernames.length > 0)
+    if (usernames.length === 0) return;
+    // Limited as the other account mail, per address (any case, as mail
+    // systems deliver it), and answered alike either way.
+    const turn = await this.tokens.takeMailTurn(
+      principal.app.appKey,
+      'forgot-username',
+      email.trim().toLowerCase(),
+      this.clock.now(),
+      MAIL_QUIET_MS,
+    );
+    if (turn)
       await this.mailer.send({
         to: email,
         subject: 'Your username',

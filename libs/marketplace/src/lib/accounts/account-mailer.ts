@@ -1,13 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { OnApplicationShutdown } from '@nestjs/common';
-import { createTransport } from 'nodemailer';
+import { smtpTransport } from '@quitanda/kernel';
 import type { Transporter } from 'nodemailer';
 
 import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
 import type { MarketplaceModuleOptions } from '../marketplace.options';
-
-/** SMTP answers within this or the call fails. */
-const SMTP_TIMEOUT_MS = 10_000;
 
 export interface AccountEmail {
   readonly to: string;
@@ -32,12 +29,7 @@ export class AccountMailer implements OnApplicationShutdown {
   async send(email: AccountEmail): Promise<void> {
     const mail = this.options.mail;
     if (!mail?.smtpUrl || !mail.from) throw new Error('E-mail is off');
-    this.transport ??= createTransport({
-      url: mail.smtpUrl,
-      connectionTimeout: SMTP_TIMEOUT_MS,
-      greetingTimeout: SMTP_TIMEOUT_MS,
-      socketTimeout: SMTP_TIMEOUT_MS,
-    } as Parameters<typeof createTransport>[0]);
+    this.transport ??= smtpTransport(mail.smtpUrl);
     await this.transport.sendMail({
       from: mail.from,
       to: email.to,

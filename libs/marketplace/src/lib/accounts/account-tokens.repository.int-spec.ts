@@ -107,4 +107,40 @@ describe('mailed account tokens (database)', () => {
       tokens.live('q2', 'password-reset', owner.appKey, at(59_000), false),
     ).resolves.toBeUndefined();
   });
+
+  it('stores one token of concurrent requests for the same user and kind within the quiet time', async () => {
+    const racer = { ...owner, userId: 'u-race' };
+    for (const kind of ['password-reset', 'email-verification'] as const) {
+      const stored = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          tokens.insert(`race-${kind}-${i}`, kind, racer, LATER, NOW, 60_000),
+        ),
+      );
+      expect(stored.filter(Boolean)).toHaveLength(1);
+    }
+  });
+
+  it('gives forgotten-username mail one turn an address a minute, concurrent requests included', async () => {
+    const turn = (at: Date) =>
+      tokens.takeMailTurn(
+        owner.appKey,
+        'forgot-username',
+        'race@example.com',
+        at,
+        60_000,
+      );
+    const turns = await Promise.all(Array.from({ length: 8 }, () => turn(NOW)));
+    expect(turns.filter(Boolean)).toHaveLength(1);
+    await expect(turn(new Date(NOW.getTime() + 59_000))).resolves.toBe(false);
+    await expect(
+      tokens.takeMailTurn(
+        owner.appKey,
+        'password-reset',
+        'race@example.com',
+        NOW,
+        60_000,
+      ),
+    ).resolves.toBe(true);
+    await expect(turn(new Date(NOW.getTime() + 60_000))).resolves.toBe(true);
+  });
 });

@@ -3,6 +3,8 @@ import { Injectable } from '@nestjs/common';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
 
 export type AccountTokenKind = 'password-reset' | 'email-verification';
+/** Every kind of account mail, each limited on its own. */
+export type AccountMailKind = AccountTokenKind | 'forgot-username';
 
 export interface AccountToken {
   readonly appKey: string;
@@ -14,6 +16,19 @@ export interface AccountToken {
 const LIVE = `digest = $1 AND kind = $2 AND app_key = $3 AND used_at IS NULL AND expires_at > $4`;
 const FIELDS = `app_key AS "appKey", user_id AS "userId", email`;
 
+/**
+ * Takes the recipient's turn for mail of a kind unless it had one within
+ * `$5` ms: one row per app, kind and recipient, so concurrent requests
+ * meet on it (the later ones wait for the first and then find it taken).
+ * Returns a row when the turn was taken. Parameters: app key, kind,
+ * recipient, now, quiet time.
+ */
+const TAKE_TURN = `INSERT INTO marketplace.account_mail_quiet AS q (app_key, kind, recipient, sent_at)
+  VALUES ($1, $2, $3, $4)
+  ON CONFLICT (app_key, kind, recipient) DO UPDATE SET sent_at = EXCLUDED.sent_at
+   WHERE q.sent_at <= EXCLUDED.sent_at - make_interval(secs => $5::float8 / 1000)
+  RETURNING 1`;
+
 /** Mailed tokens, by the SHA-256 of their text. */
 @Injectable()
 export class AccountTokensRepository {
@@ -21,10 +36,10 @@ export class AccountTokensRepository {
 
   /**
    * Stores a new token unless one of this kind went to the same user within
-   * `quietMs` (so a public app secret cannot mail a user again and again),
-   * and forgets the expired ones of every app on the way: tokens are mailed
-   * rarely, so this keeps the table small without a job of its own.
-   * Whether it stored one (and the mail should go).
+   * `quietMs` (so a public app secret cannot mail a user again and again;
+   * of concurrent requests one wins), and forgets the expired ones of every
+   * app on the way: tokens are mailed rarely, so this keeps the table small
+   * without a job of its own. Whether it stored one (and the mail should go).
    */
   async insert(
     digest: string,
@@ -35,25 +50,43 @@ export class AccountTokensRepository {
     quietMs = 0,
   ): Promise<boolean> {
     const rows = await this.db.primary.rows(
-      `WITH expired AS (DELETE FROM marketplace.account_tokens WHERE expires_at <= $7)
+      `WITH turn AS (${TAKE_TURN}),
+            expired AS (DELETE FROM marketplace.account_tokens WHERE expires_at <= $4)
        INSERT INTO marketplace.account_tokens (digest, app_key, user_id, kind, email, expires_at)
-       SELECT $1, $2, $3, $4, $5, $6
-        WHERE NOT EXISTS (
-          SELECT 1 FROM marketplace.account_tokens
-           WHERE app_key = $2 AND user_id = $3 AND kind = $4
-             AND expires_at > $6::timestamptz - make_interval(secs => $8::float8 / 1000))
+       SELECT $6, $1, $3, $2, $7, $8 WHERE EXISTS (SELECT 1 FROM turn)
        RETURNING 1`,
       [
-        digest,
         token.appKey,
-        token.userId,
         kind,
-        token.email,
-        expiresAt,
+        token.userId,
         now,
         quietMs,
+        digest,
+        token.email,
+        expiresAt,
       ],
     );
+    return rows.length === 1;
+  }
+
+  /**
+   * The same limit for mail that carries no token (forgotten usernames go
+   * to an address): whether this mail may go now.
+   */
+  async takeMailTurn(
+    appKey: string,
+    kind: AccountMailKind,
+    recipient: string,
+    now: Date,
+    quietMs: number,
+  ): Promise<boolean> {
+    const rows = await this.db.primary.rows(TAKE_TURN, [
+      appKey,
+      kind,
+      recipient,
+      now,
+      quietMs,
+    ]);
     return rows.length === 1;
   }
 

@@ -1,3 +1,4 @@
+import { AccountMailQuietEntity } from './account-mail-quiet.entity';
 import { AccountTokenEntity } from './account-token.entity';
 import { AppEntity } from './app.entity';
 import { CollectionEntity } from './collection.entity';
@@ -15,6 +16,7 @@ export const MARKETPLACE_ENTITIES = [
   UserEntity,
   UserTokenEntity,
   AccountTokenEntity,
+  AccountMailQuietEntity,
   LoginAttemptEntity,
   CollectionEntity,
   RecordEntity,

@@ -5,6 +5,7 @@ import { UnloggedLoginAttempts1795650000000 } from './1795650000000-UnloggedLogi
 import { DisableReservedUserIds1795727426293 } from './1795727426293-DisableReservedUserIds';
 import { CreateCollections1795800000000 } from './1795800000000-CreateCollections';
 import { CreateAccountTokens1795800000001 } from './1795800000001-CreateAccountTokens';
+import { CreateAccountMailQuiet1795800000100 } from './1795800000100-CreateAccountMailQuiet';
 
 /** Every migration of the marketplace schema, oldest first. */
 export const MARKETPLACE_MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MARKETPLACE_MIGRATIONS = [
   DisableReservedUserIds1795727426293,
   CreateCollections1795800000000,
   CreateAccountTokens1795800000001,
+  CreateAccountMailQuiet1795800000100,
 ];
