@@ -42,3 +42,5 @@ export type {
   BrowserSourceMapFixture,
   ResolvedFrameExpectation,
 } from './lib/sentry-cli-fixtures';
+export { newTestService, autoMock } from './lib/test-service';
+export type { TestService, AutoMocked } from './lib/test-service';

@@ -1,5 +1,5 @@
-import { Test } from '@nestjs/testing';
 import { CLOCK, FixedClock, newId } from '@quitanda/kernel';
+import { newTestService } from '@quitanda/testing';
 
 import { EventsError, EventsErrorCode } from '../events.errors';
 import type { EventRecord } from './event-record';
@@ -26,22 +26,12 @@ describe('EventRecordsService', () => {
   const clock = new FixedClock('2026-06-01T10:00:00.000Z');
 
   beforeEach(async () => {
-    repository = {
-      insert: jest.fn(async (r: EventRecord) => r),
-      findById: jest.fn(),
-      exists: jest.fn(),
-      list: jest.fn(),
-      update: jest.fn(),
-      delete: jest.fn(),
-    } as unknown as jest.Mocked<EventRecordsRepository>;
-    const module = await Test.createTestingModule({
-      providers: [
-        EventRecordsService,
-        { provide: EventRecordsRepository, useValue: repository },
-        { provide: CLOCK, useValue: clock },
-      ],
-    }).compile();
-    service = module.get(EventRecordsService);
+    const built = await newTestService(EventRecordsService, [
+      { provide: CLOCK, useValue: clock },
+    ]);
+    service = built.sut;
+    repository = built.mock(EventRecordsRepository);
+    repository.insert.mockImplementation(async (r: EventRecord) => r);
   });
 
   it('creates with a v7 id, the clock time and an empty default description', async () => {
