@@ -32,7 +32,7 @@ const KNOWN_CYCLES = [];
  * as error tracking's did into `common/`.
  */
 /** @type {string[]} */
-const KNOWN_ROOT_IMPORTS = ['libs/events', 'libs/marketplace'];
+const KNOWN_ROOT_IMPORTS = ['libs/marketplace'];
 
 /**
  * Layered libraries: layers top to bottom, the layer of areas, and the

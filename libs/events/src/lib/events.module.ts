@@ -9,8 +9,11 @@ import { jsonBody } from '@quitanda/http';
 import { EventRecordsController } from './event-records/event-records.controller';
 import { EventRecordsRepository } from './event-records/event-records.repository';
 import { EventRecordsService } from './event-records/event-records.service';
-import { EVENTS_BODY_LIMIT_BYTES, EVENTS_OPTIONS } from './events.constants';
-import type { EventsModuleOptions } from './events.options';
+import {
+  EVENTS_BODY_LIMIT_BYTES,
+  EVENTS_OPTIONS,
+} from './common/events.constants';
+import type { EventsModuleOptions } from './common/events.options';
 import { WriteTokenGuard } from './http/write-token.guard';
 
 /**

@@ -26,7 +26,7 @@ import {
 import { ApiPublic, DATABASE_UNAVAILABLE, NoContent } from '@quitanda/http';
 import type { Request, Response } from 'express';
 
-import { LIST_DEFAULT_LIMIT } from '../events.constants';
+import { LIST_DEFAULT_LIMIT } from '../common/events.constants';
 import { ApiProblems } from '../http/openapi';
 import { WriteTokenGuard } from '../http/write-token.guard';
 import { CreateEventDto } from './dto/create-event.dto';

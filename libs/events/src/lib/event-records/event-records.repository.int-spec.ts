@@ -5,7 +5,7 @@ import { openTestDatabase } from '@quitanda/testing';
 import type { TestDatabase } from '@quitanda/testing';
 import type { TestingModule } from '@nestjs/testing';
 
-import { EVENTS_DATA_SOURCE } from '../events.constants';
+import { EVENTS_DATA_SOURCE } from '../common/events.constants';
 import { eventsDataSourceOptions } from '../persistence/events.data-source-options';
 import type { EventRecord } from './event-record';
 import { EventRecordsRepository } from './event-records.repository';

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Sql } from '@quitanda/database';
 import { DataSource } from 'typeorm';
 
-import { EVENTS_DATA_SOURCE } from '../events.constants';
+import { EVENTS_DATA_SOURCE } from '../common/events.constants';
 import type {
   EventRecord,
   EventRecordChanges,

@@ -1,7 +1,7 @@
 import { CLOCK, FixedClock, newId } from '@quitanda/kernel';
 import { newTestService } from '@quitanda/testing';
 
-import { EventsError, EventsErrorCode } from '../events.errors';
+import { EventsError, EventsErrorCode } from '../common/events.errors';
 import type { EventRecord } from './event-record';
 import { EventRecordsRepository } from './event-records.repository';
 import { EventRecordsService } from './event-records.service';

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, isUuid, newId } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
-import { EventsError } from '../events.errors';
+import { EventsError } from '../common/events.errors';
 import type {
   EventRecord,
   EventRecordChanges,

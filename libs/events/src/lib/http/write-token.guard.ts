@@ -3,9 +3,9 @@ import type { CanActivate, ExecutionContext } from '@nestjs/common';
 import { SecretMatcher } from '@quitanda/kernel';
 import type { Request } from 'express';
 
-import { EVENTS_OPTIONS } from '../events.constants';
-import { EventsError } from '../events.errors';
-import type { EventsModuleOptions } from '../events.options';
+import { EVENTS_OPTIONS } from '../common/events.constants';
+import { EventsError } from '../common/events.errors';
+import type { EventsModuleOptions } from '../common/events.options';
 
 /**
  * When `EVENTS_WRITE_TOKEN` is configured, writes need

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-import { EVENTS_SCHEMA } from '../events.constants';
+import { EVENTS_SCHEMA } from '../common/events.constants';
 
 /** One event record; `version` counts writes and feeds the ETag. */
 @Entity({ name: 'events', schema: EVENTS_SCHEMA })

@@ -1,7 +1,7 @@
 import { contextDataSourceOptions } from '@quitanda/database';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 
-import { EVENTS_DATA_SOURCE, EVENTS_SCHEMA } from '../events.constants';
+import { EVENTS_DATA_SOURCE, EVENTS_SCHEMA } from '../common/events.constants';
 import { EventRecordEntity } from './event-record.entity';
 import { EVENTS_MIGRATIONS } from './migrations';
 

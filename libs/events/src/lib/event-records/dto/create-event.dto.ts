@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { TrimmedLength } from '@quitanda/http';
 import { Allow } from 'class-validator';
 
-import { TITLE_MAX_LENGTH } from '../../events.constants';
+import { TITLE_MAX_LENGTH } from '../../common/events.constants';
 import { DescriptionField } from './description-field.decorator';
 
 /** Body of `POST /events` and `PUT /events/:id`. */

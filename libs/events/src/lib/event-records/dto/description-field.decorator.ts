@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 
-import { DESCRIPTION_MAX_LENGTH } from '../../events.constants';
+import { DESCRIPTION_MAX_LENGTH } from '../../common/events.constants';
 
 /**
  * `description`, as every write takes it: optional text of at most

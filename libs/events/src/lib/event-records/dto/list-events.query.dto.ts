@@ -2,7 +2,10 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 
-import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from '../../events.constants';
+import {
+  LIST_DEFAULT_LIMIT,
+  LIST_MAX_LIMIT,
+} from '../../common/events.constants';
 
 /** Query of `GET /events`; unknown parameters are ignored. */
 export class ListEventsQueryDto {

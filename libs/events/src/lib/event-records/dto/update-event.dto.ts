@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { TrimmedLength } from '@quitanda/http';
 import { Allow, IsOptional } from 'class-validator';
 
-import { TITLE_MAX_LENGTH } from '../../events.constants';
+import { TITLE_MAX_LENGTH } from '../../common/events.constants';
 import { DescriptionField } from './description-field.decorator';
 
 /** Body of `PATCH /events/:id`: any subset of the writable fields. */
