@@ -29,7 +29,11 @@ describe('collection settings', () => {
       [{ permissions: 'public' }, /permissions/],
       [{ schema: 'string' }, /schema/],
       [{ unique: [{ field: '_id' }] }, /server field/],
-      [{ unique: [{ field: 'a' }, { field: 'b' }] }, /at most one/],
+      [
+        { unique: 'abcdefghi'.split('').map((field) => ({ field })) },
+        /at most 8 fields/,
+      ],
+      [{ unique: [{ field: 'a' }, { field: 'a', fold: ['case'] }] }, /twice/],
       [{ references: [{ field: 'a', to: 'group' }] }, /to must be/],
       [{ references: [{ field: 'a', to: 'collection' }] }, /collection/],
       [{ deltaSet: 1 }, /deltaSet/],
