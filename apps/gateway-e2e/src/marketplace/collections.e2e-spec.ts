@@ -149,6 +149,58 @@ describe('marketplace collections (e2e)', () => {
     await post('words', alice.auth, { w: 'a' }).expect(201);
   });
 
+  it('keeps each of several unique fields unique, naming the one a write repeats', async () => {
+    await declare('members', {
+      unique: [
+        { field: 'email', fold: ['case', 'trim'] },
+        { field: 'card.number' },
+      ],
+    }).expect(201);
+    const results = await Promise.all(
+      ['a', 'b', 'c', 'd'].map((x) =>
+        post('members', alice.auth, {
+          email: `${x}@x`,
+          card: { number: '42' },
+        }),
+      ),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
+    const conflict = results.find((r) => r.status === 409);
+    expect(conflict?.body).toEqual(kinveyError('DuplicateEntity'));
+    expect(conflict?.body.debug).toBe('card.number');
+    const email = await post('members', alice.auth, {
+      email: ' A@X ',
+      card: { number: '7' },
+    }).expect(409);
+    expect(email.body.debug).toBe('email');
+
+    // An update to a taken number is refused; a delete frees its values.
+    const won = results.find((r) => r.status === 201)?.body;
+    const other = await post('members', alice.auth, {
+      email: 'e@x',
+      card: { number: '7' },
+    }).expect(201);
+    const taken = await t.http
+      .put(`/appdata/${APP_KEY}/members/${other.body._id}`)
+      .set('Authorization', alice.auth)
+      .send({ email: 'e@x', card: { number: '42' } })
+      .expect(409);
+    expect(taken.body.debug).toBe('card.number');
+    await t.http
+      .delete(`/appdata/${APP_KEY}/members/${won._id}`)
+      .set('Authorization', alice.auth)
+      .expect(200);
+    await t.http
+      .put(`/appdata/${APP_KEY}/members/${other.body._id}`)
+      .set('Authorization', alice.auth)
+      .send({ email: 'e@x', card: { number: '42' } })
+      .expect(200);
+    await post('members', bob.auth, {
+      email: won.email,
+      card: { number: '7' },
+    }).expect(201);
+  });
+
   it('checks references to users and to records of another collection', async () => {
     await declare('lists').expect(201);
     await declare('items', {

@@ -29,7 +29,11 @@ describe('collection settings', () => {
       [{ permissions: 'public' }, /permissions/],
       [{ schema: 'string' }, /schema/],
       [{ unique: [{ field: '_id' }] }, /server field/],
-      [{ unique: [{ field: 'a' }, { field: 'b' }] }, /at most one/],
+      [
+        { unique: 'abcdefghi'.split('').map((field) => ({ field })) },
+        /at most 8 fields/,
+      ],
+      [{ unique: [{ field: 'a' }, { field: 'a', fold: ['case'] }] }, /twice/],
       [{ references: [{ field: 'a', to: 'group' }] }, /to must be/],
       [{ references: [{ field: 'a', to: 'collection' }] }, /collection/],
       [{ deltaSet: 1 }, /deltaSet/],
@@ -38,6 +42,12 @@ describe('collection settings', () => {
       expect(
         failure(() => parseCollectionSettings(settings, 1024)).debug,
       ).toMatch(debug);
+  });
+
+  it('takes up to 8 unique fields, dotted paths included', () => {
+    const unique = 'abcdefg'.split('').map((field) => ({ field }));
+    unique.push({ field: 'h.i' });
+    expect(parseCollectionSettings({ unique }, 1024).unique).toHaveLength(8);
   });
 
   it('refuses a schema over the size limit, and one Ajv cannot compile', () => {
@@ -52,6 +62,26 @@ describe('collection settings', () => {
 });
 
 describe('compiled collection', () => {
+  it('keeps the first unique field as the unique name, the others with null where a record has none', () => {
+    const people = compileCollection('people', {
+      unique: [
+        { field: 'email', fold: ['trim'] },
+        { field: 'phone' },
+        { field: 'card.number', fold: ['case'] },
+      ],
+    });
+    expect(
+      people.uniqueKeys({ email: ' a@x ', card: { number: 'AB1' } }),
+    ).toEqual({
+      uniqueName: 'a@x',
+      uniqueField: 'email',
+      uniqueValues: [
+        { field: 'phone', value: null },
+        { field: 'card.number', value: 'ab1' },
+      ],
+    });
+  });
+
   const rules = compileCollection('contacts', {
     schema: {
       type: 'object',
@@ -81,6 +111,10 @@ describe('compiled collection', () => {
   it('folds the unique key and serves string fields from text indexes', () => {
     expect(rules.uniqueKey({ name: '  Ana ' })).toBe('ana');
     expect(rules.uniqueKey({})).toBeNull();
+    expect(rules.uniqueKeys({ name: 'Ana' })).toEqual({
+      uniqueName: 'ana',
+      uniqueField: 'name',
+    });
     expect([...rules.textFields]).toContain('name');
     expect([...rules.textFields]).not.toContain('tags');
   });

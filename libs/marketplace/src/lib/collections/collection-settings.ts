@@ -42,6 +42,11 @@ export interface CollectionSettings {
 const COLLECTION_NAME = /^[A-Za-z0-9-][A-Za-z0-9_-]{0,254}$/;
 /** Dotted paths of plain field names. */
 const FIELD_PATH = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
+/**
+ * Each unique field beyond the first costs every write of the collection
+ * one more index entry (and a settings change one more pass over it).
+ */
+export const MAX_UNIQUE_FIELDS = 8;
 const SETTING_KEYS = new Set([
   'permissions',
   'schema',
@@ -76,8 +81,9 @@ function fieldOf(value: unknown, where: string): string {
 
 function uniqueOf(value: unknown): UniqueField[] {
   if (!Array.isArray(value)) invalid('unique must be an array');
-  // One per collection: the record's unique key is one indexed column.
-  if (value.length > 1) invalid('unique: at most one field per collection');
+  if (value.length > MAX_UNIQUE_FIELDS)
+    invalid(`unique: at most ${MAX_UNIQUE_FIELDS} fields per collection`);
+  const seen = new Set<string>();
   return value.map((entry: unknown, index) => {
     const where = `unique[${index}]`;
     if (!isPlainObject(entry)) invalid(`${where} must be an object`);
@@ -87,7 +93,11 @@ function uniqueOf(value: unknown): UniqueField[] {
       fold.some((f: unknown) => f !== 'case' && f !== 'trim')
     )
       invalid(`${where}.fold must list "case" and/or "trim"`);
-    return { field: fieldOf(entry['field'], where), fold: fold as Fold[] };
+    const field = fieldOf(entry['field'], where);
+    // One field, one fold: two folds of it would be two answers to "taken?".
+    if (seen.has(field)) invalid(`${where}.field ${field} is listed twice`);
+    seen.add(field);
+    return { field, fold: fold as Fold[] };
   });
 }
 

@@ -14,6 +14,29 @@ import type {
 /** Written by the server on every record, always as strings. */
 const SERVER_TEXT_FIELDS = ['_acl.creator', '_kmd.ect', '_kmd.lmt'];
 
+/** A unique field's folded value in a record (null: the record has none). */
+export interface UniqueValue {
+  readonly field: string;
+  readonly value: string | null;
+}
+
+/**
+ * What a record stores to keep its unique fields unique: the first
+ * field's folded value in its own indexed column (the produce app's
+ * product names, one write), the others' in `record_unique_values`.
+ */
+export interface UniqueKeys {
+  /** The first unique field's folded value, or null. */
+  readonly uniqueName: string | null;
+  /** The first unique field, named by a duplicate's error. */
+  readonly uniqueField?: string;
+  /**
+   * Every other unique field's value, null where the record has none;
+   * undefined when the collection has no other unique field.
+   */
+  readonly uniqueValues?: readonly UniqueValue[];
+}
+
 /** A collection's settings turned into what each request runs. */
 export interface CompiledCollection {
   readonly name: string;
@@ -25,12 +48,14 @@ export interface CompiledCollection {
    * compiler serves conditions and sorts on them from B-tree indexes.
    */
   readonly textFields: ReadonlySet<string>;
-  readonly unique?: UniqueField;
+  readonly unique: readonly UniqueField[];
   readonly references: readonly Reference[];
   /** Checks a record and coerces its scalars in place; throws otherwise. */
   validate(doc: KinveyDoc): void;
-  /** The folded value the database keeps unique, or null. */
+  /** The first unique field's folded value, or null. */
   uniqueKey(doc: KinveyDoc): string | null;
+  /** Every unique field's folded value, as the record stores them. */
+  uniqueKeys(doc: KinveyDoc): UniqueKeys;
 }
 
 /** The value at a dotted path of a document. */
@@ -132,7 +157,10 @@ export function compileCollection(
   settings: CollectionSettings,
 ): CompiledCollection {
   const check = settings.schema ? compileSchema(settings.schema) : undefined;
-  const unique = settings.unique?.[0];
+  const unique = settings.unique ?? [];
+  const [first, ...others] = unique;
+  const uniqueKey = (doc: KinveyDoc): string | null =>
+    first ? fold(valueAt(doc, first.field), first) : null;
   return {
     name,
     settings,
@@ -144,8 +172,15 @@ export function compileCollection(
     validate(doc) {
       if (check && !check(doc)) throwFailures(check.errors ?? []);
     },
-    uniqueKey(doc) {
-      return unique ? fold(valueAt(doc, unique.field), unique) : null;
+    uniqueKey,
+    uniqueKeys(doc) {
+      const keys = { uniqueName: uniqueKey(doc), uniqueField: first?.field };
+      if (others.length === 0) return keys;
+      const uniqueValues = others.map((other) => ({
+        field: other.field,
+        value: fold(valueAt(doc, other.field), other),
+      }));
+      return { ...keys, uniqueValues };
     },
   };
 }

@@ -372,8 +372,7 @@ export class KinveyImportService {
       id,
       doc,
       creator,
-      uniqueName: collection.uniqueKey(doc),
-      uniqueField: collection.unique?.field,
+      ...collection.uniqueKeys(doc),
       now: new Date(kmd.lmt),
     };
     await this.records.insert(record);

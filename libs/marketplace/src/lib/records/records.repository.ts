@@ -10,7 +10,10 @@ import type { FindSpec } from '../query/find-query';
 import { readableSql } from '../query/acl-conditions';
 import type { Reader } from '../query/acl-conditions';
 import { SqlParams } from '../query/sql-params';
-import type { CompiledCollection } from '../collections/compiled-collection';
+import type {
+  CompiledCollection,
+  UniqueKeys,
+} from '../collections/compiled-collection';
 
 /** What a find needs of a collection: its name and its text fields. */
 export type CollectionScope = Pick<CompiledCollection, 'name' | 'textFields'>;
@@ -21,12 +24,9 @@ export interface RecordKey {
   readonly id: string;
 }
 
-export interface NewRecord extends RecordKey {
+export interface NewRecord extends RecordKey, UniqueKeys {
   readonly doc: KinveyDoc;
   readonly creator: string;
-  readonly uniqueName: string | null;
-  /** The field `uniqueName` folds, named by a duplicate's error. */
-  readonly uniqueField?: string;
   readonly now: Date;
 }
 
@@ -57,14 +57,55 @@ function recordsSpec(
   };
 }
 
+/**
+ * The field of a `record_unique_values` key PostgreSQL reports taken:
+ * `Key (app_key, collection, field, value)=(kid_x, tags, label, ripe) ...`.
+ * App keys, collection names and field paths hold no comma.
+ */
+function takenField(error: unknown): string | undefined {
+  const pg = error as { detail?: unknown; driverError?: { detail?: unknown } };
+  const detail = pg.driverError?.detail ?? pg.detail;
+  if (typeof detail !== 'string') return undefined;
+  return /\)=\([^,]*, [^,]*, ([^,]*), /.exec(detail)?.[1];
+}
+
+function duplicateOf(record: NewRecord, field: string | undefined): never {
+  throw MarketplaceError.duplicate(
+    `A ${record.collection} with this ${field ?? 'value'} already exists.`,
+    field ?? '',
+  );
+}
+
 function duplicate(error: unknown, record: NewRecord): never {
   if (isUniqueViolation(error, 'records_unique_name_key'))
-    throw MarketplaceError.duplicate(
-      `A ${record.collection} with this ${record.uniqueField ?? 'value'} already exists.`,
-      record.uniqueField ?? '',
-    );
+    duplicateOf(record, record.uniqueField);
+  if (isUniqueViolation(error, 'record_unique_values_value_key'))
+    duplicateOf(record, takenField(error));
   if (isUniqueViolation(error)) throw MarketplaceError.duplicateId(record.id);
   throw error;
+}
+
+/** The parameters that list a record's other unique values. */
+function valueColumns(record: NewRecord): [string[], Array<string | null>] {
+  const values = record.uniqueValues ?? [];
+  return [values.map((v) => v.field), values.map((v) => v.value)];
+}
+
+/**
+ * The insert of a record whose `id_producer` ($8), when given, must name
+ * a user of the app; `also` adds statements that write with it.
+ */
+function insertRecordSql(also: string): string {
+  return `WITH admitted AS (
+     SELECT WHERE $8::text IS NULL
+        OR EXISTS (SELECT 1 FROM marketplace.users WHERE app_key = $1 AND id = $8)),
+   gone AS (
+     DELETE FROM marketplace.record_tombstones
+      WHERE app_key = $1 AND collection = $2 AND id = $3 AND EXISTS (SELECT FROM admitted))${also}
+   INSERT INTO marketplace.records (app_key, collection, id, doc, creator, unique_name, created_at, updated_at)
+   SELECT $1, $2, $3, $4::jsonb, $5, $6, $7::timestamptz, $7::timestamptz
+    WHERE EXISTS (SELECT FROM admitted)
+   RETURNING 1`;
 }
 
 /** Records of the four collections, and tombstones of deleted ones. */
@@ -78,31 +119,37 @@ export class RecordsRepository {
    * statement, so a create costs one round trip.
    */
   async insert(record: NewRecord, producer?: string): Promise<boolean> {
+    const params = [
+      record.appKey,
+      record.collection,
+      record.id,
+      record.doc,
+      record.creator,
+      record.uniqueName,
+      record.now,
+      producer ?? null,
+    ];
     try {
       // Prepared: the statement of every create, parsed once per connection.
-      const rows = await this.db.primary.prepared(
-        'mkt_insert_record',
-        `WITH admitted AS (
-           SELECT WHERE $8::text IS NULL
-              OR EXISTS (SELECT 1 FROM marketplace.users WHERE app_key = $1 AND id = $8)),
-         gone AS (
-           DELETE FROM marketplace.record_tombstones
-            WHERE app_key = $1 AND collection = $2 AND id = $3 AND EXISTS (SELECT FROM admitted))
-         INSERT INTO marketplace.records (app_key, collection, id, doc, creator, unique_name, created_at, updated_at)
-         SELECT $1, $2, $3, $4::jsonb, $5, $6, $7::timestamptz, $7::timestamptz
-          WHERE EXISTS (SELECT FROM admitted)
-         RETURNING 1`,
-        [
-          record.appKey,
-          record.collection,
-          record.id,
-          record.doc,
-          record.creator,
-          record.uniqueName,
-          record.now,
-          producer ?? null,
-        ],
-      );
+      // A collection with one unique field or none (the produce app's) has
+      // no other values to keep: its create writes the record alone.
+      const rows = record.uniqueValues?.length
+        ? await this.db.primary.prepared(
+            'mkt_insert_record_values',
+            insertRecordSql(
+              `,
+               kept AS (
+                 INSERT INTO marketplace.record_unique_values (app_key, collection, record_id, field, value)
+                 SELECT $1, $2, $3, u.field, u.value FROM unnest($9::text[], $10::text[]) AS u(field, value)
+                  WHERE EXISTS (SELECT FROM admitted))`,
+            ),
+            [...params, ...valueColumns(record)],
+          )
+        : await this.db.primary.prepared(
+            'mkt_insert_record',
+            insertRecordSql(''),
+            params,
+          );
       return rows.length > 0;
     } catch (error) {
       duplicate(error, record);
@@ -124,19 +171,33 @@ export class RecordsRepository {
   }
 
   async replace(record: NewRecord): Promise<void> {
+    const update = `UPDATE marketplace.records SET doc = $4, unique_name = $5, updated_at = $6
+          WHERE app_key = $1 AND collection = $2 AND id = $3`;
+    const params = [
+      record.appKey,
+      record.collection,
+      record.id,
+      record.doc,
+      record.uniqueName,
+      record.now,
+    ];
     try {
-      await this.db.primary.rows(
-        `UPDATE marketplace.records SET doc = $4, unique_name = $5, updated_at = $6
-          WHERE app_key = $1 AND collection = $2 AND id = $3`,
-        [
-          record.appKey,
-          record.collection,
-          record.id,
-          record.doc,
-          record.uniqueName,
-          record.now,
-        ],
-      );
+      if (record.uniqueValues === undefined)
+        await this.db.primary.rows(update, params);
+      // The values are written from the update's result, so after it has
+      // locked the record: of two updates of one record, the second
+      // rewrites the first's rows (ON CONFLICT sees them, committed or not
+      // when it began), and the record and its values end as one of them.
+      else
+        await this.db.primary.rows(
+          `WITH updated AS (${update} RETURNING id)
+           INSERT INTO marketplace.record_unique_values AS v (app_key, collection, record_id, field, value)
+           SELECT $1, $2, updated.id, u.field, u.value
+             FROM updated, unnest($7::text[], $8::text[]) AS u(field, value)
+           ON CONFLICT (app_key, collection, record_id, field)
+           DO UPDATE SET value = EXCLUDED.value WHERE v.value IS DISTINCT FROM EXCLUDED.value`,
+          [...params, ...valueColumns(record)],
+        );
     } catch (error) {
       duplicate(error, record);
     }
@@ -277,6 +338,9 @@ export class RecordsRepository {
       `WITH gone AS (
          DELETE FROM marketplace.records r WHERE r.app_key = $${n + 1} AND r.collection = $${n + 2} AND (${where})
          RETURNING r.id),
+       freed AS (
+         DELETE FROM marketplace.record_unique_values v USING gone
+          WHERE v.app_key = $${n + 1} AND v.collection = $${n + 2} AND v.record_id = gone.id),
        stones AS (
          INSERT INTO marketplace.record_tombstones (app_key, collection, id, deleted_at)
          SELECT $${n + 1}, $${n + 2}, id, $${n + 3} FROM gone

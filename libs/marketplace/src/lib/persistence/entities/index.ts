@@ -6,6 +6,7 @@ import { FileChunkEntity } from './file-chunk.entity';
 import { FileEntity } from './file.entity';
 import { LoginAttemptEntity } from './login-attempt.entity';
 import { RecordTombstoneEntity } from './record-tombstone.entity';
+import { RecordUniqueValueEntity } from './record-unique-value.entity';
 import { RecordEntity } from './record.entity';
 import { UserTokenEntity } from './user-token.entity';
 import { UserEntity } from './user.entity';
@@ -21,6 +22,7 @@ export const MARKETPLACE_ENTITIES = [
   CollectionEntity,
   RecordEntity,
   RecordTombstoneEntity,
+  RecordUniqueValueEntity,
   FileEntity,
   FileChunkEntity,
 ];

@@ -36,8 +36,10 @@ export class RecordEntity {
   creator!: string;
 
   /**
-   * `lower(btrim(name))` of products (null elsewhere): the unique index on it
-   * makes concurrent creates of one name end in one winner.
+   * The folded value of the collection's first unique field (products:
+   * `lower(btrim(name))`; null without one): the unique index on it makes
+   * concurrent creates of one value end in one winner. Further unique
+   * fields: `record_unique_values`.
    */
   @Column({ type: 'text', nullable: true })
   uniqueName!: string | null;

@@ -6,6 +6,7 @@ import { DisableReservedUserIds1795727426293 } from './1795727426293-DisableRese
 import { CreateCollections1795800000000 } from './1795800000000-CreateCollections';
 import { CreateAccountTokens1795800000001 } from './1795800000001-CreateAccountTokens';
 import { CreateAccountMailQuiet1795800000100 } from './1795800000100-CreateAccountMailQuiet';
+import { AddRecordUniqueValues1795800000200 } from './1795800000200-AddRecordUniqueValues';
 
 /** Every migration of the marketplace schema, oldest first. */
 export const MARKETPLACE_MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MARKETPLACE_MIGRATIONS = [
   CreateCollections1795800000000,
   CreateAccountTokens1795800000001,
   CreateAccountMailQuiet1795800000100,
+  AddRecordUniqueValues1795800000200,
 ];
