@@ -498,7 +498,7 @@ describe('scale-out through PgBouncer and a streaming replica', () => {
       expect(log.serverErrors()).toEqual([]);
     });
 
-    it("reads back every write at once through the gateway that took it, replay paused or not; a caller with no recent write stays on the replica", async () => {
+    it('reads back every write at once through the gateway that took it, replay paused or not; a caller with no recent write stays on the replica', async () => {
       const project = await trackedProject(0);
       const errorsToResolve = Math.ceil(SIZE.readBacks / 3);
       for (let n = 0; n < errorsToResolve; n++)

@@ -121,7 +121,10 @@ export class Sql implements SqlExecutor {
    * Runs `work` on the target's pool. `text`: the statement, so that a
    * write is remembered for its caller's replica reads (read-your-writes).
    */
-  private onPool<T>(work: (pool: Pool) => Promise<T>, text?: string): Promise<T> {
+  private onPool<T>(
+    work: (pool: Pool) => Promise<T>,
+    text?: string,
+  ): Promise<T> {
     const dataSource = this.dataSource;
     if (!hasReadReplica(dataSource)) return work(poolOf(dataSource));
     return this.target === 'primary'
@@ -222,9 +225,7 @@ export class Sql implements SqlExecutor {
       this.target === 'primary' && hasReadReplica(this.dataSource)
         ? currentCaller()
         : undefined;
-    return this.onPool((pool) =>
-      this.transactionOn(pool, begin, work, caller),
-    );
+    return this.onPool((pool) => this.transactionOn(pool, begin, work, caller));
   }
 
   private async transactionOn<T>(

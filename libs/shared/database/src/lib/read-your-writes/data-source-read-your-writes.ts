@@ -14,7 +14,8 @@ async function position(pool: Pool, text: string): Promise<bigint | null> {
  * off a commit returns before its record is written out, and the insert
  * position is past it all the same.
  */
-export const PRIMARY_POSITION = 'SELECT pg_current_wal_insert_lsn()::text AS lsn';
+export const PRIMARY_POSITION =
+  'SELECT pg_current_wal_insert_lsn()::text AS lsn';
 const REPLAYED_POSITION = 'SELECT pg_last_wal_replay_lsn()::text AS lsn';
 
 const trackers = new WeakMap<Pool, ReadYourWrites>();

@@ -49,7 +49,7 @@ describe('ReadYourWrites', () => {
     expect(servers.asked).toEqual({ primary: 0, replica: 0 });
   });
 
-  it("sends a caller to the primary until the replica has replayed its write, then forgets it", async () => {
+  it('sends a caller to the primary until the replica has replayed its write, then forgets it', async () => {
     rules.wrote('ana', servers.commit());
     await expect(rules.replicaServes('ana')).resolves.toBe(false);
     now += 5;

@@ -57,7 +57,10 @@ export class ReadYourWrites {
   private readonly replayMaxAgeMs: number;
   private readonly maxCallers: number;
 
-  constructor(sources: WalPositionSources, options: ReadYourWritesOptions = {}) {
+  constructor(
+    sources: WalPositionSources,
+    options: ReadYourWritesOptions = {},
+  ) {
     const now = options.now ?? Date.now;
     this.primary = new SharedQuery(() => sources.primary(), now);
     this.replay = new SharedQuery(

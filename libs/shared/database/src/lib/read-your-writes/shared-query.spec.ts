@@ -7,9 +7,7 @@ function controlledQuery() {
     reject: (error: Error) => void;
   }> = [];
   const query = () =>
-    new Promise<number>((resolve, reject) =>
-      pending.push({ resolve, reject }),
-    );
+    new Promise<number>((resolve, reject) => pending.push({ resolve, reject }));
   const answer = async (value: number) => {
     pending.shift()?.resolve(value);
     // Let the settled query's callbacks (and a query queued after it) run.
