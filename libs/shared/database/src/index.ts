@@ -20,4 +20,5 @@ export { withClient } from './lib/with-client';
 export {
   runAsCaller,
   identifyCaller,
+  currentCaller,
 } from './lib/read-your-writes/caller-scope';
