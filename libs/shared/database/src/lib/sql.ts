@@ -14,7 +14,10 @@ import {
   readYourWritesOf,
 } from './read-your-writes/data-source-read-your-writes';
 import type { ReadYourWrites } from './read-your-writes/read-your-writes';
-import { parseWalPosition } from './read-your-writes/wal-position';
+import {
+  WAL_POSITION,
+  parseWalPosition,
+} from './read-your-writes/wal-position';
 
 /** Something that runs parameterised SQL: the pool, or one transaction. */
 export interface SqlExecutor {
@@ -166,6 +169,19 @@ export class Sql implements SqlExecutor {
     }
   }
 
+  /**
+   * Remembers the position `COMMIT_AT` answered; past the commit, nothing
+   * may fail the work: without a position, one is read after it.
+   */
+  private async noteCommit(caller: string, answer: unknown): Promise<void> {
+    const results = Array.isArray(answer) ? (answer as QueryResult[]) : [];
+    const lsn: unknown = results[1]?.rows[0]?.['lsn'];
+    const tracker = this.readYourWrites();
+    if (typeof lsn === 'string' && WAL_POSITION.test(lsn))
+      tracker.wrote(caller, parseWalPosition(lsn));
+    else await tracker.wroteNow(caller);
+  }
+
   private readYourWrites(): ReadYourWrites {
     return readYourWritesOf(
       poolOf(this.dataSource),
@@ -241,20 +257,14 @@ export class Sql implements SqlExecutor {
     const ignore = () => undefined;
     client.on('error', ignore);
     let broken = false;
+    let result: T;
+    let written: { caller: string; answer: unknown } | undefined;
     try {
       await client.query(begin);
       const tx = new ClientExecutor(client, caller !== undefined);
-      const result = await work(tx);
+      result = await work(tx);
       if (caller === undefined || !tx.wrote) await client.query('COMMIT');
-      else {
-        const [, at] = (await client.query(COMMIT_AT)) as unknown as [
-          QueryResult,
-          QueryResult<{ lsn: string }>,
-        ];
-        const lsn = at.rows[0]?.lsn;
-        if (lsn) this.readYourWrites().wrote(caller, parseWalPosition(lsn));
-      }
-      return result;
+      else written = { caller, answer: await client.query(COMMIT_AT) };
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {
         broken = true;
@@ -265,5 +275,8 @@ export class Sql implements SqlExecutor {
       // A connection that could not even roll back is discarded, not pooled.
       client.release(broken);
     }
+    // Once the connection is back: noting may need one of the pool's.
+    if (written) await this.noteCommit(written.caller, written.answer);
+    return result;
   }
 }

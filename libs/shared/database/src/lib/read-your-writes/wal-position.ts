@@ -4,10 +4,11 @@
  */
 export type WalPosition = bigint;
 
-const LSN = /^([0-9A-F]{1,8})\/([0-9A-F]{1,8})$/i;
+/** What `pg_lsn` prints. */
+export const WAL_POSITION = /^([0-9A-F]{1,8})\/([0-9A-F]{1,8})$/i;
 
 export function parseWalPosition(text: string): WalPosition {
-  const match = LSN.exec(text);
+  const match = WAL_POSITION.exec(text);
   if (!match) throw new Error(`Not a WAL position: ${text}`);
   return (
     (BigInt(`0x${match[1] as string}`) << 32n) |
