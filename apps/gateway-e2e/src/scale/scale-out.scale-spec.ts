@@ -30,6 +30,7 @@ const SIZE = FULL
       rateLimit: 1_000,
       expired: 120_000,
       probes: 400,
+      readBacks: 1_500,
     }
   : {
       productPairs: 120,
@@ -40,6 +41,7 @@ const SIZE = FULL
       rateLimit: 300,
       expired: Number(process.env['QUITANDA_SCALE_EXPIRED'] ?? 30_000),
       probes: 150,
+      readBacks: 150,
     };
 const CONCURRENCY = 16;
 /** PgBouncer's server connections for all gateways and contexts together. */
@@ -52,6 +54,10 @@ const APP_KEY = 'kid_scaleMarketApp01';
 const MASTER =
   'Basic ' +
   Buffer.from(`${APP_KEY}:master-secret-scale-0123456789`).toString('base64');
+/** The app's own credentials: a caller apart from the master's. */
+const APP =
+  'Basic ' +
+  Buffer.from(`${APP_KEY}:app-secret-scale-0123456789`).toString('base64');
 
 const run = promisify(execFile);
 const DAY_MS = 86_400_000;
@@ -489,6 +495,138 @@ describe('scale-out through PgBouncer and a streaming replica', () => {
           p99: Math.round(percentile(readCalls(), 99)),
         })}\n`,
       );
+      expect(log.serverErrors()).toEqual([]);
+    });
+
+    it('reads back every write at once through the gateway that took it, replay paused or not; a caller with no recent write stays on the replica', async () => {
+      const project = await trackedProject(0);
+      const errorsToResolve = Math.ceil(SIZE.readBacks / 3);
+      for (let n = 0; n < errorsToResolve; n++)
+        expect((await sendEvent(n, project, `ryw-${n}`)).status).toBe(200);
+      const errorIds = (
+        await primary<{ id: string }>(
+          'SELECT id::text AS id FROM error_tracking.errors WHERE project_id = $1 ORDER BY id',
+          [project.id],
+        )
+      ).map((row) => row.id);
+      expect(errorIds).toHaveLength(errorsToResolve);
+      const suffix = randomUUID().slice(0, 8);
+      const productCount = async (side: number) => {
+        const call = await log.call(
+          'product count (app)',
+          `${gw(side)}/appdata/${APP_KEY}/product/_count`,
+          { headers: { authorization: APP } },
+        );
+        expect(call.status).toBe(200);
+        return (call.body as { count: number }).count;
+      };
+      /** Each write and its read back, same client, same gateway. */
+      const misses: string[] = [];
+      const writeThenRead = (n: number) => async () => {
+        const side = n % 2;
+        if (n % 3 === 0) {
+          const name = `ryw-${suffix}-${n}`;
+          const created = await log.call(
+            'ryw product',
+            `${gw(side)}/appdata/${APP_KEY}/product`,
+            {
+              method: 'POST',
+              headers: {
+                authorization: MASTER,
+                'content-type': 'application/json',
+              },
+              body: JSON.stringify({ name, measurement: 'kg' }),
+            },
+          );
+          expect(created.status).toBe(201);
+          const id = (created.body as { _id: string })._id;
+          const byId = await log.call(
+            'ryw product by id',
+            `${gw(side)}/appdata/${APP_KEY}/product/${id}`,
+            { headers: { authorization: MASTER } },
+          );
+          if (byId.status !== 200) misses.push(`product ${id}: ${byId.status}`);
+          const query = encodeURIComponent(JSON.stringify({ name }));
+          const found = await log.call(
+            'ryw product query',
+            `${gw(side)}/appdata/${APP_KEY}/product?query=${query}`,
+            { headers: { authorization: MASTER } },
+          );
+          if ((found.body as unknown[]).length !== 1)
+            misses.push(`product ${name} not listed`);
+        } else if (n % 3 === 1) {
+          const title = `ryw ${suffix} <${n}>`;
+          const created = await log.call('ryw event', `${gw(side)}/events`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ title }),
+          });
+          expect(created.status).toBe(201);
+          const listed = await log.call(
+            'ryw events list',
+            `${gw(side)}/events?limit=5&q=${encodeURIComponent(title)}`,
+          );
+          const titles = (listed.body as Array<{ title: string }>).map(
+            (event) => event.title,
+          );
+          if (!titles.includes(title)) misses.push(`event ${title} not listed`);
+        } else {
+          const errorId = errorIds[(n - 2) / 3] as string;
+          const path = `/api/v4/projects/${project.id}/error_tracking/errors/${errorId}`;
+          const resolved = await api(side, path, {
+            method: 'PUT',
+            body: JSON.stringify({ status: 'resolved' }),
+          });
+          expect(resolved.status).toBe(200);
+          const detail = await api(side, path);
+          const status = (detail.body as { status: string }).status;
+          if (status !== 'resolved') misses.push(`error ${errorId}: ${status}`);
+        }
+      };
+
+      // Half the run with the replica's replay paused: a read the replica
+      // served would miss every write, so none may reach it.
+      await cluster.replicaCaughtUp();
+      const stale = await productCount(0);
+      const half = Math.floor(SIZE.readBacks / 2);
+      const appCounts: number[] = [];
+      await cluster.pauseReplay();
+      try {
+        await inParallel(
+          CONCURRENCY,
+          Array.from({ length: half }, (_, n) =>
+            // Every fifth, the app's credentials, which wrote nothing:
+            // their reads stay on the replica, which still shows what it
+            // had when replay paused.
+            n % 5 === 4
+              ? async () => void appCounts.push(await productCount(n))
+              : writeThenRead(n),
+          ),
+        );
+      } finally {
+        await cluster.resumeReplay();
+      }
+      const [{ n: written } = { n: 0 }] = await primary<{ n: number }>(
+        `SELECT count(*)::int AS n FROM marketplace.records WHERE app_key = $1 AND collection = 'product'`,
+        [APP_KEY],
+      );
+      expect(written).toBeGreaterThan(stale);
+      expect(new Set(appCounts)).toEqual(new Set([stale]));
+      // The other half with replay running: a replica a few ms behind.
+      await inParallel(
+        CONCURRENCY,
+        Array.from({ length: SIZE.readBacks - half }, (_, n) =>
+          writeThenRead(half + n),
+        ),
+      );
+      process.stdout.write(
+        `scale read-your-writes: ${JSON.stringify({
+          readBacks: SIZE.readBacks,
+          missed: misses.length,
+          appReadsOnPausedReplica: appCounts.length,
+        })}\n`,
+      );
+      expect(misses).toEqual([]);
       expect(log.serverErrors()).toEqual([]);
     });
 

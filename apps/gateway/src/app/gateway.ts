@@ -62,7 +62,9 @@ export async function startGateway(
     }
     const app = await NestFactory.create<NestExpressApplication>(
       AppModule.forRoot({ config, databaseUrl: database.url }),
-      new GatewayExpressAdapter(config.http),
+      new GatewayExpressAdapter(config.http, {
+        callerScopes: Boolean(config.databaseReadUrl),
+      }),
       { bodyParser: false, bufferLogs: true, abortOnError: false },
     );
     started = app;

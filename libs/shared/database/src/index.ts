@@ -17,3 +17,8 @@ export type { SqlExecutor, LocalSettings } from './lib/sql';
 export { boundedWaits, DEFAULT_DB_TIMEOUT_MS } from './lib/bounded-waits';
 export { namedStatements } from './lib/named-statements';
 export { withClient } from './lib/with-client';
+export {
+  runAsCaller,
+  identifyCaller,
+  currentCaller,
+} from './lib/read-your-writes/caller-scope';

@@ -48,6 +48,9 @@ export interface ScaleCluster {
   admin(command: string): Promise<Array<Record<string, unknown>>>;
   /** The replica has replayed everything the primary had written when called. */
   replicaCaughtUp(): Promise<void>;
+  /** Stops the replica's replay (it still answers, with what it had). */
+  pauseReplay(): Promise<void>;
+  resumeReplay(): Promise<void>;
   /** Stops the replica, as an outage would. */
   stopReplica(): Promise<void>;
   stop(): Promise<void>;
@@ -237,6 +240,24 @@ pidfile = ${join(dir, 'pgbouncer.pid')}
             throw new Error(`not an admin command: ${command}`);
           return (await client.query(command)).rows;
         }),
+      async pauseReplay() {
+        await withClient(replicaUrl, (client) =>
+          client.query('SELECT pg_wal_replay_pause()'),
+        );
+        await until('the replica to pause its replay', () =>
+          withClient(replicaUrl, async (client) => {
+            const rows = await client.query<{ state: string }>(
+              'SELECT pg_get_wal_replay_pause_state() AS state',
+            );
+            return rows.rows[0]?.state === 'paused';
+          }),
+        );
+      },
+      async resumeReplay() {
+        await withClient(replicaUrl, (client) =>
+          client.query('SELECT pg_wal_replay_resume()'),
+        );
+      },
       async stopReplica() {
         await pgCtl(replicaDir, '-m', 'fast', 'stop');
       },

@@ -3,8 +3,9 @@ import type { Server } from 'node:http';
 import { StreamableFile } from '@nestjs/common';
 import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
+import { runAsCaller } from '@quitanda/database';
 import { JsonText, endWithBody } from '@quitanda/http';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 
 import type { HttpServerLimits } from '../config/gateway-config';
 
@@ -21,10 +22,22 @@ import type { HttpServerLimits } from '../config/gateway-config';
  * Its server bounds what one client can hold (`limits`): Node's defaults
  * let a trickled body keep its connection for 300 s, with no cap on
  * connections.
+ *
+ * With `callerScopes` (a replica configured), every route handler runs as
+ * its request's caller (`runAsCaller`), so that a caller's replica reads
+ * wait for its own writes: the contexts name authenticated callers, any
+ * other is its client address. Entered here rather than in a middleware,
+ * which would hand the scope to the contexts' body parsers: they resume
+ * from the socket's events, outside it. Without a replica nothing is
+ * entered, and Node's async context tracking stays off.
  */
 export class GatewayExpressAdapter extends ExpressAdapter {
-  constructor(private readonly limits?: HttpServerLimits) {
+  constructor(
+    private readonly limits?: HttpServerLimits,
+    options: { readonly callerScopes?: boolean } = {},
+  ) {
     super();
+    if (options.callerScopes) scopeRoutesByCaller(this);
   }
 
   override initHttpServer(options: NestApplicationOptions): void {
@@ -66,6 +79,39 @@ export class GatewayExpressAdapter extends ExpressAdapter {
     }
     endWithBody(response, text);
     return undefined;
+  }
+}
+
+/** What Nest registers routes through (its `RouterMethodFactory`). */
+const ROUTE_METHODS = [
+  'get',
+  'post',
+  'put',
+  'patch',
+  'delete',
+  'head',
+  'options',
+  'all',
+  'search',
+] as const;
+
+type RouteRegistration = (...args: unknown[]) => unknown;
+
+function scopeRoutesByCaller(adapter: ExpressAdapter): void {
+  const methods = adapter as unknown as Record<string, RouteRegistration>;
+  for (const method of ROUTE_METHODS) {
+    const register = (methods[method] as RouteRegistration).bind(adapter);
+    methods[method] = (...args: unknown[]) => {
+      const handler = args.at(-1);
+      if (typeof handler !== 'function') return register(...args);
+      const scoped = (req: Request, res: Response, next: unknown) =>
+        runAsCaller(
+          req,
+          () => `address:${req.ip}`,
+          () => handler(req, res, next),
+        );
+      return register(...args.slice(0, -1), scoped);
+    };
   }
 }
 

@@ -1,5 +1,6 @@
 import { Injectable, createParamDecorator } from '@nestjs/common';
 import type { CanActivate, ExecutionContext } from '@nestjs/common';
+import { identifyCaller } from '@quitanda/database';
 import type { Request } from 'express';
 import type { IncomingMessage } from 'node:http';
 
@@ -40,6 +41,8 @@ export class TokenAuthGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<Request>();
     const caller = await this.accounts.authenticate(accessTokenOf(req));
     CALLERS.set(req, caller);
+    // Whose writes this request's replica reads must see (docs/scaling.md).
+    identifyCaller(req, `user:${caller.user.id}`);
     if (
       !READ_METHODS.has(req.method ?? 'GET') &&
       !caller.token.scopes.includes('api')

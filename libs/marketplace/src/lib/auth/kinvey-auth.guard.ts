@@ -1,5 +1,6 @@
 import { Injectable, createParamDecorator } from '@nestjs/common';
 import type { CanActivate, ExecutionContext } from '@nestjs/common';
+import { identifyCaller } from '@quitanda/database';
 import type { Request } from 'express';
 
 import { AuthService } from './auth.service';
@@ -19,9 +20,17 @@ export class KinveyAuthGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<Request>();
     const appKey = String(req.params['appKey'] ?? '');
-    PRINCIPALS.set(
+    const principal = await this.auth.authenticate(
+      appKey,
+      req.headers.authorization,
+    );
+    PRINCIPALS.set(req, principal);
+    // Whose writes this request's replica reads must see (docs/scaling.md).
+    identifyCaller(
       req,
-      await this.auth.authenticate(appKey, req.headers.authorization),
+      principal.kind === 'user'
+        ? `user:${appKey}:${principal.user.id}`
+        : `${principal.kind}:${appKey}`,
     );
     return true;
   }

@@ -1,4 +1,4 @@
-import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import type { Pool, PoolClient, QueryResult, QueryResultRow } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
@@ -8,6 +8,16 @@ import {
   statementName,
 } from './named-statements';
 import { isConnectionFailure } from './pg-errors';
+import { currentCaller } from './read-your-writes/caller-scope';
+import {
+  PRIMARY_POSITION,
+  readYourWritesOf,
+} from './read-your-writes/data-source-read-your-writes';
+import type { ReadYourWrites } from './read-your-writes/read-your-writes';
+import {
+  WAL_POSITION,
+  parseWalPosition,
+} from './read-your-writes/wal-position';
 
 /** Something that runs parameterised SQL: the pool, or one transaction. */
 export interface SqlExecutor {
@@ -43,6 +53,18 @@ export type LocalSettings = Readonly<Record<string, string | number>>;
 const RECOVERY_CONFLICT = '40001';
 const SETTING_NAME = /^[a-z_]+$/;
 const SETTING_VALUE = /^[A-Za-z0-9_]+$/;
+/**
+ * A statement that writes, a data-modifying WITH included: what a caller's
+ * later replica reads must see. Matching a locking `FOR UPDATE` too costs
+ * one position query, never a missed write; no statement here writes
+ * through a function.
+ */
+const WRITES = /\b(?:INSERT|UPDATE|DELETE|MERGE)\b/i;
+/**
+ * COMMIT, then the position past its record, in one simple query: no round
+ * trip of its own, and one server session even through PgBouncer.
+ */
+const COMMIT_AT = `COMMIT; ${PRIMARY_POSITION}`;
 
 function beginWith(settings: LocalSettings | undefined): string {
   const sets = Object.entries(settings ?? {}).map(([name, value]) => {
@@ -56,12 +78,19 @@ function beginWith(settings: LocalSettings | undefined): string {
 }
 
 class ClientExecutor implements SqlExecutor {
-  constructor(private readonly client: PoolClient) {}
+  /** Whether a statement that writes ran (counted only when asked to). */
+  wrote = false;
+
+  constructor(
+    private readonly client: PoolClient,
+    private readonly watchWrites: boolean,
+  ) {}
 
   async rows<T extends QueryResultRow>(
     text: string,
     values?: readonly unknown[],
   ): Promise<T[]> {
+    if (this.watchWrites && !this.wrote) this.wrote = WRITES.test(text);
     return (await this.client.query<T>(text, values as unknown[])).rows;
   }
 }
@@ -77,8 +106,9 @@ class ClientExecutor implements SqlExecutor {
 export class Sql implements SqlExecutor {
   /**
    * `replica`: the DataSource's read replica, for reads that tolerate its
-   * lag (never a read that must see the caller's own write); the primary
-   * when there is no replica.
+   * lag; the primary when there is no replica, and for a caller (see
+   * `runAsCaller`) whose last write the replica has not replayed yet, so
+   * every caller reads its own writes.
    */
   constructor(
     private readonly dataSource: DataSource,
@@ -91,12 +121,43 @@ export class Sql implements SqlExecutor {
   }
 
   /**
-   * Runs `work` on the target's pool. A replica that cannot be reached, or
-   * that cancelled a read for a conflict with its recovery, is no reason to
-   * fail a read the primary can serve: it runs there instead.
+   * Runs `work` on the target's pool. `text`: the statement, so that a
+   * write is remembered for its caller's replica reads (read-your-writes).
    */
-  private async onPool<T>(work: (pool: Pool) => Promise<T>): Promise<T> {
-    if (this.target === 'primary' || !hasReadReplica(this.dataSource))
+  private onPool<T>(
+    work: (pool: Pool) => Promise<T>,
+    text?: string,
+  ): Promise<T> {
+    const dataSource = this.dataSource;
+    if (!hasReadReplica(dataSource)) return work(poolOf(dataSource));
+    return this.target === 'primary'
+      ? this.onPrimary(work, text)
+      : this.onReplica(work);
+  }
+
+  private async onPrimary<T>(
+    work: (pool: Pool) => Promise<T>,
+    text: string | undefined,
+  ): Promise<T> {
+    const result = await work(poolOf(this.dataSource));
+    const caller =
+      text !== undefined && WRITES.test(text) ? currentCaller() : undefined;
+    if (caller !== undefined) await this.readYourWrites().wroteNow(caller);
+    return result;
+  }
+
+  /**
+   * A caller whose last write the replica has not replayed reads from the
+   * primary. A replica that cannot be reached, or that cancelled a read for
+   * a conflict with its recovery, is no reason to fail a read the primary
+   * can serve: it runs there instead.
+   */
+  private async onReplica<T>(work: (pool: Pool) => Promise<T>): Promise<T> {
+    const caller = currentCaller();
+    if (
+      caller !== undefined &&
+      !(await this.readYourWrites().replicaServes(caller))
+    )
       return work(poolOf(this.dataSource));
     try {
       return await work(readPoolOf(this.dataSource));
@@ -106,6 +167,26 @@ export class Sql implements SqlExecutor {
         throw error;
       return work(poolOf(this.dataSource));
     }
+  }
+
+  /**
+   * Remembers the position `COMMIT_AT` answered; past the commit, nothing
+   * may fail the work: without a position, one is read after it.
+   */
+  private async noteCommit(caller: string, answer: unknown): Promise<void> {
+    const results = Array.isArray(answer) ? (answer as QueryResult[]) : [];
+    const lsn: unknown = results[1]?.rows[0]?.['lsn'];
+    const tracker = this.readYourWrites();
+    if (typeof lsn === 'string' && WAL_POSITION.test(lsn))
+      tracker.wrote(caller, parseWalPosition(lsn));
+    else await tracker.wroteNow(caller);
+  }
+
+  private readYourWrites(): ReadYourWrites {
+    return readYourWritesOf(
+      poolOf(this.dataSource),
+      readPoolOf(this.dataSource),
+    );
   }
 
   /**
@@ -132,7 +213,7 @@ export class Sql implements SqlExecutor {
         if (!fallBackFromNamedStatements(pool, error)) throw error;
         return (await pool.query<T>(unnamed)).rows;
       }
-    });
+    }, text);
   }
 
   async rows<T extends QueryResultRow>(
@@ -141,6 +222,7 @@ export class Sql implements SqlExecutor {
   ): Promise<T[]> {
     return this.onPool(
       async (pool) => (await pool.query<T>(text, values as unknown[])).rows,
+      text,
     );
   }
 
@@ -154,13 +236,19 @@ export class Sql implements SqlExecutor {
     settings?: LocalSettings,
   ): Promise<T> {
     const begin = beginWith(settings);
-    return this.onPool((pool) => this.transactionOn(pool, begin, work));
+    // The caller of a write on the primary, when a replica must see it.
+    const caller =
+      this.target === 'primary' && hasReadReplica(this.dataSource)
+        ? currentCaller()
+        : undefined;
+    return this.onPool((pool) => this.transactionOn(pool, begin, work, caller));
   }
 
   private async transactionOn<T>(
     pool: Pool,
     begin: string,
     work: (tx: SqlExecutor) => Promise<T>,
+    caller: string | undefined,
   ): Promise<T> {
     const client = await pool.connect();
     // A checked-out client whose connection drops between two statements
@@ -169,11 +257,14 @@ export class Sql implements SqlExecutor {
     const ignore = () => undefined;
     client.on('error', ignore);
     let broken = false;
+    let result: T;
+    let written: { caller: string; answer: unknown } | undefined;
     try {
       await client.query(begin);
-      const result = await work(new ClientExecutor(client));
-      await client.query('COMMIT');
-      return result;
+      const tx = new ClientExecutor(client, caller !== undefined);
+      result = await work(tx);
+      if (caller === undefined || !tx.wrote) await client.query('COMMIT');
+      else written = { caller, answer: await client.query(COMMIT_AT) };
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {
         broken = true;
@@ -184,5 +275,8 @@ export class Sql implements SqlExecutor {
       // A connection that could not even roll back is discarded, not pooled.
       client.release(broken);
     }
+    // Once the connection is back: noting may need one of the pool's.
+    if (written) await this.noteCommit(written.caller, written.answer);
+    return result;
   }
 }

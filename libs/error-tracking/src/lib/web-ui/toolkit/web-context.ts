@@ -1,5 +1,6 @@
 import { Inject, Injectable, createParamDecorator } from '@nestjs/common';
 import type { ExecutionContext, NestMiddleware } from '@nestjs/common';
+import { identifyCaller } from '@quitanda/database';
 import { CLOCK, randomToken } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 import type { NextFunction, Request, Response } from 'express';
@@ -103,6 +104,8 @@ export class WebContextMiddleware implements NestMiddleware {
       const secure = req.secure;
       const sessionId = cookies.get(SESSION_COOKIE);
       const session = await this.sessions.resolve(sessionId);
+      // The same caller as the user's API tokens (docs/scaling.md).
+      if (session) identifyCaller(req, `user:${session.user.id}`);
       const setCookies: string[] = [];
       if (sessionId && !session)
         setCookies.push(
