@@ -23,7 +23,10 @@ describe('AppBootstrapService', () => {
 
   async function build(options: Partial<MarketplaceModuleOptions>) {
     const built = await newTestService(AppBootstrapService, [
-      { provide: MARKETPLACE_OPTIONS, useValue: { ...TEST_OPTIONS, ...options } },
+      {
+        provide: MARKETPLACE_OPTIONS,
+        useValue: { ...TEST_OPTIONS, ...options },
+      },
     ]);
     apps = built.mock(AppsService);
     repository = built.mock(AppsRepository);

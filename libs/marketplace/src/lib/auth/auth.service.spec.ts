@@ -47,7 +47,9 @@ describe('AuthService', () => {
     for (const header of [undefined, '  ', 'Bearer a b', 'Basic !!!'])
       await expect(
         service.authenticate('kid_test', header),
-      ).rejects.toMatchObject({ code: MarketplaceErrorCode.InvalidCredentials });
+      ).rejects.toMatchObject({
+        code: MarketplaceErrorCode.InvalidCredentials,
+      });
   });
 
   it('tells the master secret from the app secret, bare or as Basic with the app key', async () => {

@@ -33,7 +33,11 @@ describe('FileQueryService', () => {
   });
 
   it('finds as the caller reads and presents each file found, in the order found', async () => {
-    repository.list.mockResolvedValue([{ _id: 'b' }, { _id: 'gone' }, { _id: 'a' }]);
+    repository.list.mockResolvedValue([
+      { _id: 'b' },
+      { _id: 'gone' },
+      { _id: 'a' },
+    ]);
     repository.findMany.mockResolvedValue([stored('a'), stored('b')]);
     const found = await service.list(
       userCaller('u1'),
@@ -68,7 +72,12 @@ describe('FileQueryService', () => {
 
   it('refuses app credentials without read access and a malformed sort', async () => {
     await expect(
-      service.list(appCaller(testApp({ appCredentialAccess: 'none' })), {}, '', 1),
+      service.list(
+        appCaller(testApp({ appCredentialAccess: 'none' })),
+        {},
+        '',
+        1,
+      ),
     ).rejects.toMatchObject({
       code: MarketplaceErrorCode.InsufficientCredentials,
     });

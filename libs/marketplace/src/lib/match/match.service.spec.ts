@@ -47,9 +47,9 @@ describe('MatchService', () => {
       'p1',
       'p1',
     );
-    expect(matches.map((m) => m.offers.map((o) => [o.price, o.covers]))).toEqual(
-      [[['4', true]], [['4', false]]],
-    );
+    expect(
+      matches.map((m) => m.offers.map((o) => [o.price, o.covers])),
+    ).toEqual([[['4', true]], [['4', false]]]);
   });
 
   it('reads the needs of id_producer and leaves that producer out of the offers', async () => {
@@ -81,18 +81,27 @@ describe('MatchService', () => {
     await expect(
       service.match(userCaller('p1'), { id_producer: 'p1' }),
     ).resolves.toEqual({ matches: [] });
-    await expect(
-      service.match(masterOf(), { required: [] }),
-    ).resolves.toEqual({ matches: [] });
+    await expect(service.match(masterOf(), { required: [] })).resolves.toEqual({
+      matches: [],
+    });
     expect(repository.offers).not.toHaveBeenCalled();
   });
 
   it('maps bad calls to their errors before reading anything', async () => {
     const refused: Array<[Parameters<MatchService['match']>, string]> = [
-      [[appCaller(), { required: [] }], MarketplaceErrorCode.InsufficientCredentials],
+      [
+        [appCaller(), { required: [] }],
+        MarketplaceErrorCode.InsufficientCredentials,
+      ],
       [[masterOf(), ['x']], MarketplaceErrorCode.BadRequest],
-      [[masterOf(), { required: [{ quantity: '1' }] }], MarketplaceErrorCode.BadRequest],
-      [[masterOf(), { id_producer: 7 }], MarketplaceErrorCode.IncompleteRequestBody],
+      [
+        [masterOf(), { required: [{ quantity: '1' }] }],
+        MarketplaceErrorCode.BadRequest,
+      ],
+      [
+        [masterOf(), { id_producer: 7 }],
+        MarketplaceErrorCode.IncompleteRequestBody,
+      ],
       [[masterOf(), {}], MarketplaceErrorCode.IncompleteRequestBody],
     ];
     for (const [args, code] of refused)

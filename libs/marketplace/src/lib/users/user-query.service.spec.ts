@@ -46,7 +46,9 @@ describe('UserQueryService', () => {
     ]);
     await expect(
       service.list(userCaller('u1'), { fields: 'city' }),
-    ).resolves.toEqual([{ _id: 'u2', _acl: { creator: 'u2' }, city: 'Olinda' }]);
+    ).resolves.toEqual([
+      { _id: 'u2', _acl: { creator: 'u2' }, city: 'Olinda' },
+    ]);
   });
 
   it('refuses app credentials, a query that is not JSON and a bad limit before reading', async () => {
@@ -75,7 +77,9 @@ describe('UserQueryService', () => {
     for (const body of [null, ['bia'], 'bia'])
       await expect(
         service.lookup(userCaller('u1'), body),
-      ).rejects.toMatchObject({ code: MarketplaceErrorCode.InvalidQuerySyntax });
+      ).rejects.toMatchObject({
+        code: MarketplaceErrorCode.InvalidQuerySyntax,
+      });
     await expect(service.lookup(appCaller(), {})).rejects.toMatchObject({
       code: MarketplaceErrorCode.InsufficientCredentials,
     });
