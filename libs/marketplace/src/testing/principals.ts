@@ -17,15 +17,16 @@ export function testApp(overrides: Partial<AppRecord> = {}): AppRecord {
   };
 }
 
-/** A stored user named after its id, enabled, with no password hash. */
+/** A stored user (named after its id unless named), enabled, with no password hash. */
 export function testUser(
   id: string,
   overrides: Partial<StoredUser> = {},
 ): StoredUser {
+  const username = overrides.username ?? id;
   return {
     id,
-    username: id,
-    doc: { _id: id, username: id },
+    username,
+    doc: { _id: id, username },
     passwordHash: '',
     disabled: false,
     ...overrides,
