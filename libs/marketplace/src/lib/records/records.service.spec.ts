@@ -40,6 +40,7 @@ const SETTINGS: Record<string, CollectionSettings> = {
   catalogue: { permissions: 'read-only' },
   open: { permissions: 'full' },
   frozen: { deltaSet: false },
+  skus: { unique: [{ field: 'name', fold: ['case'] }, { field: 'code' }] },
 };
 
 /** Compiled once: Ajv's compilation is the slow part of a request's rules. */
@@ -237,6 +238,15 @@ describe('RecordsService', () => {
         uniqueName: 'tomate',
       });
       expect(records.insert.mock.calls[0]?.[1]).toBeUndefined();
+    });
+
+    it('hands every unique field’s folded value to the insert', async () => {
+      await service.create(masterOf(), 'skus', { name: 'Tomate', code: 'T1' });
+      expect(inserted()).toMatchObject({
+        uniqueName: 'tomate',
+        uniqueField: 'name',
+        uniqueValues: [{ field: 'code', value: 'T1' }],
+      });
     });
 
     it('names the first user reference when the insert finds no such user', async () => {
