@@ -1,0 +1,367 @@
+import { CLOCK, FixedClock, hashToken, verifyPassword } from '@quitanda/kernel';
+import { newTestService } from '@quitanda/testing';
+
+import {
+  appCaller,
+  masterOf,
+  testUser,
+  userCaller,
+} from '../../testing/principals';
+import { CredentialsRepository } from '../auth/credentials.repository';
+import { SessionCache } from '../auth/session-cache';
+import { MarketplaceErrorCode } from '../marketplace.errors';
+import { UsersRepository } from '../users/users.repository';
+import { AccountActionsService } from './account-actions.service';
+import type { AccountEmail } from './account-mailer';
+import { AccountMailer } from './account-mailer';
+import { AccountTokensRepository } from './account-tokens.repository';
+
+const BASE = 'https://api.example';
+const ANA = testUser('u1', {
+  username: 'ana',
+  doc: {
+    _id: 'u1',
+    username: 'ana',
+    email: 'ana@example.org',
+    _kmd: { lmt: 'x' },
+  },
+});
+const TOKEN = { appKey: 'kid_test', userId: 'u1', email: 'ana@example.org' };
+
+describe('AccountActionsService', () => {
+  let service: AccountActionsService;
+  let mailer: jest.Mocked<AccountMailer>;
+  let tokens: jest.Mocked<AccountTokensRepository>;
+  let users: jest.Mocked<UsersRepository>;
+  let credentials: jest.Mocked<CredentialsRepository>;
+  let sessions: jest.Mocked<SessionCache>;
+  let mailOn: boolean;
+  const clock = new FixedClock('2026-06-01T10:00:00.000Z');
+
+  beforeEach(async () => {
+    const built = await newTestService(AccountActionsService, [
+      { provide: CLOCK, useValue: clock },
+    ]);
+    service = built.sut;
+    mailer = built.mock(AccountMailer);
+    tokens = built.mock(AccountTokensRepository);
+    users = built.mock(UsersRepository);
+    credentials = built.mock(CredentialsRepository);
+    sessions = built.mock(SessionCache);
+    mailOn = true;
+    Object.defineProperty(mailer, 'enabled', { get: () => mailOn });
+    credentials.findByUsername.mockResolvedValue(ANA);
+    users.findById.mockResolvedValue(ANA);
+    tokens.insert.mockResolvedValue(true);
+    tokens.live.mockResolvedValue(TOKEN);
+  });
+
+  /** The one mail sent, and the token its link carries. */
+  function mailed(): { email: AccountEmail; token: string; link: URL } {
+    expect(mailer.send).toHaveBeenCalledTimes(1);
+    const email = mailer.send.mock.calls[0]?.[0] as AccountEmail;
+    const link = new URL(/https:\S+/.exec(email.text)?.[0] ?? '');
+    return { email, token: link.searchParams.get('token') ?? '', link };
+  }
+
+  it('answers every mail call with FeatureUnavailable while mail is off', async () => {
+    mailOn = false;
+    const calls = [
+      service.initiatePasswordReset(appCaller(), 'ana', BASE),
+      service.initiateEmailVerification(appCaller(), 'ana', BASE),
+      service.forgotUsername(appCaller(), { email: 'ana@example.org' }),
+    ];
+    for (const call of calls)
+      await expect(call).rejects.toMatchObject({
+        code: MarketplaceErrorCode.FeatureUnavailable,
+      });
+    expect(credentials.findByUsername).not.toHaveBeenCalled();
+    expect(tokens.usernamesByEmail).not.toHaveBeenCalled();
+  });
+
+  describe('password reset', () => {
+    it('mails a one-hour link whose token is stored only as its digest, once a minute at most', async () => {
+      await service.initiatePasswordReset(appCaller(), 'ana', BASE);
+      expect(credentials.findByUsername).toHaveBeenCalledWith(
+        'kid_test',
+        'ana',
+      );
+      const { email, token, link } = mailed();
+      expect(email).toMatchObject({
+        to: 'ana@example.org',
+        subject: 'Reset your password',
+      });
+      expect(link.pathname).toBe('/account/kid_test/password-reset');
+      expect(tokens.insert).toHaveBeenCalledWith(
+        hashToken(token),
+        'password-reset',
+        TOKEN,
+        new Date('2026-06-01T11:00:00.000Z'),
+        clock.now(),
+        60_000,
+      );
+    });
+
+    it('mails an e-mail-like username when no e-mail is stored', async () => {
+      credentials.findByUsername.mockResolvedValue(
+        testUser('u2', { username: 'bia@example.org' }),
+      );
+      await service.initiatePasswordReset(masterOf(), 'bia@example.org', BASE);
+      expect(mailed().email.to).toBe('bia@example.org');
+    });
+
+    it('answers alike, mailing nothing, for unknown, disabled and address-less users and within the quiet minute', async () => {
+      credentials.findByUsername.mockResolvedValueOnce(undefined);
+      await service.initiatePasswordReset(appCaller(), 'nobody', BASE);
+      credentials.findByUsername.mockResolvedValueOnce({
+        ...ANA,
+        disabled: true,
+      });
+      await service.initiatePasswordReset(appCaller(), 'ana', BASE);
+      credentials.findByUsername.mockResolvedValueOnce(testUser('u3'));
+      await service.initiatePasswordReset(appCaller(), 'u3', BASE);
+      expect(tokens.insert).not.toHaveBeenCalled();
+      tokens.insert.mockResolvedValue(false);
+      await service.initiatePasswordReset(appCaller(), 'ana', BASE);
+      expect(mailer.send).not.toHaveBeenCalled();
+    });
+
+    it('is not for users themselves', async () => {
+      await expect(
+        service.initiatePasswordReset(userCaller(ANA), 'ana', BASE),
+      ).rejects.toMatchObject({
+        code: MarketplaceErrorCode.InsufficientCredentials,
+      });
+    });
+
+    it('sets the new password with a used-up token and ends every session', async () => {
+      await expect(
+        service.completePasswordReset('kid_test', 'tok', 'new-password'),
+      ).resolves.toBe(true);
+      expect(tokens.live).toHaveBeenNthCalledWith(
+        1,
+        hashToken('tok'),
+        'password-reset',
+        'kid_test',
+        clock.now(),
+        false,
+      );
+      expect(tokens.live).toHaveBeenNthCalledWith(
+        2,
+        hashToken('tok'),
+        'password-reset',
+        'kid_test',
+        clock.now(),
+        true,
+      );
+      const [appKey, id, username, doc, hash, at] =
+        users.update.mock.calls[0] ?? [];
+      expect([appKey, id, username, doc, at]).toEqual([
+        'kid_test',
+        'u1',
+        'ana',
+        ANA.doc,
+        clock.now(),
+      ]);
+      await expect(verifyPassword('new-password', String(hash))).resolves.toBe(
+        true,
+      );
+      expect(credentials.revokeAll).toHaveBeenCalledWith('kid_test', 'u1');
+      expect(sessions.forgetUser).toHaveBeenCalledWith('kid_test', 'u1');
+    });
+
+    it('changes nothing for a dead token, a disabled user, a token used meanwhile or a bad password', async () => {
+      tokens.live.mockResolvedValueOnce(undefined);
+      await expect(
+        service.completePasswordReset('kid_test', 'tok', 'new-password'),
+      ).resolves.toBe(false);
+      users.findById.mockResolvedValueOnce({ ...ANA, disabled: true });
+      await expect(
+        service.completePasswordReset('kid_test', 'tok', 'new-password'),
+      ).resolves.toBe(false);
+      tokens.live.mockResolvedValueOnce(TOKEN).mockResolvedValueOnce(undefined);
+      await expect(
+        service.completePasswordReset('kid_test', 'tok', 'new-password'),
+      ).resolves.toBe(false);
+      await expect(
+        service.completePasswordReset('kid_test', 'tok', 'x'),
+      ).rejects.toMatchObject({
+        code: MarketplaceErrorCode.BadRequest,
+      });
+      expect(users.update).not.toHaveBeenCalled();
+      expect(credentials.revokeAll).not.toHaveBeenCalled();
+    });
+
+    it('tells a page whether its token still works, without using it up', async () => {
+      await expect(
+        service.isLive('password-reset', 'kid_test', 'tok'),
+      ).resolves.toBe(true);
+      expect(tokens.live).toHaveBeenCalledWith(
+        hashToken('tok'),
+        'password-reset',
+        'kid_test',
+        clock.now(),
+        false,
+      );
+      users.findById.mockResolvedValueOnce(undefined);
+      await expect(
+        service.isLive('password-reset', 'kid_test', 'tok'),
+      ).resolves.toBe(false);
+      tokens.live.mockResolvedValueOnce(undefined);
+      await expect(
+        service.isLive('email-verification', 'kid_test', 'tok'),
+      ).resolves.toBe(false);
+    });
+  });
+
+  describe('e-mail verification', () => {
+    it('mails a user its own verification link', async () => {
+      await service.initiateEmailVerification(userCaller(ANA), 'ana', BASE);
+      const { email, token, link } = mailed();
+      expect(email).toMatchObject({
+        to: 'ana@example.org',
+        subject: 'Confirm your e-mail address',
+      });
+      expect(link.pathname).toBe('/account/kid_test/verify-email');
+      expect(tokens.insert).toHaveBeenCalledWith(
+        hashToken(token),
+        'email-verification',
+        TOKEN,
+        expect.any(Date),
+        clock.now(),
+        60_000,
+      );
+    });
+
+    it('refuses another user’s address, an unknown or disabled user and a user without address', async () => {
+      await expect(
+        service.initiateEmailVerification(userCaller('u9'), 'ana', BASE),
+      ).rejects.toMatchObject({
+        code: MarketplaceErrorCode.InsufficientCredentials,
+      });
+      credentials.findByUsername.mockResolvedValueOnce(undefined);
+      await expect(
+        service.initiateEmailVerification(appCaller(), 'x', BASE),
+      ).rejects.toMatchObject({
+        code: MarketplaceErrorCode.UserNotFound,
+      });
+      credentials.findByUsername.mockResolvedValueOnce({
+        ...ANA,
+        disabled: true,
+      });
+      await expect(
+        service.initiateEmailVerification(appCaller(), 'ana', BASE),
+      ).rejects.toMatchObject({
+        code: MarketplaceErrorCode.UserNotFound,
+      });
+      credentials.findByUsername.mockResolvedValueOnce(testUser('u3'));
+      await expect(
+        service.initiateEmailVerification(appCaller(), 'u3', BASE),
+      ).rejects.toMatchObject({
+        code: MarketplaceErrorCode.BadRequest,
+        debug: 'email',
+      });
+      expect(tokens.insert).not.toHaveBeenCalled();
+    });
+
+    it('records the confirmed address in _kmd and forgets the cached user', async () => {
+      await expect(
+        service.completeEmailVerification('kid_test', 'tok'),
+      ).resolves.toBe(true);
+      expect(tokens.live).toHaveBeenCalledWith(
+        hashToken('tok'),
+        'email-verification',
+        'kid_test',
+        clock.now(),
+        true,
+      );
+      const iso = clock.now().toISOString();
+      expect(users.update).toHaveBeenCalledWith(
+        'kid_test',
+        'u1',
+        'ana',
+        {
+          ...ANA.doc,
+          _kmd: {
+            lmt: 'x',
+            emailVerification: {
+              status: 'confirmed',
+              lastStateChangeAt: iso,
+              lastConfirmedAt: iso,
+              emailAddress: 'ana@example.org',
+            },
+          },
+        },
+        undefined,
+        clock.now(),
+      );
+      expect(sessions.forgetUser).toHaveBeenCalledWith('kid_test', 'u1');
+    });
+
+    it('confirms nothing for a dead token or a user gone or disabled', async () => {
+      tokens.live.mockResolvedValueOnce(undefined);
+      await expect(
+        service.completeEmailVerification('kid_test', 'tok'),
+      ).resolves.toBe(false);
+      users.findById.mockResolvedValueOnce(undefined);
+      await expect(
+        service.completeEmailVerification('kid_test', 'tok'),
+      ).resolves.toBe(false);
+      users.findById.mockResolvedValueOnce({ ...ANA, disabled: true });
+      await expect(
+        service.completeEmailVerification('kid_test', 'tok'),
+      ).resolves.toBe(false);
+      expect(users.update).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('forgotten usernames', () => {
+    it('mails the usernames of an address, limited per address in any case', async () => {
+      tokens.usernamesByEmail.mockResolvedValue(['ana', 'ana2']);
+      tokens.takeMailTurn.mockResolvedValue(true);
+      await service.forgotUsername(appCaller(), { email: ' Ana@Example.org' });
+      expect(tokens.usernamesByEmail).toHaveBeenCalledWith(
+        'kid_test',
+        ' Ana@Example.org',
+      );
+      expect(tokens.takeMailTurn).toHaveBeenCalledWith(
+        'kid_test',
+        'forgot-username',
+        'ana@example.org',
+        clock.now(),
+        60_000,
+      );
+      expect(mailer.send).toHaveBeenCalledTimes(1);
+      expect(mailer.send).toHaveBeenCalledWith({
+        to: ' Ana@Example.org',
+        subject: 'Your username',
+        text: expect.stringContaining('\n\nana\nana2\n'),
+      });
+    });
+
+    it('mails nothing to an unknown address or within the quiet minute', async () => {
+      tokens.usernamesByEmail.mockResolvedValue([]);
+      await service.forgotUsername(appCaller(), { email: 'x@y.z' });
+      expect(tokens.takeMailTurn).not.toHaveBeenCalled();
+      tokens.usernamesByEmail.mockResolvedValue(['ana']);
+      tokens.takeMailTurn.mockResolvedValue(false);
+      await service.forgotUsername(appCaller(), { email: 'ana@example.org' });
+      expect(mailer.send).not.toHaveBeenCalled();
+    });
+
+    it('needs an address and app or master credentials', async () => {
+      for (const body of [{}, { email: '' }, { email: 3 }, 'ana@example.org'])
+        await expect(
+          service.forgotUsername(masterOf(), body),
+        ).rejects.toMatchObject({
+          code: MarketplaceErrorCode.IncompleteRequestBody,
+        });
+      await expect(
+        service.forgotUsername(userCaller(ANA), { email: 'ana@example.org' }),
+      ).rejects.toMatchObject({
+        code: MarketplaceErrorCode.InsufficientCredentials,
+      });
+      expect(tokens.usernamesByEmail).not.toHaveBeenCalled();
+    });
+  });
+});
