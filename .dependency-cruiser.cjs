@@ -32,7 +32,7 @@ const KNOWN_CYCLES = [];
  * as error tracking's did into `common/`.
  */
 /** @type {string[]} */
-const KNOWN_ROOT_IMPORTS = ['libs/marketplace'];
+const KNOWN_ROOT_IMPORTS = [];
 
 /**
  * Layered libraries: layers top to bottom, the layer of areas, and the

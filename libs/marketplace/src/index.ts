@@ -6,7 +6,7 @@ export {
 export type {
   MarketplaceModuleOptions,
   ConfiguredApp,
-} from './lib/marketplace.options';
+} from './lib/common/marketplace.options';
 export {
   MARKETPLACE_DATA_SOURCE,
   MARKETPLACE_SCHEMA,
@@ -18,13 +18,13 @@ export {
   DEFAULT_SESSION_CACHE_SECONDS,
   DEFAULT_MAX_COLLECTIONS,
   DEFAULT_MAX_SCHEMA_BYTES,
-} from './lib/marketplace.constants';
+} from './lib/common/marketplace.constants';
 export { PRODUCE_DEFINITION } from './lib/collections/produce-definition';
 export { marketplaceDataSourceOptions } from './lib/persistence/marketplace.data-source-options';
-export { marketplaceHttpErrorFormat } from './lib/marketplace.http-error-format';
-export { MARKETPLACE_ERROR_HTTP_STATUS } from './lib/marketplace-error.http-map';
+export { marketplaceHttpErrorFormat } from './lib/common/marketplace.http-error-format';
+export { MARKETPLACE_ERROR_HTTP_STATUS } from './lib/common/marketplace-error.http-map';
 export {
   MarketplaceError,
   MarketplaceErrorCode,
-} from './lib/marketplace.errors';
+} from './lib/common/marketplace.errors';
 export { MARKETPLACE_SECURITY_SCHEMES } from './lib/http/kinvey-api.decorators';

@@ -13,8 +13,8 @@ import {
   DEFAULT_MAX_UPLOAD_BYTES,
   DEFAULT_TOKEN_LIFETIME_DAYS,
   MARKETPLACE_OPTIONS,
-} from '../lib/marketplace.constants';
-import type { MarketplaceModuleOptions } from '../lib/marketplace.options';
+} from '../lib/common/marketplace.constants';
+import type { MarketplaceModuleOptions } from '../lib/common/marketplace.options';
 import { MarketplaceDatabase } from '../lib/persistence/marketplace-database';
 import { marketplaceDataSourceOptions } from '../lib/persistence/marketplace.data-source-options';
 

@@ -9,7 +9,7 @@ import {
 } from '../../testing/principals';
 import { CredentialsRepository } from '../auth/credentials.repository';
 import { SessionCache } from '../auth/session-cache';
-import { MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceErrorCode } from '../common/marketplace.errors';
 import { UsersRepository } from '../users/users.repository';
 import { AccountActionsService } from './account-actions.service';
 import type { AccountEmail } from './account-mailer';

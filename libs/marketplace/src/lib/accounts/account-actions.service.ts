@@ -7,7 +7,7 @@ import type { Principal } from '../auth/principal';
 import { SessionCache } from '../auth/session-cache';
 import { loginEmail } from '../auth/sessions.service';
 import { isPlainObject } from '../kinvey/kinvey-doc';
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 import { checkUserBody } from '../users/user-fields';
 import { UsersRepository } from '../users/users.repository';
 import { AccountMailer } from './account-mailer';

@@ -3,8 +3,8 @@ import type { OnApplicationShutdown } from '@nestjs/common';
 import { smtpTransport } from '@quitanda/kernel';
 import type { Transporter } from 'nodemailer';
 
-import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
-import type { MarketplaceModuleOptions } from '../marketplace.options';
+import { MARKETPLACE_OPTIONS } from '../common/marketplace.constants';
+import type { MarketplaceModuleOptions } from '../common/marketplace.options';
 
 export interface AccountEmail {
   readonly to: string;

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 
 import { isPlainObject } from '../kinvey/kinvey-doc';
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 import { AccountActionsService } from './account-actions.service';
 import {
   PAGE_HEADERS,

@@ -7,7 +7,7 @@ import { KinveyController } from '../auth/kinvey-controller.decorator';
 import type { Principal } from '../auth/principal';
 import { KINVEY_COUNT, ok, KinveyCall } from '../http/kinvey-api.decorators';
 import { isPlainObject } from '../kinvey/kinvey-doc';
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 import { CollectionsService } from './collections.service';
 
 /** Kinvey's master-secret collection RPC, which SDK test suites call to clean up. */

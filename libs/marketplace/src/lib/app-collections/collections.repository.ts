@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isUniqueViolation } from '@quitanda/database';
 
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import type { MarketplaceTx } from '../persistence/marketplace-database';
 import type {

@@ -4,7 +4,7 @@ import type { TestDatabase } from '@quitanda/testing';
 
 import { marketplaceTestModule } from '../../testing/marketplace-test-module';
 import type { AppRecord } from '../apps/app.types';
-import { MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceErrorCode } from '../common/marketplace.errors';
 import { CollectionsRepository } from './collections.repository';
 import { CollectionsService } from './collections.service';
 

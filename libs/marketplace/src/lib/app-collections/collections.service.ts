@@ -7,9 +7,9 @@ import {
   DEFAULT_MAX_COLLECTIONS,
   DEFAULT_MAX_SCHEMA_BYTES,
   MARKETPLACE_OPTIONS,
-} from '../marketplace.constants';
-import { MarketplaceError } from '../marketplace.errors';
-import type { MarketplaceModuleOptions } from '../marketplace.options';
+} from '../common/marketplace.constants';
+import { MarketplaceError } from '../common/marketplace.errors';
+import type { MarketplaceModuleOptions } from '../common/marketplace.options';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import type { MarketplaceTx } from '../persistence/marketplace-database';
 import {

@@ -2,7 +2,7 @@ import type { TestingModule } from '@nestjs/testing';
 import { defined, freshDatabasePerTest } from '@quitanda/testing';
 
 import { marketplaceTestModule } from '../../testing/marketplace-test-module';
-import type { ConfiguredApp } from '../marketplace.options';
+import type { ConfiguredApp } from '../common/marketplace.options';
 import { AppBootstrapService } from './app-bootstrap.service';
 import { AppsRepository } from './apps.repository';
 import { AppsService, secretKind } from './apps.service';

@@ -2,8 +2,8 @@ import { hashToken } from '@quitanda/kernel';
 import { newTestService } from '@quitanda/testing';
 
 import { TEST_OPTIONS } from '../../testing/marketplace-test-module';
-import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
-import type { MarketplaceModuleOptions } from '../marketplace.options';
+import { MARKETPLACE_OPTIONS } from '../common/marketplace.constants';
+import type { MarketplaceModuleOptions } from '../common/marketplace.options';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import type { MarketplaceTx } from '../persistence/marketplace-database';
 import { AppBootstrapService } from './app-bootstrap.service';

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { hashToken } from '@quitanda/kernel';
 
-import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
-import type { MarketplaceModuleOptions } from '../marketplace.options';
+import { MARKETPLACE_OPTIONS } from '../common/marketplace.constants';
+import type { MarketplaceModuleOptions } from '../common/marketplace.options';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { AppsRepository } from './apps.repository';
 import { AppsService } from './apps.service';

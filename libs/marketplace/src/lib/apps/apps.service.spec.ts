@@ -3,7 +3,7 @@ import { newTestService } from '@quitanda/testing';
 
 import { testApp } from '../../testing/principals';
 import { PRODUCE_DEFINITION } from '../collections/produce-definition';
-import { MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceErrorCode } from '../common/marketplace.errors';
 import type { MarketplaceTx } from '../persistence/marketplace-database';
 import { AppsRepository } from './apps.repository';
 import { AppsService } from './apps.service';

@@ -5,7 +5,7 @@ import { CLOCK, digestsEqual, hashToken } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import { definitionOf } from '../collections/produce-definition';
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 import type { MarketplaceTx } from '../persistence/marketplace-database';
 import type {
   AppCredentialAccess,

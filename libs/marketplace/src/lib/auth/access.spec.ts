@@ -1,5 +1,5 @@
 import type { AppRecord } from '../apps/app.types';
-import { MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceErrorCode } from '../common/marketplace.errors';
 import type { StoredUser } from './stored-user';
 import { canRead, canWrite, nextAcl, requireAccess } from './access';
 import type { Principal } from './principal';

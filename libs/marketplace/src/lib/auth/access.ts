@@ -1,6 +1,6 @@
 import { aclOf, isPlainObject } from '../kinvey/kinvey-doc';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 import type { Reader } from '../query/acl-conditions';
 import { creatorOf } from './principal';
 import type { Principal } from './principal';

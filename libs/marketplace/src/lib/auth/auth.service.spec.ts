@@ -3,7 +3,10 @@ import { newTestService } from '@quitanda/testing';
 
 import { testApp, testUser } from '../../testing/principals';
 import { AppsService } from '../apps/apps.service';
-import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import {
+  MarketplaceError,
+  MarketplaceErrorCode,
+} from '../common/marketplace.errors';
 import { AuthService } from './auth.service';
 import { CredentialsRepository } from './credentials.repository';
 import { LoginService } from './login.service';

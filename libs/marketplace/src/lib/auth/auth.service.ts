@@ -11,7 +11,7 @@ import type { StoredUser } from './stored-user';
 import { parseAuthorization } from './authorization-header';
 import type { Principal } from './principal';
 import { SessionCache } from './session-cache';
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 
 /** Turns a path's app key and an `Authorization` header into a principal. */
 @Injectable()

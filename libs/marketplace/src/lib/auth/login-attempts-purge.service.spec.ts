@@ -3,7 +3,7 @@ import { CLOCK, FixedClock } from '@quitanda/kernel';
 import { newTestService } from '@quitanda/testing';
 
 import { TEST_OPTIONS } from '../../testing/marketplace-test-module';
-import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
+import { MARKETPLACE_OPTIONS } from '../common/marketplace.constants';
 import { CredentialsRepository } from './credentials.repository';
 import { LoginAttemptsPurgeService } from './login-attempts-purge.service';
 

@@ -4,7 +4,7 @@ import { openTestDatabase } from '@quitanda/testing';
 import type { TestDatabase } from '@quitanda/testing';
 
 import { marketplaceTestModule } from '../../testing/marketplace-test-module';
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { UsersRepository } from '../users/users.repository';
 import { CredentialsRepository } from './credentials.repository';

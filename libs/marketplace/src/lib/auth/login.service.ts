@@ -4,9 +4,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, DUMMY_PASSWORD_HASH, verifyPassword } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
-import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
-import { MarketplaceError } from '../marketplace.errors';
-import type { MarketplaceModuleOptions } from '../marketplace.options';
+import { MARKETPLACE_OPTIONS } from '../common/marketplace.constants';
+import { MarketplaceError } from '../common/marketplace.errors';
+import type { MarketplaceModuleOptions } from '../common/marketplace.options';
 import { MAX_PASSWORD, MAX_USERNAME } from './credential-limits';
 import { CredentialsRepository } from './credentials.repository';
 import type { StoredUser } from './stored-user';

@@ -1,8 +1,8 @@
 import type { Provider } from '@nestjs/common';
 import { BoundedMap } from '@quitanda/kernel';
 
-import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
-import type { MarketplaceModuleOptions } from '../marketplace.options';
+import { MARKETPLACE_OPTIONS } from '../common/marketplace.constants';
+import type { MarketplaceModuleOptions } from '../common/marketplace.options';
 import type { StoredUser } from './stored-user';
 
 /** Keeps the cache's memory bounded whatever the number of live sessions. */

@@ -8,8 +8,8 @@ import {
   testUser,
   userCaller,
 } from '../../testing/principals';
-import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
-import { MarketplaceErrorCode } from '../marketplace.errors';
+import { MARKETPLACE_OPTIONS } from '../common/marketplace.constants';
+import { MarketplaceErrorCode } from '../common/marketplace.errors';
 import { CredentialsRepository } from './credentials.repository';
 import { LoginService } from './login.service';
 import { SessionCache } from './session-cache';

@@ -4,9 +4,9 @@ import type { Clock } from '@quitanda/kernel';
 
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { isPlainObject } from '../kinvey/kinvey-doc';
-import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
-import { MarketplaceError } from '../marketplace.errors';
-import type { MarketplaceModuleOptions } from '../marketplace.options';
+import { MARKETPLACE_OPTIONS } from '../common/marketplace.constants';
+import { MarketplaceError } from '../common/marketplace.errors';
+import type { MarketplaceModuleOptions } from '../common/marketplace.options';
 import { requireUser } from './access';
 import { CredentialsRepository } from './credentials.repository';
 import { LoginService } from './login.service';

@@ -1,4 +1,4 @@
-import { MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceErrorCode } from '../common/marketplace.errors';
 import {
   checkCollectionName,
   parseCollectionSettings,

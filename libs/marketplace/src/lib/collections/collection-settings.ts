@@ -1,5 +1,5 @@
 import { isPlainObject } from '../kinvey/kinvey-doc';
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 
 /** Kinvey's collection permission levels. */
 export const PERMISSION_LEVELS = [

@@ -3,7 +3,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 
 import { isPlainObject } from '../kinvey/kinvey-doc';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 import type {
   CollectionSettings,
   PermissionLevel,

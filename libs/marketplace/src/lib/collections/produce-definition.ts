@@ -1,4 +1,4 @@
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 import type { CollectionSettings } from './collection-settings';
 
 /**

@@ -26,8 +26,8 @@ import {
 import { publicBaseUrl } from '../http/public-base-url';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import type { FindParams } from '../kinvey/find-params';
-import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
-import type { MarketplaceModuleOptions } from '../marketplace.options';
+import { MARKETPLACE_OPTIONS } from '../common/marketplace.constants';
+import type { MarketplaceModuleOptions } from '../common/marketplace.options';
 import { FileQueryService } from './file-query.service';
 import { FilesService, ttlOf } from './files.service';
 

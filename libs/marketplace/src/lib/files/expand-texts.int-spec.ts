@@ -6,7 +6,7 @@ import { Client } from 'pg';
 import type { AppRecord } from '../apps/app.types';
 import type { Principal } from '../auth/principal';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
-import type { MarketplaceModuleOptions } from '../marketplace.options';
+import type { MarketplaceModuleOptions } from '../common/marketplace.options';
 import type { FileText, FilesRepository, StoredFile } from './files.repository';
 import { FilesService } from './files.service';
 

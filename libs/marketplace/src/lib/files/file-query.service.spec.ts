@@ -1,7 +1,7 @@
 import { newTestService } from '@quitanda/testing';
 
 import { appCaller, testApp, userCaller } from '../../testing/principals';
-import { MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceErrorCode } from '../common/marketplace.errors';
 import { FileQueryService } from './file-query.service';
 import { FilesRepository } from './files.repository';
 import type { StoredFile } from './files.repository';

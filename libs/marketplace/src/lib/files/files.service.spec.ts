@@ -9,8 +9,8 @@ import {
   userCaller,
 } from '../../testing/principals';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
-import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
-import { MarketplaceErrorCode } from '../marketplace.errors';
+import { MARKETPLACE_OPTIONS } from '../common/marketplace.constants';
+import { MarketplaceErrorCode } from '../common/marketplace.errors';
 import { FilesRepository } from './files.repository';
 import type { FileText, StoredFile } from './files.repository';
 import { FilesService, ttlOf } from './files.service';

@@ -25,9 +25,9 @@ import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import {
   DEFAULT_URL_TTL_SECONDS,
   MARKETPLACE_OPTIONS,
-} from '../marketplace.constants';
-import { MarketplaceError } from '../marketplace.errors';
-import type { MarketplaceModuleOptions } from '../marketplace.options';
+} from '../common/marketplace.constants';
+import { MarketplaceError } from '../common/marketplace.errors';
+import type { MarketplaceModuleOptions } from '../common/marketplace.options';
 import { FilesRepository } from './files.repository';
 import type { StoredFile } from './files.repository';
 import { isMediaType } from './media-type';

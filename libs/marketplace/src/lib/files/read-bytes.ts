@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 
 import { holdBodyBytes, noteBodyLimit } from '@quitanda/http';
 
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 
 /**
  * The request body as bytes, refusing (413) more than `limit`; the bytes

@@ -3,9 +3,9 @@ import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import { AppsService } from '../apps/apps.service';
-import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
-import { MarketplaceError } from '../marketplace.errors';
-import type { MarketplaceModuleOptions } from '../marketplace.options';
+import { MARKETPLACE_OPTIONS } from '../common/marketplace.constants';
+import { MarketplaceError } from '../common/marketplace.errors';
+import type { MarketplaceModuleOptions } from '../common/marketplace.options';
 import type { UploadRange } from './content-range';
 import { FilesRepository } from './files.repository';
 import type { StoredFile } from './files.repository';

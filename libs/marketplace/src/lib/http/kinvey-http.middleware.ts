@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { jsonBody, requestIdOf, safeUrl } from '@quitanda/http';
 import type { NextFunction, Request, Response } from 'express';
 
-import { SERVER_API_VERSION } from '../marketplace.constants';
+import { SERVER_API_VERSION } from '../common/marketplace.constants';
 import { KINVEY_CORS_HEADERS, preflightHeaders } from './kinvey-cors';
 
 type Middleware = (req: Request, res: Response, next: NextFunction) => void;

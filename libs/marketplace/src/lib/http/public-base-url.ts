@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 
-import type { MarketplaceModuleOptions } from '../marketplace.options';
+import type { MarketplaceModuleOptions } from '../common/marketplace.options';
 
 /**
  * Where handed-out file URLs point: `FILES_PUBLIC_BASE_URL`, else

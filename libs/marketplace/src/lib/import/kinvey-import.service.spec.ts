@@ -13,8 +13,11 @@ import { compileCollection } from '../collections/compiled-collection';
 import { FilesRepository } from '../files/files.repository';
 import type { StoredFile } from '../files/files.repository';
 import { FilesService } from '../files/files.service';
-import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
-import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import { MARKETPLACE_OPTIONS } from '../common/marketplace.constants';
+import {
+  MarketplaceError,
+  MarketplaceErrorCode,
+} from '../common/marketplace.errors';
 import { RecordsRepository } from '../records/records.repository';
 import { UsersRepository } from '../users/users.repository';
 import { KinveyImportService, NO_PASSWORD } from './kinvey-import.service';

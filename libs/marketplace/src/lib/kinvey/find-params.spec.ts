@@ -1,4 +1,4 @@
-import { MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceErrorCode } from '../common/marketplace.errors';
 import { checkCap, countParam, fieldsParam, project } from './find-params';
 
 describe('find parameters', () => {

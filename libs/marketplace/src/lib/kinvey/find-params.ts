@@ -1,5 +1,5 @@
-import { RESULT_SET_CAP } from '../marketplace.constants';
-import { MarketplaceError } from '../marketplace.errors';
+import { RESULT_SET_CAP } from '../common/marketplace.constants';
+import { MarketplaceError } from '../common/marketplace.errors';
 import type { KinveyDoc } from './kinvey-doc';
 
 /** The URL parameters of a find; anything else (`_`, `kinveyfile_tls`...) is ignored. */

@@ -1,4 +1,4 @@
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 import { entityIdOf, isEntityId } from './ids';
 
 describe('entityIdOf', () => {

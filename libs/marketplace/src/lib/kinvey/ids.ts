@@ -1,6 +1,6 @@
 import { randomFillSync } from 'node:crypto';
 
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 
 const CLIENT_ID = /^[A-Za-z0-9_-]{1,255}$/;
 

@@ -1,7 +1,7 @@
 import { newTestService } from '@quitanda/testing';
 
 import { appCaller, masterOf, userCaller } from '../../testing/principals';
-import { MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceErrorCode } from '../common/marketplace.errors';
 import type { OfferRow } from './match';
 import { MatchRepository } from './match.repository';
 import { MatchService } from './match.service';

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { readerOf, requireUserOrMaster } from '../auth/access';
 import type { Principal } from '../auth/principal';
 import { isPlainObject } from '../kinvey/kinvey-doc';
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 import { matchOffers, neededItem, productKey } from './match';
 import { MatchRepository } from './match.repository';
 import type { NeededItem } from './match';

@@ -21,10 +21,10 @@ import type { Principal } from '../auth/principal';
 import { noContent, ok, KinveyCall } from '../http/kinvey-api.decorators';
 import { AccountActionsService } from '../accounts/account-actions.service';
 import { pageBaseUrl } from '../http/public-base-url';
-import { MARKETPLACE_OPTIONS } from '../marketplace.constants';
-import type { MarketplaceModuleOptions } from '../marketplace.options';
+import { MARKETPLACE_OPTIONS } from '../common/marketplace.constants';
+import type { MarketplaceModuleOptions } from '../common/marketplace.options';
 import { MatchService } from './match.service';
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 
 /** Kinvey calls that send e-mail: 400 FeatureUnavailable without SMTP. */
 function AccountMail(summary: string, auth: string): MethodDecorator {

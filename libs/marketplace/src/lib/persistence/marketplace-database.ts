@@ -9,8 +9,8 @@ import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import {
   MARKETPLACE_DATA_SOURCE,
   REGEX_STATEMENT_TIMEOUT_MS,
-} from '../marketplace.constants';
-import { MarketplaceError } from '../marketplace.errors';
+} from '../common/marketplace.constants';
+import { MarketplaceError } from '../common/marketplace.errors';
 import { countSelect, findSelect } from '../query/find-query';
 import type { FindSelect, FindSpec } from '../query/find-query';
 

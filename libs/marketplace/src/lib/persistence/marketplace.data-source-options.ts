@@ -4,7 +4,7 @@ import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/Postgres
 import {
   MARKETPLACE_DATA_SOURCE,
   MARKETPLACE_SCHEMA,
-} from '../marketplace.constants';
+} from '../common/marketplace.constants';
 import { MARKETPLACE_ENTITIES } from './entities';
 import { MARKETPLACE_MIGRATIONS } from './migrations';
 

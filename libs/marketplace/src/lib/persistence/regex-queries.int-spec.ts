@@ -3,8 +3,11 @@ import { openTestDatabase } from '@quitanda/testing';
 import type { TestDatabase } from '@quitanda/testing';
 
 import { marketplaceTestModule } from '../../testing/marketplace-test-module';
-import { REGEX_STATEMENT_TIMEOUT_MS } from '../marketplace.constants';
-import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import { REGEX_STATEMENT_TIMEOUT_MS } from '../common/marketplace.constants';
+import {
+  MarketplaceError,
+  MarketplaceErrorCode,
+} from '../common/marketplace.errors';
 import { MarketplaceDatabase } from './marketplace-database';
 
 // PGlite (the embedded default) runs in one thread without the timer that

@@ -1,4 +1,4 @@
-import { MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceErrorCode } from '../common/marketplace.errors';
 import { compileFilter } from './compile-filter';
 import { parseJsonParam } from './parse-json-param';
 import { SqlParams } from './sql-params';

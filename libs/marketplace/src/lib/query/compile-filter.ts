@@ -14,7 +14,7 @@ import { toPostgresRegex } from './regex';
 import type { SqlParams } from './sql-params';
 import { textFieldCondition, textFieldSql } from './text-fields';
 import type { TextFields } from './text-fields';
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 
 export interface CompiledFilter {
   sql: string;

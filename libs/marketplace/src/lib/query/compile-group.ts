@@ -5,7 +5,7 @@ import { parsePath } from './field-path';
 import { recogniseReduce } from './group-reduce';
 import type { Reduction } from './group-reduce';
 import type { SqlParams } from './sql-params';
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 
 export type GroupRow = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import { MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceErrorCode } from '../common/marketplace.errors';
 import { compileSort } from './compile-sort';
 import { SqlParams } from './sql-params';
 import { errorCode } from '../../testing/query/error-code';

@@ -3,7 +3,7 @@ import { isPlainObject } from '../kinvey/kinvey-doc';
 import type { SqlParams } from './sql-params';
 import { textFieldSort, textFieldSql } from './text-fields';
 import type { TextFields } from './text-fields';
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 
 const MAX_SORT_FIELDS = 32;
 

@@ -1,5 +1,5 @@
 import type { SqlParams } from './sql-params';
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 
 /** Array positions; longer digit runs can only name object fields. */
 const INDEX = /^\d{1,9}$/;

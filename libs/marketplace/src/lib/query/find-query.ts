@@ -1,4 +1,4 @@
-import { RESULT_SET_CAP } from '../marketplace.constants';
+import { RESULT_SET_CAP } from '../common/marketplace.constants';
 import { readableSql, writableSql } from './acl-conditions';
 import type { Reader } from './acl-conditions';
 import { compileFilter } from './compile-filter';

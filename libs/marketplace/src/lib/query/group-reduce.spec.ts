@@ -1,4 +1,4 @@
-import { MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceErrorCode } from '../common/marketplace.errors';
 import { compileGroup } from './compile-group';
 import { recogniseReduce } from './group-reduce';
 import { SqlParams } from './sql-params';

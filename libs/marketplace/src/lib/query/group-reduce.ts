@@ -1,4 +1,4 @@
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 
 /** One aggregate a recognised reduce function computes. */
 export type Reduction =

@@ -1,5 +1,5 @@
 import { assertSafeJson } from '@quitanda/http';
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 
 /** `query`/`sort` query-string parameters: absent or empty means none. */
 export function parseJsonParam(

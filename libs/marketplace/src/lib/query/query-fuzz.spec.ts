@@ -1,4 +1,4 @@
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 import { compileFilter } from './compile-filter';
 import { compileGroup } from './compile-group';
 import { compileSort } from './compile-sort';

@@ -1,5 +1,5 @@
 import { isPlainObject } from '../kinvey/kinvey-doc';
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 
 /** Operators MongoDB knows that this service does not evaluate. */
 const GEO_OPERATORS = new Set([

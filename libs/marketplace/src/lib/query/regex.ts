@@ -1,4 +1,4 @@
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 
 const MAX_PATTERN_LENGTH = 1000;
 const MAX_REPEAT = 255; // PostgreSQL's limit for {m,n}

@@ -1,7 +1,7 @@
 import { openTestDatabase } from '@quitanda/testing';
 import { Query } from 'mingo';
 
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 import { compileFilter } from './compile-filter';
 import { compileSort } from './compile-sort';
 import { SqlParams } from './sql-params';

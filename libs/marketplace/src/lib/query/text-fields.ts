@@ -1,7 +1,7 @@
 import { conjunction, isOperatorObject } from './query-operators';
 import { isPlainObject } from '../kinvey/kinvey-doc';
 import type { SqlParams } from './sql-params';
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 
 /**
  * Dotted field names that every stored document of a collection holds as a

@@ -2,7 +2,7 @@ import { canRead, canWrite, readerOf, requireAccess } from '../auth/access';
 import type { Principal } from '../auth/principal';
 import { aclOf } from '../kinvey/kinvey-doc';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 import type { Reader } from '../query/acl-conditions';
 import type { PermissionLevel } from '../collections/collection-settings';
 

@@ -1,4 +1,4 @@
-import { MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceErrorCode } from '../common/marketplace.errors';
 import { collectionOf, uniqueNameOf, validateRecord } from './collections';
 
 function failure(run: () => unknown): { code: string; debug: string } {

@@ -2,7 +2,7 @@ import { compileCollection } from '../collections/compiled-collection';
 import type { CompiledCollection } from '../collections/compiled-collection';
 import { PRODUCE_DEFINITION } from '../collections/produce-definition';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 
 /**
  * The produce app's collections, compiled from its shipped definition: the

@@ -27,9 +27,12 @@ import {
 } from '../http/kinvey-api.decorators';
 import { apiVersionOf } from '../http/kinvey-http.middleware';
 import { publicBaseUrl } from '../http/public-base-url';
-import { MARKETPLACE_OPTIONS, SERVER_VERSION } from '../marketplace.constants';
-import { MarketplaceError } from '../marketplace.errors';
-import type { MarketplaceModuleOptions } from '../marketplace.options';
+import {
+  MARKETPLACE_OPTIONS,
+  SERVER_VERSION,
+} from '../common/marketplace.constants';
+import { MarketplaceError } from '../common/marketplace.errors';
+import type { MarketplaceModuleOptions } from '../common/marketplace.options';
 import type { FindParams } from '../kinvey/find-params';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { RecordsService } from './records.service';

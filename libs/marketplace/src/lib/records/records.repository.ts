@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isUniqueViolation } from '@quitanda/database';
 
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { compileGroup } from '../query/compile-group';
 import { findWhere } from '../query/find-query';

@@ -13,7 +13,10 @@ import type { CollectionSettings } from '../collections/collection-settings';
 import { compileCollection } from '../collections/compiled-collection';
 import { PRODUCE_DEFINITION } from '../collections/produce-definition';
 import { FilesService } from '../files/files.service';
-import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import {
+  MarketplaceError,
+  MarketplaceErrorCode,
+} from '../common/marketplace.errors';
 import { RecordsRepository } from './records.repository';
 import type { NewRecord } from './records.repository';
 import { RecordsService } from './records.service';

@@ -13,7 +13,7 @@ import {
 import { valueAt } from '../collections/compiled-collection';
 import type { CompiledCollection } from '../collections/compiled-collection';
 import { CollectionsService } from '../app-collections/collections.service';
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 import { FilesService } from '../files/files.service';
 import { parseJsonParam } from '../query/parse-json-param';
 import { reduceFileRefs } from '../kinvey/file-refs';

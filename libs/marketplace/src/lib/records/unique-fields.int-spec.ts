@@ -15,7 +15,7 @@ import type { Principal } from '../auth/principal';
 import { FilesRepository } from '../files/files.repository';
 import { FilesService } from '../files/files.service';
 import { KinveyImportService } from '../import/kinvey-import.service';
-import { MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceErrorCode } from '../common/marketplace.errors';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { UsersRepository } from '../users/users.repository';
 import { RecordsRepository } from './records.repository';

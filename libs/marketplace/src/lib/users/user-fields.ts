@@ -11,7 +11,10 @@ import { isReservedUserId } from '../auth/principal';
 import { entityIdOf } from '../kinvey/ids';
 import { isPlainObject } from '../kinvey/kinvey-doc';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
-import { MarketplaceError, MarketplaceErrorCode } from '../marketplace.errors';
+import {
+  MarketplaceError,
+  MarketplaceErrorCode,
+} from '../common/marketplace.errors';
 
 const DIGITS = /^\d*$/;
 

@@ -1,7 +1,7 @@
 import { newTestService } from '@quitanda/testing';
 
 import { appCaller, masterOf, userCaller } from '../../testing/principals';
-import { MarketplaceErrorCode } from '../marketplace.errors';
+import { MarketplaceErrorCode } from '../common/marketplace.errors';
 import { UserQueryService } from './user-query.service';
 import { UsersRepository } from './users.repository';
 

@@ -11,7 +11,7 @@ import {
 import type { FindParams } from '../kinvey/find-params';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { isPlainObject } from '../kinvey/kinvey-doc';
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 import { parseJsonParam } from '../query/parse-json-param';
 import { UsersRepository } from './users.repository';
 

@@ -4,7 +4,7 @@ import { isUniqueViolation } from '@quitanda/database';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { USER_COLUMNS, toUser } from '../auth/stored-user';
 import type { StoredUser, UserRow } from '../auth/stored-user';
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import type { MarketplaceTx } from '../persistence/marketplace-database';
 import type { FindSpec } from '../query/find-query';

@@ -16,7 +16,7 @@ import type { StoredUser } from '../auth/stored-user';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { isPlainObject } from '../kinvey/kinvey-doc';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
-import { MarketplaceError } from '../marketplace.errors';
+import { MarketplaceError } from '../common/marketplace.errors';
 import {
   checkUserBody,
   clientFields,

@@ -1,5 +1,5 @@
-import { MarketplaceError } from '../../lib/marketplace.errors';
-import type { MarketplaceErrorCode } from '../../lib/marketplace.errors';
+import { MarketplaceError } from '../../lib/common/marketplace.errors';
+import type { MarketplaceErrorCode } from '../../lib/common/marketplace.errors';
 
 /** The code of the MarketplaceError `run` throws; anything else fails. */
 export function errorCode(run: () => unknown): MarketplaceErrorCode {

@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-import { MARKETPLACE_SCHEMA } from '../../marketplace.constants';
+import { MARKETPLACE_SCHEMA } from '../../common/marketplace.constants';
 
 /** A Kinvey app: the tenant every record, user and file belongs to. */
 @Entity({ name: 'apps', schema: MARKETPLACE_SCHEMA })

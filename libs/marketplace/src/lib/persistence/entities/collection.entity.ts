@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-import { MARKETPLACE_SCHEMA } from '../../marketplace.constants';
+import { MARKETPLACE_SCHEMA } from '../../common/marketplace.constants';
 
 /** A collection an operator declared for an app, with its settings. */
 @Entity({ name: 'collections', schema: MARKETPLACE_SCHEMA })

@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-import { MARKETPLACE_SCHEMA } from '../../marketplace.constants';
+import { MARKETPLACE_SCHEMA } from '../../common/marketplace.constants';
 
 /** Bytes of a file, one row per uploaded chunk, ordered by offset. */
 @Entity({ name: 'file_chunks', schema: MARKETPLACE_SCHEMA })

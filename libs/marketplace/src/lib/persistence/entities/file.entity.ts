@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-import { MARKETPLACE_SCHEMA } from '../../marketplace.constants';
+import { MARKETPLACE_SCHEMA } from '../../common/marketplace.constants';
 
 /** A file's metadata as clients see it (`doc`) plus its upload state. */
 @Entity({ name: 'files', schema: MARKETPLACE_SCHEMA })

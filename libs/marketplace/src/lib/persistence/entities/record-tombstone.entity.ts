@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-import { MARKETPLACE_SCHEMA } from '../../marketplace.constants';
+import { MARKETPLACE_SCHEMA } from '../../common/marketplace.constants';
 
 /** A deleted record's id, for the `deleted` list of delta sets. */
 @Entity({ name: 'record_tombstones', schema: MARKETPLACE_SCHEMA })

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-import { MARKETPLACE_SCHEMA } from '../../marketplace.constants';
+import { MARKETPLACE_SCHEMA } from '../../common/marketplace.constants';
 
 /**
  * A record's folded value of a unique field beyond its collection's first

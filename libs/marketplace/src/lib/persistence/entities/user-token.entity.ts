@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-import { MARKETPLACE_SCHEMA } from '../../marketplace.constants';
+import { MARKETPLACE_SCHEMA } from '../../common/marketplace.constants';
 
 /** A session token (`Kinvey <authtoken>`); only its SHA-256 is stored. */
 @Entity({ name: 'user_tokens', schema: MARKETPLACE_SCHEMA })
