@@ -41,13 +41,18 @@ async function* limited(
   }
 }
 
+/**
+ * `first`, then the rest. `yield*` hands a stop on to `rest`: the request's
+ * iterator is released, so the rest of the body can be read and dropped
+ * behind an early answer (with a bare loop of `next()` it stayed attached,
+ * the body stuck, and the client, still writing, got a reset).
+ */
 async function* prepend(
   first: Buffer,
-  rest: AsyncIterator<Buffer>,
+  rest: AsyncGenerator<Buffer>,
 ): AsyncGenerator<Buffer> {
   yield first;
-  for (let next = await rest.next(); !next.done; next = await rest.next())
-    yield next.value;
+  yield* rest;
 }
 
 async function whole(
