@@ -34,11 +34,11 @@ export interface PythonEnvelope {
 export function pythonAttachmentEnvelope(
   projectId: number | string,
   publicKey = FIXTURE_PUBLIC_KEY,
-  options: { attachmentBytes?: number; plain?: boolean } = {},
+  options: { attachment?: Buffer; plain?: boolean } = {},
 ): PythonEnvelope {
   const eventId = randomUUID().replace(/-/g, '');
   const event = pythonEvent(eventId);
-  const attachment = randomBytes(options.attachmentBytes ?? 30 * MIB);
+  const attachment = options.attachment ?? randomBytes(30 * MIB);
   const envelope = Buffer.concat([
     Buffer.from(
       `${JSON.stringify({ event_id: eventId, sent_at: new Date().toISOString() })}\n`,
