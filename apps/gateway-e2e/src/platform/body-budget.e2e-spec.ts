@@ -10,6 +10,7 @@ import {
   startErrorTrackingGateway,
 } from '../error-tracking/error-tracking-support';
 import type { ErrorTrackingGateway } from '../error-tracking/error-tracking-support';
+import { pythonAttachmentEnvelope } from '../error-tracking/python-attachment-envelope';
 import {
   APP_KEY,
   MASTER_AUTH,
@@ -19,20 +20,23 @@ import {
 const MIB = 1024 * 1024;
 
 /**
- * Opens a request that declares `length` bytes and sends only its head and
- * one byte of body: the gateway holds the declared length of its budget
- * until the request ends. `finish` sends the rest and reads the status.
+ * Opens a collector request whose envelope has one event item of
+ * `eventBytes` and sends only up to the first byte of that event: the
+ * gateway holds the event's declared length of its budget until the
+ * request ends. `finish` sends the rest and reads the status.
  */
 async function heldOpen(
   url: string,
   path: string,
-  length: number,
+  eventBytes: number,
 ): Promise<{ finish(): Promise<string>; destroy(): void }> {
   const { hostname, port } = new URL(url);
   const socket: Socket = connect(Number(port), hostname);
   await new Promise((resolve) => socket.once('connect', resolve));
+  const head = `{}\n{"type":"event","length":${eventBytes}}\n{`;
+  const rest = `${' '.repeat(eventBytes - 2)}}\n`;
   socket.write(
-    `POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Length: ${length}\r\n\r\n{`,
+    `POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Length: ${head.length + rest.length}\r\n\r\n${head}`,
   );
   return {
     destroy: () => socket.destroy(),
@@ -46,7 +50,7 @@ async function heldOpen(
             resolve(answer.slice(0, answer.indexOf('\r\n')));
           }
         });
-        socket.write(`}${'\n'.repeat(length - 2)}`);
+        socket.write(rest);
       }),
   };
 }
@@ -66,6 +70,8 @@ describe('body budget (e2e)', () => {
     gw = await startErrorTrackingGateway({
       ...MARKETPLACE_ENV,
       HTTP_BODY_BUDGET_BYTES: String(2 * MIB),
+      // One event may then be larger than the whole budget.
+      ERROR_TRACKING_MAX_EVENT_BYTES: String(4 * MIB),
     });
     project = await createTrackedProject(gw);
   });
@@ -94,10 +100,10 @@ describe('body budget (e2e)', () => {
   }
 
   it('answers 429 with Retry-After in each context while the budget is held, and serves again after', async () => {
-    const held = await heldOpen(gw.url, collectorPath(), 2 * MIB - 8);
+    const held = await heldOpen(gw.url, collectorPath(), 2 * MIB);
     try {
-      // The gateway (in this process) takes the declared length once the
-      // request reaches its reader, after the key lookup.
+      // The gateway (in this process) takes the event's declared length
+      // once its item header is read, after the key lookup.
       while (BODY_BUDGET.usedBytes === 0) await setImmediate();
       const { events, marketplace, collector } = await answers();
       expect(events.status).toBe(429);
@@ -111,7 +117,7 @@ describe('body budget (e2e)', () => {
       expect(collector.headers['retry-after']).toBe('1');
       expect(collector.json()).toEqual({ detail: expect.any(String) });
 
-      // The held request itself is served (an envelope header, blank lines).
+      // The held request itself is served (an event of blanks).
       expect(await held.finish()).toMatch(/^HTTP\/1\.1 200/);
       expect(BODY_BUDGET.usedBytes).toBe(0);
       const after = await answers();
@@ -123,14 +129,48 @@ describe('body budget (e2e)', () => {
     }
   });
 
-  it('answers 413 to a body the whole budget could never hold', async () => {
+  it('answers 413 to an event the whole budget could never hold', async () => {
     const res = await sendRaw(gw.url, {
       path: collectorPath(),
-      body: Buffer.from(JSON.stringify({ padding: 'p'.repeat(3 * MIB) })),
+      body: Buffer.concat([
+        Buffer.from(`{}\n{"type":"event","length":${3 * MIB}}\n`),
+        Buffer.alloc(3 * MIB, ' '),
+      ]),
     });
     expect(res.status).toBe(413);
     expect(res.json()).toEqual({
       detail: expect.stringMatching(/buffers at once/),
     });
   });
+
+  it.each([
+    ['plain', true],
+    ['gzip', false],
+  ])(
+    "holds only an envelope's kept items: an error with a 30 MiB attachment passes a 2 MiB budget (%s)",
+    async (_name, plain) => {
+      const sent = pythonAttachmentEnvelope(project.id, project.publicKey, {
+        plain,
+      });
+      const takeBytes = BODY_BUDGET.tryTake.bind(BODY_BUDGET);
+      let mostHeld = 0;
+      const take = jest
+        .spyOn(BODY_BUDGET, 'tryTake')
+        .mockImplementation((bytes) => {
+          const taken = takeBytes(bytes);
+          mostHeld = Math.max(mostHeld, BODY_BUDGET.usedBytes);
+          return taken;
+        });
+      try {
+        const res = await sendRaw(gw.url, sent);
+        expect(res.status).toBe(200);
+        expect(res.json()).toEqual({ id: sent.eventId });
+      } finally {
+        take.mockRestore();
+      }
+      // The event (a few KB), never the attachment.
+      expect(mostHeld).toBeGreaterThan(0);
+      expect(mostHeld).toBeLessThan(64 * 1024);
+    },
+  );
 });

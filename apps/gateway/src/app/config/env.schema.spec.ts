@@ -110,7 +110,7 @@ describe('environment validation', () => {
       retentionDays: 90,
       retentionIntervalMinutes: 60,
       rateLimitPerMinute: 6_000,
-      maxBodyBytes: 20 * 1024 * 1024,
+      maxBodyBytes: 100 * 1024 * 1024,
       maxEnvelopeBytes: 100 * 1024 * 1024,
       maxEnvelopeItems: 1_000,
       maxEventBytes: 1024 * 1024,

@@ -14,7 +14,7 @@ export const API_BODY_LIMIT_BYTES = 1024 * 1024;
 export const MIB = 1024 * 1024;
 export const DEFAULT_RETENTION_DAYS = 90;
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 6_000;
-export const DEFAULT_MAX_BODY_BYTES = 20 * MIB;
+export const DEFAULT_MAX_BODY_BYTES = 100 * MIB;
 export const DEFAULT_MAX_ENVELOPE_BYTES = 100 * MIB;
 export const DEFAULT_MAX_EVENT_BYTES = 1 * MIB;
 /** Items per envelope, every type counted (the contract's "Limits"). */

@@ -10,11 +10,8 @@ function tooLarge(maxBytes: number): TransportError {
   );
 }
 
-/**
- * Checks a declared length against the limit and the gateway's body
- * budget before anything is read; the length, when declared (and held).
- */
-function holdDeclared(
+/** Refuses a declared length over the limit before anything is read. */
+function checkDeclared(
   req: IncomingMessage,
   maxBytes: number,
 ): number | undefined {
@@ -22,7 +19,19 @@ function holdDeclared(
   const declared = Number(req.headers['content-length']);
   if (!Number.isFinite(declared)) return undefined;
   if (declared > maxBytes) throw tooLarge(maxBytes);
-  holdBodyBytes(req, declared);
+  return declared;
+}
+
+/**
+ * `checkDeclared`, and the declared length held of the gateway's body
+ * budget; the length, when declared.
+ */
+function holdDeclared(
+  req: IncomingMessage,
+  maxBytes: number,
+): number | undefined {
+  const declared = checkDeclared(req, maxBytes);
+  if (declared !== undefined) holdBodyBytes(req, declared);
   return declared;
 }
 
@@ -116,21 +125,21 @@ export function readBody(
 
 /**
  * The body's chunks as they arrive, refusing more than `maxBytes` like
- * `readBody`. Leaving the loop early leaves the request open (not
- * destroyed), so an early answer can still be written and the rest of the
- * body read through.
+ * `readBody`. Nothing is held of the body budget: the caller holds what it
+ * keeps. Leaving the loop early leaves the request open (not destroyed),
+ * so an early answer can still be written and the rest of the body read
+ * through.
  */
 export async function* bodyChunks(
   req: IncomingMessage,
   maxBytes: number,
 ): AsyncGenerator<Buffer> {
-  const declared = holdDeclared(req, maxBytes);
+  checkDeclared(req, maxBytes);
   let total = 0;
   try {
     for await (const chunk of req.iterator({ destroyOnReturn: false })) {
       total += (chunk as Buffer).length;
       if (total > maxBytes) throw tooLarge(maxBytes);
-      if (declared === undefined) holdBodyBytes(req, (chunk as Buffer).length);
       yield chunk as Buffer;
     }
   } catch (error) {

@@ -203,6 +203,21 @@ export function encodingsOf(contentEncoding: string | undefined): string[] {
     .filter((e) => e !== '' && e !== 'identity');
 }
 
+/** The zlib codec of one encoding, given the body's first bytes. */
+function zlibCodec(encoding: string, firstBytes: Buffer): Codec | undefined {
+  switch (encoding) {
+    case 'gzip':
+    case 'x-gzip':
+      return GZIP;
+    case 'deflate':
+      return deflateCodec(firstBytes);
+    case 'br':
+      return BROTLI;
+    default:
+      return undefined;
+  }
+}
+
 /**
  * A decoder stream for one encoding that zlib undoes as it streams (gzip,
  * deflate in both wrappings, br), given the body's first bytes; undefined
@@ -212,16 +227,34 @@ export function streamingDecoder(
   encoding: string,
   firstBytes: Buffer,
 ): Transform | undefined {
-  switch (encoding) {
-    case 'gzip':
-    case 'x-gzip':
-      return GZIP.stream();
-    case 'deflate':
-      return deflateCodec(firstBytes).stream();
-    case 'br':
-      return BROTLI.stream();
-    default:
-      return undefined;
+  return zlibCodec(encoding, firstBytes)?.stream();
+}
+
+/** Whether zlib undoes `encoding` as it streams (gzip, deflate, br). */
+export function decodesAsItStreams(encoding: string): boolean {
+  return zlibCodec(encoding, Buffer.alloc(0)) !== undefined;
+}
+
+/**
+ * A small body (as SDKs send: an event, sessions) decoded at once on the
+ * event loop, cheaper than a stream, when its output is small too (at most
+ * 1 MiB and `maxBytes`); undefined otherwise (to be streamed).
+ */
+export function decodeSmall(
+  body: Buffer,
+  encoding: string,
+  maxBytes: number,
+): Buffer | undefined {
+  const codec = zlibCodec(encoding, body);
+  if (!codec || body.length > SYNC_INPUT_LIMIT) return undefined;
+  try {
+    return codec.sync(body, {
+      maxOutputLength: Math.min(maxBytes, SYNC_OUTPUT_LIMIT),
+    });
+  } catch (error) {
+    if (!isTooLarge(error)) throw corrupt(encoding);
+    if (maxBytes <= SYNC_OUTPUT_LIMIT) throw tooLarge(maxBytes);
+    return undefined;
   }
 }
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
+import type { Transform } from 'node:stream';
 import { pipeline } from 'node:stream';
 
 import { TransportError } from '@quitanda/kernel';
@@ -8,13 +9,19 @@ import { bodyChunks } from '../http/read-body';
 import {
   corrupt,
   decodeBody,
+  decodeSmall,
+  decodesAsItStreams,
   encodingsOf,
   streamingDecoder,
   tooLarge,
 } from './decode-body';
 
 export interface DecodeLimits {
-  /** Told the size of every decoded chunk (the body budget); may throw. */
+  /**
+   * Told the size of what is held whole before it is decoded (a small
+   * body; zstd and lists of encodings, which cannot stream) and of what
+   * that decodes to; may throw (the body budget).
+   */
   readonly hold: (bytes: number) => void;
   /** Largest body as sent. */
   readonly maxBodyBytes: number;
@@ -25,32 +32,57 @@ export interface DecodeLimits {
 async function* limited(
   chunks: AsyncIterable<Buffer>,
   maxBytes: number,
-  hold?: (bytes: number) => void,
 ): AsyncGenerator<Buffer> {
   let total = 0;
   for await (const chunk of chunks) {
     total += chunk.length;
     if (total > maxBytes) throw tooLarge(maxBytes);
-    hold?.(chunk.length);
     yield chunk;
   }
 }
 
+/**
+ * `first`, then the rest. `yield*` hands a stop on to `rest`: the request's
+ * iterator is released, so the rest of the body can be read and dropped
+ * behind an early answer (with a bare loop of `next()` it stayed attached,
+ * the body stuck, and the client, still writing, got a reset).
+ */
 async function* prepend(
   first: Buffer,
-  rest: AsyncIterator<Buffer>,
+  rest: AsyncGenerator<Buffer>,
 ): AsyncGenerator<Buffer> {
   yield first;
-  for (let next = await rest.next(); !next.done; next = await rest.next())
-    yield next.value;
+  yield* rest;
+}
+
+async function whole(
+  chunks: AsyncIterable<Buffer>,
+  hold: (bytes: number) => void,
+): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of chunks) {
+    hold(chunk.length);
+    parts.push(chunk);
+  }
+  return parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
+}
+
+/** Bodies declared up to this size are read whole and decoded at once. */
+const SMALL_BODY_BYTES = 64 * 1024;
+
+function declaredSmall(req: IncomingMessage): boolean {
+  const declared = Number(req.headers['content-length']);
+  return Number.isFinite(declared) && declared <= SMALL_BODY_BYTES;
 }
 
 /**
- * The body of `req` decoded as it arrives (gzip, deflate, br: one encoding,
- * as SDKs send), never more than the limits: a reader that stops early
- * (a wrong key in the envelope header) has inflated only what it read.
- * Other encodings (zstd, lists) are read and decoded whole, bomb-safe, and
- * come as one chunk.
+ * The body of `req` decoded as it arrives (none, gzip, deflate, br: one
+ * encoding, as SDKs send), never more than the limits, and never held
+ * whole: a reader that stops early (a wrong key in the envelope header)
+ * has inflated only what it read, and one that drops what it reads holds
+ * nothing. A small body is read whole and inflated at once (cheaper);
+ * other encodings (zstd, lists) are read and decoded whole, bomb-safe,
+ * held, and come as one chunk.
  */
 export async function* decodedChunks(
   req: IncomingMessage,
@@ -73,31 +105,47 @@ export async function* decodedChunks(
     );
     return;
   }
-  const decoder =
-    encodings.length === 1
-      ? streamingDecoder(encoding, first.value)
-      : undefined;
-  if (!decoder) {
-    const parts: Buffer[] = [];
-    for await (const chunk of prepend(first.value, raw)) parts.push(chunk);
+  let source: Iterable<Buffer> | AsyncIterable<Buffer> = prepend(
+    first.value,
+    raw,
+  );
+  if (encodings.length > 1 || !decodesAsItStreams(encoding)) {
     yield await decodeBody(
-      Buffer.concat(parts),
+      await whole(source, limits.hold),
       contentEncoding,
       limits.maxDecodedBytes,
       limits.hold,
     );
     return;
   }
+  if (declaredSmall(req)) {
+    const body = await whole(source, limits.hold);
+    const decoded = decodeSmall(body, encoding, limits.maxDecodedBytes);
+    if (decoded) {
+      yield decoded;
+      return;
+    }
+    source = [body];
+  }
+  yield* streamDecoded(source, encoding, first.value, limits.maxDecodedBytes);
+}
+
+async function* streamDecoded(
+  source: Iterable<Buffer> | AsyncIterable<Buffer>,
+  encoding: string,
+  firstBytes: Buffer,
+  maxDecodedBytes: number,
+): AsyncGenerator<Buffer> {
   let failure: unknown;
   const decoded = pipeline(
-    Readable.from(prepend(first.value, raw)),
-    decoder,
+    Readable.from(source),
+    streamingDecoder(encoding, firstBytes) as Transform,
     (error) => {
       failure = error;
     },
   );
   try {
-    yield* limited(decoded, limits.maxDecodedBytes, limits.hold);
+    yield* limited(decoded, maxDecodedBytes);
   } catch (error) {
     if (error instanceof TransportError) throw error;
     throw failure instanceof TransportError ? failure : corrupt(encoding);

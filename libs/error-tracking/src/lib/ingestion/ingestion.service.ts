@@ -115,23 +115,24 @@ export class IngestionService {
     if (request.endpoint === 'store') {
       parsed = parseStore(await this.readStore(request), context);
     } else {
+      const hold = (bytes: number) => holdBodyBytes(request.body, bytes);
+      // Read and inflated as it comes: skipped items (attachments, ...)
+      // are dropped as they pass, and a key only the header's dsn carries
+      // is checked on its first line.
       const envelope = await readEnvelope(
-        keyOutsideBody
-          ? [await this.readWhole(request, this.options.maxEnvelopeBytes)]
-          : // Only the header's dsn can carry the key: read and inflate
-            // the body as it comes, and check the key on its first line.
-            decodedChunks(
-              request.body,
-              header(request.headers['content-encoding']),
-              {
-                maxBodyBytes: this.options.maxBodyBytes,
-                maxDecodedBytes: this.options.maxEnvelopeBytes,
-                hold: (bytes) => holdBodyBytes(request.body, bytes),
-              },
-            ),
+        decodedChunks(
+          request.body,
+          header(request.headers['content-encoding']),
+          {
+            maxBodyBytes: this.options.maxBodyBytes,
+            maxDecodedBytes: this.options.maxEnvelopeBytes,
+            hold,
+          },
+        ),
         {
           context,
           maxItems: this.options.maxEnvelopeItems,
+          hold,
           onHeader: async (envelopeHeader) => {
             // Several keys must agree, wherever they are.
             const publicKey = resolvePublicKey({

@@ -85,6 +85,27 @@ export class PendingBytes {
     }
   }
 
+  /**
+   * Drops the whitespace at the front, in one pass; whether it held a
+   * newline (a blank line).
+   */
+  dropWhitespace(): boolean {
+    let count = 0;
+    let newline = false;
+    for (const [i, chunk] of this.chunks.entries()) {
+      let j = i === 0 ? this.head : 0;
+      for (; j < chunk.length; j++) {
+        const byte = chunk[j];
+        if (byte === NEWLINE) newline = true;
+        else if (byte !== 0x0d && byte !== 0x20 && byte !== 0x09) break;
+        count += 1;
+      }
+      if (j < chunk.length) break;
+    }
+    if (count > 0) this.drop(count);
+    return newline;
+  }
+
   /** Whether every pending byte is whitespace (a body's trailing newlines). */
   onlyWhitespace(): boolean {
     for (const [i, chunk] of this.chunks.entries()) {

@@ -168,6 +168,21 @@ function tryParse(item: EnvelopeItem): unknown {
 }
 
 /**
+ * The item types `EnvelopeItemsParser` reads; every other type is skipped
+ * (counted as discarded), so its payload need not be held at all.
+ */
+const KEPT_ITEM_TYPES: ReadonlySet<string> = new Set([
+  'event',
+  'session',
+  'sessions',
+  'client_report',
+]);
+
+export function isKeptItemType(type: string): boolean {
+  return KEPT_ITEM_TYPES.has(type);
+}
+
+/**
  * An envelope's items parsed one by one as they are framed: every item
  * handled on its own; a bad item is skipped and counted, never the
  * envelope (broken framing aside, which `EnvelopeFramer` refuses whole).

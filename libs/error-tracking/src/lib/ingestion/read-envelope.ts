@@ -4,11 +4,11 @@ import { ErrorTrackingError } from '../common/error-tracking.errors';
 import type { JsonObject } from '../sentry-event/event-json';
 import { EnvelopeFramer, EnvelopeFramingError } from './envelope';
 import type { EnvelopeItem } from './envelope';
-import { EnvelopeItemsParser } from './prepare-request';
+import { EnvelopeItemsParser, isKeptItemType } from './prepare-request';
 import type { ParsedRequest, PrepareContext } from './prepare-request';
 
 /**
- * Payload bytes parsed between two turns of the event loop: about a
+ * Bytes framed or parsed between two turns of the event loop: about a
  * millisecond of JSON.parse, so a 100 MiB envelope never holds up the
  * other requests for long, and an ordinary one never waits.
  */
@@ -18,6 +18,11 @@ export interface ReadEnvelopeOptions {
   readonly context: PrepareContext;
   /** Most items in one envelope (413 past it). */
   readonly maxItems: number;
+  /**
+   * Told the size of each kept item's payload before it is buffered (the
+   * gateway's body budget); may throw. Skipped items are never buffered.
+   */
+  readonly hold?: (bytes: number) => void;
   /**
    * Called once, as soon as the envelope header is read and before any item
    * is parsed (the key check when only the header's `dsn` carries the key);
@@ -29,16 +34,28 @@ export interface ReadEnvelopeOptions {
 /**
  * Frames and parses an envelope as its chunks come in (a request streaming
  * in, or one decoded buffer), item by item, yielding to the event loop as
- * it goes. Broken framing is the collector's 400.
+ * it goes. Only the items the parser reads are held, each at most one
+ * event's size (413 past it); the others (attachments, transactions, ...)
+ * are dropped as they stream through. Broken framing is the collector's 400.
  */
 export async function readEnvelope(
   chunks: AsyncIterable<Buffer> | Iterable<Buffer>,
   options: ReadEnvelopeOptions,
 ): Promise<{ request: ParsedRequest; header: JsonObject }> {
-  const framer = new EnvelopeFramer(options.maxItems);
+  const framer = new EnvelopeFramer(options.maxItems, {
+    keeps: isKeptItemType,
+    maxKeptBytes: options.context.maxEventBytes,
+    hold: options.hold ?? (() => undefined),
+  });
   const parser = new EnvelopeItemsParser(options.context);
   let headerChecked = false;
   let sinceYield = 0;
+  const pause = async (bytes: number): Promise<void> => {
+    sinceYield += bytes;
+    if (sinceYield < YIELD_EVERY_BYTES) return;
+    sinceYield = 0;
+    await yieldToEventLoop();
+  };
   const parse = async (framed: readonly EnvelopeItem[]): Promise<void> => {
     const header = framer.header;
     if (!header) return;
@@ -51,15 +68,14 @@ export async function readEnvelope(
     }
     for (const item of items) {
       parser.add(item, header);
-      sinceYield += item.payload.length;
-      if (sinceYield >= YIELD_EVERY_BYTES) {
-        sinceYield = 0;
-        await yieldToEventLoop();
-      }
+      await pause(item.payload.length);
     }
   };
   try {
-    for await (const chunk of chunks) await parse(framer.push(chunk));
+    for await (const chunk of chunks) {
+      await parse(framer.push(chunk));
+      await pause(chunk.length);
+    }
     await parse(framer.end());
   } catch (error) {
     if (error instanceof EnvelopeFramingError)

@@ -1,0 +1,69 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+
+import { FIXTURE_PUBLIC_KEY, loadSentryFixtures } from '@quitanda/testing';
+
+const MIB = 1024 * 1024;
+
+/** The error event the Python SDK 1.21.0 sent (its captured store body). */
+function pythonEvent(eventId: string): Buffer {
+  const fixture = loadSentryFixtures().find(
+    (f) => f.file.startsWith('python-1.21.0/') && f.kind === 'exception',
+  );
+  if (!fixture) throw new Error('no python 1.21.0 exception fixture');
+  const event = JSON.parse(fixture.body.text) as Record<string, unknown>;
+  return Buffer.from(JSON.stringify({ ...event, event_id: eventId }));
+}
+
+export interface PythonEnvelope {
+  readonly eventId: string;
+  readonly path: string;
+  readonly headers: Record<string, string>;
+  readonly body: Buffer;
+}
+
+/**
+ * An error with one attachment (`scope.add_attachment(bytes=...,
+ * filename=...)`) as the Python SDK 1.21.0 sends it: the envelope header
+ * with `event_id` and `sent_at`, the event item, then the attachment item
+ * (its header as the SDK's `Item` writes it), gzip at level 9 unless
+ * `plain` (`transport_compression_level: 0`), with the captured requests'
+ * headers. The attachment is random bytes: gzip saves nothing, as with
+ * the compressed files, core dumps and images SDKs attach.
+ */
+export function pythonAttachmentEnvelope(
+  projectId: number | string,
+  publicKey = FIXTURE_PUBLIC_KEY,
+  options: { attachment?: Buffer; plain?: boolean } = {},
+): PythonEnvelope {
+  const eventId = randomUUID().replace(/-/g, '');
+  const event = pythonEvent(eventId);
+  const attachment = options.attachment ?? randomBytes(30 * MIB);
+  const envelope = Buffer.concat([
+    Buffer.from(
+      `${JSON.stringify({ event_id: eventId, sent_at: new Date().toISOString() })}\n`,
+    ),
+    Buffer.from(
+      `${JSON.stringify({ type: 'event', content_type: 'application/json', length: event.length })}\n`,
+    ),
+    event,
+    Buffer.from(
+      `\n${JSON.stringify({ filename: 'heap.bin', type: 'attachment', content_type: 'application/octet-stream', length: attachment.length })}\n`,
+    ),
+    attachment,
+    Buffer.from('\n'),
+  ]);
+  const headers: Record<string, string> = {
+    'Accept-Encoding': 'identity',
+    'Content-Type': 'application/x-sentry-envelope',
+    'User-Agent': 'sentry.python/1.21.0',
+    'X-Sentry-Auth': `Sentry sentry_key=${publicKey}, sentry_version=7, sentry_client=sentry.python/1.21.0`,
+  };
+  if (!options.plain) headers['Content-Encoding'] = 'gzip';
+  return {
+    eventId,
+    path: `/api/v4/error_tracking/collector/api/${projectId}/envelope/`,
+    headers,
+    body: options.plain ? envelope : gzipSync(envelope, { level: 9 }),
+  };
+}

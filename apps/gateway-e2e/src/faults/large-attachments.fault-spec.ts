@@ -1,0 +1,146 @@
+import { randomBytes } from 'node:crypto';
+import { get } from 'node:http';
+
+import { Client } from 'pg';
+
+import { pythonAttachmentEnvelope } from '../error-tracking/python-attachment-envelope';
+import { peakRssMb, startGatewayProcess } from './support/gateway-process';
+import { startFaultCluster } from './support/fault-cluster';
+import type { FaultCluster } from './support/fault-cluster';
+import { GATEWAY_ENV, SCALE, send, trackedProject } from './support/scenario';
+
+/** The contract's ceiling ("Reliability": under any load). */
+const RSS_LIMIT_MB = 300;
+const MIB = 1024 * 1024;
+/**
+ * Errors with a 30 MiB attachment uploaded at once: 6 in CI (half of them
+ * gzip), 12 at full size (`FAULTS_SCALE` 2 or more).
+ */
+const UPLOADS = SCALE > 1 ? 12 : 6;
+
+/**
+ * `GET /health/live` on a connection of its own: a pooled keep-alive
+ * connection, reused late by this busy test process, may meet the
+ * gateway's idle timeout on the way ("other side closed").
+ */
+function probeLive(url: string): Promise<{ status: number; ms: number }> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const req = get(`${url}/health/live`, { agent: false }, (res) => {
+      res.resume();
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          ms: performance.now() - started,
+        }),
+      );
+    });
+    req.setTimeout(15_000, () => req.destroy());
+    req.on('error', () =>
+      resolve({ status: 0, ms: performance.now() - started }),
+    );
+  });
+}
+
+/**
+ * Errors with large attachments at once, against one gateway process
+ * (contract, "Limits": skipped items are read through and dropped as they
+ * stream in; "Reliability": RSS under 300 MB under any load). Each upload
+ * is a Python SDK 1.21.0 envelope of an error and a 30 MiB attachment
+ * (31 MB as sent), half of them gzip: every one is answered 200 with its
+ * event's id and its event stored, while the gateway stays under 300 MB
+ * resident and `/health/live` keeps answering.
+ */
+describe('errors with large attachments (fault)', () => {
+  let cluster: FaultCluster;
+
+  beforeAll(async () => {
+    cluster = await startFaultCluster('large-attachments');
+  });
+
+  afterAll(async () => {
+    await cluster?.destroy();
+  });
+
+  it(`keeps the event of ${UPLOADS} errors with 30 MiB attachments sent at once, under 300 MB resident`, async () => {
+    const gw = await startGatewayProcess({
+      ...GATEWAY_ENV,
+      DATABASE_URL: cluster.databaseUrl,
+      DATA_DIR: cluster.dataDir,
+    });
+    const db = new Client({ connectionString: cluster.databaseUrl });
+    try {
+      await db.connect();
+      const project = await trackedProject(gw.url);
+      const attachment = randomBytes(30 * MIB);
+      const uploads = Array.from({ length: UPLOADS }, (_, i) =>
+        pythonAttachmentEnvelope(project.id, project.publicKey, {
+          attachment,
+          plain: i % 2 === 0,
+        }),
+      );
+
+      // prom-client's event-loop lag: its maximum since the last scrape.
+      const maxLoopLagMs = async () => {
+        const metrics = await send(`${gw.url}/metrics`);
+        const max = /^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(
+          metrics.text,
+        );
+        return Number(max?.[1] ?? Number.NaN) * 1000;
+      };
+      await maxLoopLagMs();
+      let uploading = true;
+      let slowestProbeMs = 0;
+      const probeStatuses = new Set<number>();
+      const probe = (async () => {
+        while (uploading) {
+          const answer = await probeLive(gw.url);
+          probeStatuses.add(answer.status);
+          slowestProbeMs = Math.max(slowestProbeMs, answer.ms);
+        }
+      })();
+      const started = performance.now();
+      const answers = await Promise.all(
+        uploads.map((upload) =>
+          send(`${gw.url}${upload.path}`, {
+            method: 'POST',
+            headers: upload.headers,
+            body: upload.body,
+            timeoutMs: 120_000,
+          }),
+        ),
+      );
+      const elapsedMs = performance.now() - started;
+      uploading = false;
+      await probe;
+      const loopLagMs = await maxLoopLagMs();
+
+      const rss = await peakRssMb(gw.pid);
+      const { rows } = await db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM error_tracking.events WHERE project_id = $1',
+        [project.id],
+      );
+      console.log(
+        `large attachments: ${UPLOADS} uploads of ${Math.round(
+          (uploads[0]?.body.length ?? 0) / 1e6,
+        )} MB at once in ${Math.round(elapsedMs)} ms; slowest probe ${Math.round(
+          slowestProbeMs,
+        )} ms (${[...probeStatuses].join(', ')}); gateway event loop held up at most ${Math.round(
+          loopLagMs,
+        )} ms; gateway peak RSS ${Math.round(rss)} MB`,
+      );
+      expect(answers.map((a) => [a.status, a.text])).toEqual(
+        uploads.map((u) => [200, JSON.stringify({ id: u.eventId })]),
+      );
+      expect(rows[0]?.n).toBe(UPLOADS);
+      expect([...probeStatuses]).toEqual([200]);
+      expect(loopLagMs).toBeLessThan(1_000);
+      expect(rss).toBeGreaterThan(0);
+      expect(rss).toBeLessThan(RSS_LIMIT_MB);
+    } finally {
+      await db.end().catch(() => undefined);
+      gw.kill('SIGTERM');
+      await gw.exited;
+    }
+  });
+});

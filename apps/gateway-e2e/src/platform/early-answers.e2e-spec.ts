@@ -1,0 +1,236 @@
+import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
+import { gzipSync } from 'node:zlib';
+
+import { BODY_BUDGET } from '@quitanda/http';
+
+import {
+  createTrackedProject,
+  startErrorTrackingGateway,
+} from '../error-tracking/error-tracking-support';
+import type { ErrorTrackingGateway } from '../error-tracking/error-tracking-support';
+
+const MIB = 1024 * 1024;
+/** The collector's body limit on this gateway. */
+const LIMIT = 16 * MIB;
+/**
+ * Bodies sent here: at most the limit plus 10% the gateway reads and drops
+ * behind an early answer, and far more than the kernel's socket buffers
+ * hold (a client that writes it all before reading stays blocked unless
+ * the gateway reads it). Blank lines after the envelope header: well
+ * framed however far the gateway reads.
+ */
+const OVER_LIMIT_BYTES = 17 * MIB;
+const PIECE_BYTES = 64 * 1024;
+
+/** `prefix`, then blank lines up to `bytes`. */
+function blankLinesAfter(prefix: string, bytes = LIMIT): Buffer {
+  return Buffer.concat([
+    Buffer.from(prefix),
+    Buffer.alloc(bytes - prefix.length, '\n'),
+  ]);
+}
+
+type Pace = 'slowly, declared' | 'chunked at full speed';
+
+interface Outcome {
+  /** The status line read, if any. */
+  readonly status?: string;
+  /** A socket error the client saw (ECONNRESET, EPIPE), if any. */
+  readonly error?: string;
+}
+
+/**
+ * A client that writes its whole request before it reads anything (as
+ * Python's http stack does), then reads the status line. `slowly,
+ * declared`: a Content-Length, the body in 64 KiB pieces 2 ms apart;
+ * `chunked at full speed`: chunked, as fast as the socket takes it.
+ */
+function writeThenRead(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  body: Buffer,
+  pace: Pace,
+): Promise<Outcome> {
+  const { hostname, port } = new URL(url);
+  const chunked = pace === 'chunked at full speed';
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    let answer = '';
+    let error: string | undefined;
+    socket.on('error', (e: NodeJS.ErrnoException) => {
+      error ??= e.code ?? e.message;
+    });
+    socket.on('close', () => {
+      const end = answer.indexOf('\r\n');
+      resolve({ status: end >= 0 ? answer.slice(0, end) : undefined, error });
+    });
+    const head = Object.entries({
+      Host: hostname,
+      ...headers,
+      ...(chunked
+        ? { 'Transfer-Encoding': 'chunked' }
+        : { 'Content-Length': String(body.length) }),
+    })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n`);
+    const frame = (bytes: Buffer) =>
+      chunked
+        ? Buffer.concat([
+            Buffer.from(`${bytes.length.toString(16)}\r\n`),
+            bytes,
+            Buffer.from('\r\n'),
+          ])
+        : bytes;
+    let sent = 0;
+    const read = () => {
+      socket.on('data', (data: Buffer) => {
+        answer += data.toString('latin1');
+        if (answer.includes('\r\n')) socket.destroy();
+      });
+    };
+    const writeMore = (): void => {
+      while (sent < body.length && !socket.destroyed) {
+        const piece = body.subarray(sent, sent + PIECE_BYTES);
+        sent += piece.length;
+        const more = socket.write(frame(piece));
+        if (!chunked) {
+          setTimeout(writeMore, 2);
+          return;
+        }
+        if (!more) {
+          socket.once('drain', writeMore);
+          return;
+        }
+      }
+      if (socket.destroyed) return;
+      socket.write(chunked ? '0\r\n\r\n' : '', read);
+    };
+    writeMore();
+  });
+}
+
+/**
+ * Every early answer of the collector is heard (contract, "Limits": the
+ * gateway sends it, then reads and drops the rest of the body, up to the
+ * body limit plus 10%, before closing): a client that writes a large body
+ * before reading reads the status line, never a reset connection; three
+ * times over for each answer, written slowly with a declared length and
+ * chunked at full speed.
+ */
+describe('early answers reach a client still writing (e2e)', () => {
+  let gw: ErrorTrackingGateway;
+  let project: { id: number; publicKey: string };
+
+  beforeAll(async () => {
+    gw = await startErrorTrackingGateway({
+      ERROR_TRACKING_MAX_BODY_BYTES: String(LIMIT),
+    });
+    project = await createTrackedProject(gw);
+  });
+
+  afterAll(() => gw?.close());
+
+  const envelope = (query = '') =>
+    `/api/v4/error_tracking/collector/api/${project.id}/envelope/${query}`;
+
+  let incompressible: Buffer | undefined;
+  interface Case {
+    readonly path: string;
+    readonly headers?: Record<string, string>;
+    readonly body: Buffer;
+  }
+  const cases: ReadonlyArray<[string, () => Case, string]> = [
+    [
+      '413 (over the body limit)',
+      () => ({
+        path: envelope(`?sentry_key=${project.publicKey}`),
+        body: blankLinesAfter('{}\n', OVER_LIMIT_BYTES),
+      }),
+      '413',
+    ],
+    [
+      '401 (no key)',
+      () => ({ path: envelope(), body: blankLinesAfter('{}\n') }),
+      '401',
+    ],
+    [
+      '401 (no key, gzip)',
+      // What gzip cannot shrink (as SDKs' attachments): as many bytes sent.
+      () => ({
+        path: envelope(),
+        headers: { 'Content-Encoding': 'gzip' },
+        body: (incompressible ??= gzipSync(
+          Buffer.concat([Buffer.from('{}\n'), randomBytes(LIMIT - 64 * 1024)]),
+          { level: 1 },
+        )),
+      }),
+      '401',
+    ],
+    [
+      '403 (unknown key)',
+      () => ({
+        path: envelope('?sentry_key=glet_ffffffffffffffffffffffffffffffff'),
+        body: blankLinesAfter('{}\n'),
+      }),
+      '403',
+    ],
+    [
+      '400 (keys that disagree)',
+      () => ({
+        path: envelope(`?sentry_key=${project.publicKey}`),
+        headers: {
+          'X-Sentry-Auth':
+            'Sentry sentry_key=glet_eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee',
+        },
+        body: blankLinesAfter('{}\n'),
+      }),
+      '400',
+    ],
+    [
+      '429 (the body budget busy)',
+      () => ({
+        path: envelope(`?sentry_key=${project.publicKey}`),
+        body: blankLinesAfter('{}\n{"type":"event","length":1000}\n'),
+      }),
+      '429',
+    ],
+  ];
+
+  describe.each(['slowly, declared', 'chunked at full speed'] as const)(
+    'a body written %s',
+    (pace) => {
+      it.each(cases)(
+        'hears %s, 3 times of 3',
+        async (_name, request, status) => {
+          const busy =
+            status === '429'
+              ? jest.spyOn(BODY_BUDGET, 'tryTake').mockReturnValue(false)
+              : undefined;
+          try {
+            for (let attempt = 0; attempt < 3; attempt++) {
+              const { path, headers = {}, body } = request();
+              const outcome = await writeThenRead(
+                gw.url,
+                path,
+                headers,
+                body,
+                pace,
+              );
+              expect(outcome).toEqual({
+                status: expect.stringMatching(
+                  new RegExp(`^HTTP/1\\.1 ${status} `),
+                ),
+                error: undefined,
+              });
+            }
+          } finally {
+            busy?.mockRestore();
+          }
+        },
+      );
+    },
+  );
+});
