@@ -10,6 +10,7 @@ import {
   MASTER_AUTH,
   SCALE,
   WRITE_TOKEN,
+  probeLive,
   send,
   trackedProject,
 } from './support/scenario';
@@ -142,7 +143,7 @@ describe('hostile request bodies (fault)', () => {
       let probes = 0;
       const probe = (async () => {
         while (attacking) {
-          const answer = await send(`${gw.url}/health/live`);
+          const answer = await probeLive(gw.url);
           expect(answer.status).toBe(200);
           slowestProbeMs = Math.max(slowestProbeMs, answer.ms);
           probes += 1;

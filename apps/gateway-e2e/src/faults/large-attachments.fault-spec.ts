@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { get } from 'node:http';
 
 import { Client } from 'pg';
 
@@ -7,7 +6,13 @@ import { pythonAttachmentEnvelope } from '../error-tracking/python-attachment-en
 import { peakRssMb, startGatewayProcess } from './support/gateway-process';
 import { startFaultCluster } from './support/fault-cluster';
 import type { FaultCluster } from './support/fault-cluster';
-import { GATEWAY_ENV, SCALE, send, trackedProject } from './support/scenario';
+import {
+  GATEWAY_ENV,
+  SCALE,
+  probeLive,
+  send,
+  trackedProject,
+} from './support/scenario';
 
 /** The contract's ceiling ("Reliability": under any load). */
 const RSS_LIMIT_MB = 300;
@@ -17,30 +22,6 @@ const MIB = 1024 * 1024;
  * gzip), 12 at full size (`FAULTS_SCALE` 2 or more).
  */
 const UPLOADS = SCALE > 1 ? 12 : 6;
-
-/**
- * `GET /health/live` on a connection of its own: a pooled keep-alive
- * connection, reused late by this busy test process, may meet the
- * gateway's idle timeout on the way ("other side closed").
- */
-function probeLive(url: string): Promise<{ status: number; ms: number }> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const req = get(`${url}/health/live`, { agent: false }, (res) => {
-      res.resume();
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          ms: performance.now() - started,
-        }),
-      );
-    });
-    req.setTimeout(15_000, () => req.destroy());
-    req.on('error', () =>
-      resolve({ status: 0, ms: performance.now() - started }),
-    );
-  });
-}
 
 /**
  * Errors with large attachments at once, against one gateway process

@@ -1,3 +1,4 @@
+import { get } from 'node:http';
 /**
  * What every fault scenario shares: its seed and size (both from the
  * environment, printed so that a failure can be replayed), the operator's
@@ -78,6 +79,32 @@ export async function send(
       ms: performance.now() - started,
     };
   }
+}
+
+/**
+ * `GET /health/live` on a connection of its own: a pooled keep-alive
+ * connection, reused late by this busy test process, may meet the
+ * gateway's idle timeout on the way ("other side closed").
+ */
+export function probeLive(
+  url: string,
+): Promise<{ status: number; ms: number }> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const req = get(`${url}/health/live`, { agent: false }, (res) => {
+      res.resume();
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          ms: performance.now() - started,
+        }),
+      );
+    });
+    req.setTimeout(15_000, () => req.destroy());
+    req.on('error', () =>
+      resolve({ status: 0, ms: performance.now() - started }),
+    );
+  });
 }
 
 /** Polls `check` until it holds or `ms` pass (conditions, never fixed sleeps). */
