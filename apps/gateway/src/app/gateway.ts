@@ -10,13 +10,18 @@ import {
   recordInitialCredentials,
 } from './bootstrap/initial-credentials';
 import { withAlertsKey } from './bootstrap/generated-secrets';
-import { listeningLine, signInLine } from './bootstrap/start-summary';
+import {
+  firstScreen,
+  listeningLine,
+  signInLine,
+} from './bootstrap/start-summary';
 import type { GatewayConfig } from './config/gateway-config';
 import { configureApp } from './configure-app';
 import { ReadinessService } from './health/readiness.service';
 import { ConnectionDrain } from './http/connection-drain';
 import { GatewayExpressAdapter } from './http/gateway-express.adapter';
-import { createGatewayLogger } from './logging/gateway-logger';
+import { createGatewayLogger, logFormatOf } from './logging/gateway-logger';
+import { buildInfo } from './version/build-info';
 import { activeContexts } from './contexts/context-catalog';
 import {
   migrateContexts,
@@ -88,9 +93,13 @@ export async function startGateway(
         ? `embedded PGlite in ${config.dataDir}`
         : 'PostgreSQL (DATABASE_URL)',
     );
-    log.info(listening.fields, listening.msg);
     const signIn = await signInLine(config, url);
-    if (signIn) log.info(signIn.fields, signIn.msg);
+    if (logFormatOf(config.logFormat) === 'pretty') {
+      log.info(firstScreen(buildInfo().version, listening, signIn));
+    } else {
+      log.info(listening.fields, listening.msg);
+      if (signIn) log.info(signIn.fields, signIn.msg);
+    }
     // Boot lines go out now (supervisors and tests wait for them), not
     // once 4 KiB more have been logged; request lines stay batched. A flush
     // during a write in flight only waits for it, hence the second one.

@@ -293,6 +293,15 @@ describe('environment validation', () => {
     expect(problems.join('\n')).toMatch(/^LOG_LEVEL must be one of/m);
   });
 
+  it('takes LOG_FORMAT auto (the default), json or pretty', () => {
+    expect(loadConfig({}).logFormat).toBe('auto');
+    expect(loadConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(problemsOf({ LOG_FORMAT: 'yaml' })).toEqual([
+      'LOG_FORMAT must be auto, json or pretty; got "yaml"',
+    ]);
+  });
+
   it('never repeats a secret value in its message', () => {
     const problems = problemsOf({ DATABASE_URL: 'mysql://root:hunter2@db/x' });
     expect(problems).toHaveLength(1);

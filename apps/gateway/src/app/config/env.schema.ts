@@ -57,6 +57,8 @@ export const LOG_LEVELS = [
   'silent',
 ] as const;
 
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+
 /** An integer within [min, max], reported as one problem whatever rule fails. */
 function IntRange(min: number, max: number): PropertyDecorator {
   const message = `must be an integer from ${min} to ${max}`;
@@ -186,6 +188,10 @@ export class EnvironmentVariables {
 
   @IsIn(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
+
+  /** `auto`: readable lines on a terminal, JSON lines anywhere else. */
+  @IsIn(LOG_FORMATS, { message: 'must be auto, json or pretty' })
+  LOG_FORMAT: (typeof LOG_FORMATS)[number] = 'auto';
 
   @IsOptional()
   @IsString()
