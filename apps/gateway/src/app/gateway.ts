@@ -62,7 +62,10 @@ export async function startGateway(
   let started: NestExpressApplication | undefined;
   try {
     if (config.migrations === 'auto') {
-      const applied = await migrateContexts(config, database.url);
+      const applied = await migrateContexts(
+        activeContexts(config),
+        database.url,
+      );
       if (applied.length > 0) log.info({ applied }, 'Applied migrations');
     }
     const app = await NestFactory.create<NestExpressApplication>(

@@ -28,7 +28,7 @@ import {
   DEFAULT_RETENTION_DAYS,
   DEFAULT_RETENTION_INTERVAL_MINUTES,
   DEFAULT_RETRY_DELAYS_SECONDS,
-} from '@quitanda/error-tracking';
+} from '@quitanda/error-tracking/defaults';
 import {
   DEFAULT_LOGIN_LOCK_SECONDS,
   DEFAULT_LOGIN_MAX_FAILURES,
@@ -38,7 +38,7 @@ import {
   DEFAULT_MAX_UPLOAD_BYTES,
   DEFAULT_SESSION_CACHE_SECONDS,
   DEFAULT_TOKEN_LIFETIME_DAYS,
-} from '@quitanda/marketplace';
+} from '@quitanda/marketplace/defaults';
 
 export const CONTEXT_NAMES = [
   'marketplace',
