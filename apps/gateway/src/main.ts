@@ -1,13 +1,15 @@
 import 'reflect-metadata';
 
+import cluster from 'node:cluster';
+
 import { loadDotEnv } from './app/config/env-file';
 import { ConfigurationError } from './app/config/env.schema';
 import { loadConfig } from './app/config/gateway-config';
 import type { GatewayConfig } from './app/config/gateway-config';
-import { startGateway } from './app/gateway';
 import { createGatewayLogger } from './app/logging/gateway-logger';
 import { applyHeapPolicy } from './app/runtime/heap-policy';
 import { stopSignal } from './app/runtime/stop-signal';
+import { runWorkerCluster } from './app/runtime/worker-cluster';
 
 applyHeapPolicy();
 const stopRequested = stopSignal();
@@ -42,6 +44,18 @@ function configOrExit(): GatewayConfig & { envFile?: string } {
 async function main(): Promise<void> {
   const config = configOrExit();
   log = createGatewayLogger(config);
+  if (config.envFile && cluster.isPrimary)
+    log.info({ file: config.envFile }, 'Read settings from .env');
+  if (config.workers > 1 && cluster.isPrimary) {
+    if (config.databaseUrl) {
+      const code = await runWorkerCluster(config, log, stopRequested);
+      log.info('Stopped');
+      return exitAfterLogs(code);
+    }
+    log.warn(
+      `WORKERS=${config.workers} asked, but the embedded database serves one process: running one gateway process (set DATABASE_URL to run several)`,
+    );
+  }
   // Counted from the signal, even one received while booting.
   void stopRequested.then(() =>
     setTimeout(() => {
@@ -49,8 +63,9 @@ async function main(): Promise<void> {
       process.exit(1);
     }, config.shutdownTimeoutMs).unref(),
   );
-  if (config.envFile)
-    log.info({ file: config.envFile }, 'Read settings from .env');
+  // Loaded here, not at the top: a cluster's primary serves nothing and
+  // stays small without Nest, TypeORM and the contexts.
+  const { startGateway } = await import('./app/gateway');
   const gateway = await startGateway(config, log);
   const signal = await stopRequested;
   log.info({ signal }, 'Shutting down: finishing in-flight requests');

@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 
 import { NestFactory } from '@nestjs/core';
@@ -97,7 +98,9 @@ export async function startGateway(
         : 'PostgreSQL (DATABASE_URL)',
     );
     const signIn = await signInLine(config, url);
-    if (logFormatOf(config.logFormat) === 'pretty') {
+    // One first screen per start, not one per worker (WORKERS).
+    const firstProcess = cluster.isPrimary || cluster.worker?.id === 1;
+    if (logFormatOf(config.logFormat) === 'pretty' && firstProcess) {
       log.info(firstScreen(buildInfo().version, listening, signIn));
     } else {
       log.info(listening.fields, listening.msg);

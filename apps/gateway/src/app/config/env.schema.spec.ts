@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 import { ConfigurationError, validateEnvironment } from './env.schema';
 import { loadConfig } from './gateway-config';
 
@@ -300,6 +302,18 @@ describe('environment validation', () => {
     expect(problemsOf({ LOG_FORMAT: 'yaml' })).toEqual([
       'LOG_FORMAT must be auto, json or pretty; got "yaml"',
     ]);
+  });
+
+  it('takes WORKERS 1 (the default), a number or auto (one per core)', () => {
+    expect(loadConfig({}).workers).toBe(1);
+    expect(loadConfig({ WORKERS: '4' }).workers).toBe(4);
+    expect(loadConfig({ WORKERS: 'auto' }).workers).toBe(
+      availableParallelism(),
+    );
+    for (const bad of ['0', '-1', 'all', '1.5'])
+      expect(problemsOf({ WORKERS: bad })).toEqual([
+        `WORKERS must be auto or a number of processes from 1 to 999; got "${bad}"`,
+      ]);
   });
 
   it('never repeats a secret value in its message', () => {

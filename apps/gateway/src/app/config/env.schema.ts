@@ -193,6 +193,12 @@ export class EnvironmentVariables {
   @IsIn(LOG_FORMATS, { message: 'must be auto, json or pretty' })
   LOG_FORMAT: (typeof LOG_FORMATS)[number] = 'auto';
 
+  /** Gateway processes on one port: a number, or `auto` (one per core). */
+  @Matches(/^(auto|[1-9]\d{0,2})$/, {
+    message: 'must be auto or a number of processes from 1 to 999',
+  })
+  WORKERS = '1';
+
   @IsOptional()
   @IsString()
   @MinLength(16, { message: 'must be at least 16 characters' })

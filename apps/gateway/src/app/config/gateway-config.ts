@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 
 import { validateEnvironment } from './env.schema';
@@ -31,6 +32,8 @@ export interface GatewayConfig {
   readonly logLevel: (typeof LOG_LEVELS)[number];
   /** `auto` is pretty on a terminal, JSON otherwise (`LOG_FORMAT`). */
   readonly logFormat: (typeof LOG_FORMATS)[number];
+  /** Gateway processes asked for (`WORKERS`, `auto` = available cores). */
+  readonly workers: number;
   readonly dbPoolSize: number;
   /** Bound on every wait for the database, and each request's deadline. */
   readonly dbTimeoutMs: number;
@@ -106,6 +109,8 @@ export function loadConfig(
     migrations: vars.MIGRATIONS,
     logLevel: vars.LOG_LEVEL,
     logFormat: vars.LOG_FORMAT,
+    workers:
+      vars.WORKERS === 'auto' ? availableParallelism() : Number(vars.WORKERS),
     dbPoolSize: vars.DB_POOL_SIZE,
     dbTimeoutMs: vars.DB_TIMEOUT_MS,
     dbPreparedStatements: vars.DB_PREPARED_STATEMENTS,
