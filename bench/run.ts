@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --only <text>] [--skip <text>] [--seconds 15] [--warmup 3] [--runs 3]
- *   [--connections 32] [--quick] [--small] [--no-parse] [--explain]`
+ *   [--connections 32] [--quick] [--small] [--no-parse] [--explain] [--workers 2]`
  *
  * Measures each workload of the contracts the same way for Quitanda, its
  * minimal baselines and Parse Server: the server pinned to core 1, this
@@ -25,6 +25,10 @@
  * `--no-baselines`: only Quitanda (and the `--against` build): an A/B of two
  * builds without the minutes the baselines take; the contract's ratios are
  * then not reported.
+ * `--workers <n>`: also runs Quitanda with `WORKERS=n` as target
+ * "quitanda (n workers)", beside the one-process figure, pinned to cores 1
+ * to n (fewer when the machine has fewer beside the load generator's: on
+ * two cores both workers share core 1); peak RSS is the processes' sum.
  */
 import 'reflect-metadata';
 import { execFileSync } from 'node:child_process';
@@ -141,6 +145,7 @@ async function main(): Promise<void> {
       explain: { type: 'boolean', default: false },
       against: { type: 'string' },
       'no-baselines': { type: 'boolean', default: false },
+      workers: { type: 'string' },
     },
   });
   const seconds = values.quick ? 3 : Number(values.seconds);
@@ -197,6 +202,12 @@ async function main(): Promise<void> {
       }));
     const against = values.against;
     if (against) workloads = workloads.map((w) => withEarlierBuild(w, against));
+    const workers = Number(values.workers ?? 1);
+    if (!Number.isInteger(workers) || workers < 1)
+      throw new Error(
+        `--workers must be a number of processes; got ${values.workers}`,
+      );
+    if (workers > 1) workloads = workloads.map((w) => withWorkers(w, workers));
     for (const workload of workloads) {
       console.log(`\n${workload.name}: ${workload.description}`);
       const prepared = await workload.prepare(databaseUrl);
@@ -309,6 +320,36 @@ function withEarlierBuild(workload: Workload, commandLine: string): Workload {
     command: (port) => ({ ...ours.command(port), args }),
   };
   return { ...workload, targets: [...workload.targets, before] };
+}
+
+/**
+ * Adds Quitanda with `WORKERS=n` after its one-process self: the same
+ * build and settings, n processes on one port, pinned to cores 1 to n
+ * (as many as the machine has beside the load generator's).
+ */
+function withWorkers(workload: Workload, workers: number): Workload {
+  const ours = workload.targets.find((t) => t.name === 'quitanda');
+  if (!ours) return workload;
+  const cluster: Target = {
+    name: `quitanda (${workers} workers)`,
+    command: (port) => {
+      const command = ours.command(port);
+      return {
+        ...command,
+        env: { ...command.env, WORKERS: String(workers) },
+        workers,
+      };
+    },
+  };
+  const at = workload.targets.indexOf(ours) + 1;
+  return {
+    ...workload,
+    targets: [
+      ...workload.targets.slice(0, at),
+      cluster,
+      ...workload.targets.slice(at),
+    ],
+  };
 }
 
 const STAMP = new Date().toISOString().replace(/[:.]/g, '-');

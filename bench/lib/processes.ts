@@ -2,6 +2,9 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { availableParallelism } from 'node:os';
+
+import type { ServerCommand } from './types';
 
 /** Whether `taskset` can pin processes to separate cores here. */
 export function canPin(): boolean {
@@ -88,19 +91,63 @@ function cpuMsOf(pid: number | undefined): number | undefined {
   }
 }
 
-/** Starts a server process (pinned to core 1 when possible) and waits until it answers. */
+/**
+ * `of` summed over a process and its children (a cluster's workers; for a
+ * single process, the process alone).
+ */
+function overTree(
+  pid: number | undefined,
+  of: (pid: number | undefined) => number | undefined,
+): number | undefined {
+  if (pid === undefined) return undefined;
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    // Gone, or no /proc: the process alone.
+  }
+  const own = of(pid);
+  return own === undefined
+    ? undefined
+    : children.reduce((sum, child) => sum + (of(child) ?? 0), own);
+}
+
+/**
+ * Starts a server process (pinned to core 1 when possible, cores 1 to N for
+ * N workers) and waits until it answers, and for N workers until each has
+ * logged that it listens.
+ */
 export async function startServer(
-  command: { file: string; args: string[]; env: Record<string, string> },
+  command: ServerCommand,
   port: number,
   readyPath: string,
   pinned: boolean,
 ): Promise<RunningServer> {
+  const workers = command.workers ?? 1;
+  const lastCore = Math.max(1, Math.min(workers, availableParallelism() - 1));
   const [file, args] = pinned
-    ? ['taskset', ['-c', '1', command.file, ...command.args]]
+    ? [
+        'taskset',
+        [
+          '-c',
+          lastCore > 1 ? `1-${lastCore}` : '1',
+          command.file,
+          ...command.args,
+        ],
+      ]
     : [command.file, command.args];
   const child: ChildProcess = spawn(file, args, {
     env: { ...process.env, ...command.env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', workers > 1 ? 'pipe' : 'ignore', 'pipe'],
+  });
+  let listening = 0;
+  child.stdout?.on('data', (chunk: Buffer) => {
+    listening +=
+      chunk.toString('utf8').split('"Quitanda is listening"').length - 1;
   });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -114,7 +161,7 @@ export async function startServer(
     }
     try {
       const res = await fetch(url + readyPath);
-      if (res.ok) break;
+      if (res.ok && listening >= (workers > 1 ? workers : 0)) break;
     } catch {
       // not listening yet
     }
@@ -127,8 +174,8 @@ export async function startServer(
   return {
     url,
     // `taskset -c 1 file` execs `file`: the pid is the server's own.
-    peakRssMb: () => peakRssOf(child.pid),
-    cpuMs: () => cpuMsOf(child.pid),
+    peakRssMb: () => overTree(child.pid, peakRssOf),
+    cpuMs: () => overTree(child.pid, cpuMsOf),
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();

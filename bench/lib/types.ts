@@ -1,15 +1,24 @@
 import type { Options as AutocannonOptions } from 'autocannon';
 
+/** How to start a server process. */
+export interface ServerCommand {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+  /**
+   * Gateway processes it runs (`WORKERS`): it is pinned to as many cores
+   * (from core 1, the load generator keeping core 0) and measured once
+   * every one of them has said it is listening.
+   */
+  workers?: number;
+}
+
 /** A server under test: how to start it, given the benchmark database. */
 export interface Target {
   /** `quitanda` or a baseline's name. */
   readonly name: string;
   /** Command line of the server process (pinned to one core by the runner). */
-  command(port: number): {
-    file: string;
-    args: string[];
-    env: Record<string, string>;
-  };
+  command(port: number): ServerCommand;
   /**
    * For a server that speaks another API (Parse Server): fills it through
    * its own API once it is up, and builds its own requests. Otherwise the

@@ -21,8 +21,8 @@ async function main(): Promise<void> {
     process.stdout.write(`${versionLine}\n`);
     return;
   }
-  // Loaded only now: Nest, TypeORM and every context take a second or more
-  // to load, which `--version` does without.
+  // Loaded only now: Nest and TypeORM take a second or more to load, which
+  // `--version` does without; of the contexts, only the command's.
   await import('reflect-metadata');
   const { CommandFactory } = await import('nest-commander');
   const { loadDotEnv } = await import('./app/config/env-file');
@@ -31,6 +31,7 @@ async function main(): Promise<void> {
   const { openGatewayDatabase } =
     await import('./app/database/gateway-database');
   const { CliModule } = await import('./cli/cli.module');
+  const { contextsForCommand } = await import('./cli/cli-contexts');
   let config;
   try {
     loadDotEnv();
@@ -42,9 +43,10 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  const contexts = await contextsForCommand(first, config);
   const database = await openGatewayDatabase(config, { attach: true });
   try {
-    await CommandFactory.run(CliModule.forRoot(config, database), {
+    await CommandFactory.run(CliModule.forRoot(config, database, contexts), {
       logger: ['error', 'warn'],
       version: versionLine,
       errorHandler: (error) => {

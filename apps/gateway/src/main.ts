@@ -1,17 +1,22 @@
 import 'reflect-metadata';
 
+import cluster from 'node:cluster';
+
 import { loadDotEnv } from './app/config/env-file';
 import { ConfigurationError } from './app/config/env.schema';
 import { loadConfig } from './app/config/gateway-config';
 import type { GatewayConfig } from './app/config/gateway-config';
-import { startGateway } from './app/gateway';
 import { createGatewayLogger } from './app/logging/gateway-logger';
 import { applyHeapPolicy } from './app/runtime/heap-policy';
+import { stopSignal } from './app/runtime/stop-signal';
+import { runWorkerCluster } from './app/runtime/worker-cluster';
 
 applyHeapPolicy();
+const stopRequested = stopSignal();
 
-// Until the configuration is read: the same format, at the default level.
-let log = createGatewayLogger({ logLevel: 'info' });
+// Until the configuration is read: the format the output suggests, at the
+// default level.
+let log = createGatewayLogger({ logLevel: 'info', logFormat: 'auto' });
 
 /**
  * Exits once every buffered log line is written, in order: a plain
@@ -39,32 +44,39 @@ function configOrExit(): GatewayConfig & { envFile?: string } {
 async function main(): Promise<void> {
   const config = configOrExit();
   log = createGatewayLogger(config);
-  if (config.envFile)
+  if (config.envFile && cluster.isPrimary)
     log.info({ file: config.envFile }, 'Read settings from .env');
-  const gateway = await startGateway(config, log);
-
-  let closing = false;
-  const shutdown = (signal: NodeJS.Signals) => {
-    if (closing) return;
-    closing = true;
-    log.info({ signal }, 'Shutting down: finishing in-flight requests');
+  if (config.workers > 1 && cluster.isPrimary) {
+    if (config.databaseUrl) {
+      const code = await runWorkerCluster(config, log, stopRequested);
+      log.info('Stopped');
+      return exitAfterLogs(code);
+    }
+    log.warn(
+      `WORKERS=${config.workers} asked, but the embedded database serves one process: running one gateway process (set DATABASE_URL to run several)`,
+    );
+  }
+  // Counted from the signal, even one received while booting.
+  void stopRequested.then(() =>
     setTimeout(() => {
       log.error('Shutdown timed out; exiting');
       process.exit(1);
-    }, config.shutdownTimeoutMs).unref();
-    gateway.close().then(
-      () => {
-        log.info('Stopped');
-        exitAfterLogs(0);
-      },
-      (error: unknown) => {
-        log.error({ err: error }, 'Shutdown failed');
-        exitAfterLogs(1);
-      },
-    );
-  };
-  process.on('SIGTERM', shutdown);
-  process.on('SIGINT', shutdown);
+    }, config.shutdownTimeoutMs).unref(),
+  );
+  // Loaded here, not at the top: a cluster's primary serves nothing and
+  // stays small without Nest, TypeORM and the contexts.
+  const { startGateway } = await import('./app/gateway');
+  const gateway = await startGateway(config, log);
+  const signal = await stopRequested;
+  log.info({ signal }, 'Shutting down: finishing in-flight requests');
+  try {
+    await gateway.close();
+  } catch (error) {
+    log.error({ err: error }, 'Shutdown failed');
+    return exitAfterLogs(1);
+  }
+  log.info('Stopped');
+  exitAfterLogs(0);
 }
 
 main().catch((error: unknown) => {

@@ -83,4 +83,26 @@ describe('the gateway process (e2e)', () => {
     ).toBeGreaterThan(request);
     expect(messages.at(-1)).toBe('Stopped');
   });
+
+  it('stays one process on the embedded database when WORKERS asks for more, and says so', async () => {
+    const embedded = await mkdtemp(join(tmpdir(), 'quitanda-process-workers-'));
+    try {
+      const run = await runMain(
+        { DATA_DIR: embedded, WORKERS: '2' },
+        async () => undefined,
+      );
+      expect(run.code).toBe(0);
+      const warning = run.lines.find((line) => line['level'] === 40);
+      expect(warning?.['msg']).toBe(
+        'WORKERS=2 asked, but the embedded database serves one process: running one gateway process (set DATABASE_URL to run several)',
+      );
+      const pids = new Set(run.lines.map((line) => line['pid']));
+      expect(pids.size).toBe(1);
+      expect(
+        run.lines.filter((line) => line['msg'] === 'Quitanda is listening'),
+      ).toHaveLength(1);
+    } finally {
+      await rm(embedded, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

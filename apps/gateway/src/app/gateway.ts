@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 
 import { NestFactory } from '@nestjs/core';
@@ -10,13 +11,18 @@ import {
   recordInitialCredentials,
 } from './bootstrap/initial-credentials';
 import { withAlertsKey } from './bootstrap/generated-secrets';
-import { listeningLine, signInLine } from './bootstrap/start-summary';
+import {
+  firstScreen,
+  listeningLine,
+  signInLine,
+} from './bootstrap/start-summary';
 import type { GatewayConfig } from './config/gateway-config';
 import { configureApp } from './configure-app';
 import { ReadinessService } from './health/readiness.service';
 import { ConnectionDrain } from './http/connection-drain';
 import { GatewayExpressAdapter } from './http/gateway-express.adapter';
-import { createGatewayLogger } from './logging/gateway-logger';
+import { createGatewayLogger, logFormatOf } from './logging/gateway-logger';
+import { buildInfo } from './version/build-info';
 import { activeContexts } from './contexts/context-catalog';
 import {
   migrateContexts,
@@ -57,7 +63,10 @@ export async function startGateway(
   let started: NestExpressApplication | undefined;
   try {
     if (config.migrations === 'auto') {
-      const applied = await migrateContexts(config, database.url);
+      const applied = await migrateContexts(
+        activeContexts(config),
+        database.url,
+      );
       if (applied.length > 0) log.info({ applied }, 'Applied migrations');
     }
     const app = await NestFactory.create<NestExpressApplication>(
@@ -88,9 +97,15 @@ export async function startGateway(
         ? `embedded PGlite in ${config.dataDir}`
         : 'PostgreSQL (DATABASE_URL)',
     );
-    log.info(listening.fields, listening.msg);
     const signIn = await signInLine(config, url);
-    if (signIn) log.info(signIn.fields, signIn.msg);
+    // One first screen per start, not one per worker (WORKERS).
+    const firstProcess = cluster.isPrimary || cluster.worker?.id === 1;
+    if (logFormatOf(config.logFormat) === 'pretty' && firstProcess) {
+      log.info(firstScreen(buildInfo().version, listening, signIn));
+    } else {
+      log.info(listening.fields, listening.msg);
+      if (signIn) log.info(signIn.fields, signIn.msg);
+    }
     // Boot lines go out now (supervisors and tests wait for them), not
     // once 4 KiB more have been logged; request lines stay batched. A flush
     // during a write in flight only waits for it, hence the second one.

@@ -6,12 +6,15 @@ import { basename, dirname, join } from 'node:path';
 import { parse } from 'pg-connection-string';
 import { withClient } from '@quitanda/database';
 
-import { CONTEXT_CATALOG } from '../app/contexts/context-catalog';
 import type { GatewayDatabase } from '../app/database/gateway-database';
 import { buildInfo } from '../app/version/build-info';
 
-/** Every context's schema, served by this process or not. */
-function contextSchemas(): string[] {
+/**
+ * Every context's schema, served by this process or not. The catalog loads
+ * every context: only now, not for each CLI command that imports this file.
+ */
+async function contextSchemas(): Promise<string[]> {
+  const { CONTEXT_CATALOG } = await import('../app/contexts/context-catalog');
   return CONTEXT_CATALOG.map(
     (entry) => entry.dataSourceOptions('postgres://localhost/x', 1).schema,
   ).filter((schema): schema is string => typeof schema === 'string');
@@ -45,7 +48,7 @@ export async function backup(
   database: GatewayDatabase,
   file: string,
 ): Promise<string> {
-  const schemas = contextSchemas();
+  const schemas = await contextSchemas();
   let dump: string;
   if (database.kind === 'embedded') {
     if (!database.pgDump)
@@ -182,7 +185,7 @@ export async function restore(
   const sql = await readFile(file, 'utf8');
   if (!sql.includes('-- PostgreSQL database dump'))
     throw new BackupError(`${file} is not a PostgreSQL dump (plain SQL).`);
-  const schemas = contextSchemas();
+  const schemas = await contextSchemas();
   return withClient(database.url, async (client) => {
     const present = (
       await client.query<{ nspname: string }>(

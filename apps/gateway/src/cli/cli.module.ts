@@ -3,25 +3,26 @@ import type { DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 
 import type { GatewayConfig } from '../app/config/gateway-config';
-import { activeContexts } from '../app/contexts/context-catalog';
+import type { ContextEntry } from '../app/contexts/context-entry';
 import type { GatewayDatabase } from '../app/database/gateway-database';
 import { PlatformModule } from '../app/platform.module';
 import { BackupCommand, RestoreCommand } from './backup.command';
-import { CLI_DATABASE, CLI_DATABASE_URL } from './cli.tokens';
+import { CLI_CONTEXTS, CLI_DATABASE, CLI_DATABASE_URL } from './cli.tokens';
 import { MigrateCommand } from './migrate.command';
 
 /**
- * The operator CLI: the platform's own commands plus each served context's
- * (its `cliModule`), on the same configuration and database as the gateway.
+ * The operator CLI: the platform's own commands plus the commands of
+ * `contexts` (each one's `cliModule`: the served contexts the command line
+ * needs), on the same configuration and database as the gateway.
  */
 @Module({})
 export class CliModule {
   static forRoot(
     config: GatewayConfig,
     database: GatewayDatabase,
+    contexts: readonly ContextEntry[],
   ): DynamicModule {
     const databaseUrl = database.url;
-    const contexts = activeContexts(config);
     return {
       module: CliModule,
       imports: [
@@ -38,6 +39,7 @@ export class CliModule {
       providers: [
         { provide: CLI_DATABASE_URL, useValue: databaseUrl },
         { provide: CLI_DATABASE, useValue: database },
+        { provide: CLI_CONTEXTS, useValue: contexts },
         MigrateCommand,
         BackupCommand,
         RestoreCommand,

@@ -2,10 +2,9 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandRunner } from 'nest-commander';
 import { printLine } from '@quitanda/cli';
 
-import { GATEWAY_CONFIG } from '../app/config/gateway-config';
-import type { GatewayConfig } from '../app/config/gateway-config';
+import type { ContextEntry } from '../app/contexts/context-entry';
 import { migrateContexts } from '../app/database/gateway-database';
-import { CLI_DATABASE_URL } from './cli.tokens';
+import { CLI_CONTEXTS, CLI_DATABASE_URL } from './cli.tokens';
 
 @Command({
   name: 'migrate',
@@ -14,14 +13,14 @@ import { CLI_DATABASE_URL } from './cli.tokens';
 })
 export class MigrateCommand extends CommandRunner {
   constructor(
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    @Inject(CLI_CONTEXTS) private readonly contexts: readonly ContextEntry[],
     @Inject(CLI_DATABASE_URL) private readonly databaseUrl: string,
   ) {
     super();
   }
 
   async run(): Promise<void> {
-    const applied = await migrateContexts(this.config, this.databaseUrl);
+    const applied = await migrateContexts(this.contexts, this.databaseUrl);
     printLine(
       applied.length === 0
         ? 'Nothing to migrate: every schema is up to date.'

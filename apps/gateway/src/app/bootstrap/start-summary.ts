@@ -11,6 +11,14 @@ export interface SummaryLine {
   readonly msg: string;
 }
 
+/** The sign-in line, and its parts for the first screen. */
+export interface SignInLine extends SummaryLine {
+  /** Where the credentials are. */
+  readonly where: string;
+  /** How to sign in to each part. */
+  readonly steps: readonly string[];
+}
+
 /** Where a person finds the API, its documentation and the web UI. */
 export function listeningLine(
   config: GatewayConfig,
@@ -38,7 +46,7 @@ export function listeningLine(
 export async function signInLine(
   config: GatewayConfig,
   url: string,
-): Promise<SummaryLine | undefined> {
+): Promise<SignInLine | undefined> {
   const file = join(config.dataDir, INITIAL_CREDENTIALS_FILE);
   const recorded = await readCredentials(file);
   const base = config.publicBaseUrl ?? url;
@@ -74,7 +82,39 @@ export async function signInLine(
   const where = recorded
     ? `Credentials are in ${file} (owner-only, never logged)`
     : 'Credentials come from the environment';
-  return { fields, msg: `${where}. ${parts.join('; ')}` };
+  return { fields, msg: `${where}. ${parts.join('; ')}`, where, steps: parts };
+}
+
+/**
+ * What a person at a terminal reads first (LOG_FORMAT pretty): the same
+ * facts as the two JSON lines, one to a line under aligned labels.
+ */
+export function firstScreen(
+  version: string,
+  listening: SummaryLine,
+  signIn: SignInLine | undefined,
+): string {
+  const row = (label: string, value: unknown) =>
+    `  ${label.padEnd(9)}${String(value)}`;
+  const { url, docs, ui, database } = listening.fields;
+  const lines = [
+    `Quitanda ${version} is ready`,
+    row('API', url),
+    row('Docs', docs),
+    ...(ui ? [row('Web UI', ui)] : []),
+    row('Database', database),
+  ];
+  if (signIn) {
+    lines.push(
+      row(
+        'Sign-in',
+        signIn.where.charAt(0).toLowerCase() + signIn.where.slice(1),
+      ),
+      ...signIn.steps.map((step) => row('', step)),
+    );
+  }
+  lines.push('  Stopping: Ctrl+C finishes in-flight requests, then exits');
+  return lines.join('\n');
 }
 
 async function readCredentials(

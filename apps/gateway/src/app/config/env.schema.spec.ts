@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 import { ConfigurationError, validateEnvironment } from './env.schema';
 import { loadConfig } from './gateway-config';
 
@@ -291,6 +293,27 @@ describe('environment validation', () => {
     expect(problems.join('\n')).toMatch(/^CONTEXTS must list some of/m);
     expect(problems.join('\n')).toMatch(/^MIGRATIONS must be auto or off/m);
     expect(problems.join('\n')).toMatch(/^LOG_LEVEL must be one of/m);
+  });
+
+  it('takes LOG_FORMAT auto (the default), json or pretty', () => {
+    expect(loadConfig({}).logFormat).toBe('auto');
+    expect(loadConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(problemsOf({ LOG_FORMAT: 'yaml' })).toEqual([
+      'LOG_FORMAT must be auto, json or pretty; got "yaml"',
+    ]);
+  });
+
+  it('takes WORKERS 1 (the default), a number or auto (one per core)', () => {
+    expect(loadConfig({}).workers).toBe(1);
+    expect(loadConfig({ WORKERS: '4' }).workers).toBe(4);
+    expect(loadConfig({ WORKERS: 'auto' }).workers).toBe(
+      availableParallelism(),
+    );
+    for (const bad of ['0', '-1', 'all', '1.5'])
+      expect(problemsOf({ WORKERS: bad })).toEqual([
+        `WORKERS must be auto or a number of processes from 1 to 999; got "${bad}"`,
+      ]);
   });
 
   it('never repeats a secret value in its message', () => {

@@ -28,7 +28,7 @@ import {
   DEFAULT_RETENTION_DAYS,
   DEFAULT_RETENTION_INTERVAL_MINUTES,
   DEFAULT_RETRY_DELAYS_SECONDS,
-} from '@quitanda/error-tracking';
+} from '@quitanda/error-tracking/defaults';
 import {
   DEFAULT_LOGIN_LOCK_SECONDS,
   DEFAULT_LOGIN_MAX_FAILURES,
@@ -38,7 +38,7 @@ import {
   DEFAULT_MAX_UPLOAD_BYTES,
   DEFAULT_SESSION_CACHE_SECONDS,
   DEFAULT_TOKEN_LIFETIME_DAYS,
-} from '@quitanda/marketplace';
+} from '@quitanda/marketplace/defaults';
 
 export const CONTEXT_NAMES = [
   'marketplace',
@@ -56,6 +56,8 @@ export const LOG_LEVELS = [
   'trace',
   'silent',
 ] as const;
+
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
 
 /** An integer within [min, max], reported as one problem whatever rule fails. */
 function IntRange(min: number, max: number): PropertyDecorator {
@@ -186,6 +188,16 @@ export class EnvironmentVariables {
 
   @IsIn(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
+
+  /** `auto`: readable lines on a terminal, JSON lines anywhere else. */
+  @IsIn(LOG_FORMATS, { message: 'must be auto, json or pretty' })
+  LOG_FORMAT: (typeof LOG_FORMATS)[number] = 'auto';
+
+  /** Gateway processes on one port: a number, or `auto` (one per core). */
+  @Matches(/^(auto|[1-9]\d{0,2})$/, {
+    message: 'must be auto or a number of processes from 1 to 999',
+  })
+  WORKERS = '1';
 
   @IsOptional()
   @IsString()

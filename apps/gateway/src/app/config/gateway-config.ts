@@ -1,7 +1,8 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 
 import { validateEnvironment } from './env.schema';
-import type { ContextName, LOG_LEVELS } from './env.schema';
+import type { ContextName, LOG_FORMATS, LOG_LEVELS } from './env.schema';
 
 /** What one client connection may hold of the server. */
 export interface HttpServerLimits {
@@ -29,6 +30,10 @@ export interface GatewayConfig {
   readonly contexts: ReadonlySet<ContextName>;
   readonly migrations: 'auto' | 'off';
   readonly logLevel: (typeof LOG_LEVELS)[number];
+  /** `auto` is pretty on a terminal, JSON otherwise (`LOG_FORMAT`). */
+  readonly logFormat: (typeof LOG_FORMATS)[number];
+  /** Gateway processes asked for (`WORKERS`, `auto` = available cores). */
+  readonly workers: number;
   readonly dbPoolSize: number;
   /** Bound on every wait for the database, and each request's deadline. */
   readonly dbTimeoutMs: number;
@@ -103,6 +108,9 @@ export function loadConfig(
     contexts: new Set(vars.CONTEXTS as ContextName[]),
     migrations: vars.MIGRATIONS,
     logLevel: vars.LOG_LEVEL,
+    logFormat: vars.LOG_FORMAT,
+    workers:
+      vars.WORKERS === 'auto' ? availableParallelism() : Number(vars.WORKERS),
     dbPoolSize: vars.DB_POOL_SIZE,
     dbTimeoutMs: vars.DB_TIMEOUT_MS,
     dbPreparedStatements: vars.DB_PREPARED_STATEMENTS,

@@ -7,7 +7,7 @@ import {
 } from '@quitanda/database';
 
 import type { GatewayConfig } from '../config/gateway-config';
-import { activeContexts } from '../contexts/context-catalog';
+import type { ContextEntry } from '../contexts/context-entry';
 
 export interface GatewayDatabase {
   readonly url: string;
@@ -70,13 +70,13 @@ export async function openGatewayDatabase(
   };
 }
 
-/** Applies pending migrations of every served context; returns their names. */
+/** Applies pending migrations of `contexts`; returns their names. */
 export async function migrateContexts(
-  config: GatewayConfig,
+  contexts: readonly ContextEntry[],
   databaseUrl: string,
 ): Promise<string[]> {
   const applied: string[] = [];
-  for (const entry of activeContexts(config)) {
+  for (const entry of contexts) {
     const names = await runMigrations(entry.dataSourceOptions(databaseUrl, 2));
     applied.push(...names.map((name) => `${entry.name}: ${name}`));
   }

@@ -1,22 +1,53 @@
 import pino from 'pino';
-import type { Logger } from 'pino';
+import type { DestinationStream, Logger } from 'pino';
+import { prettyFactory } from 'pino-pretty';
 
 import type { GatewayConfig } from '../config/gateway-config';
 
+/** How lines are written: `LOG_FORMAT`, with `auto` settled by the output. */
+export function logFormatOf(
+  format: GatewayConfig['logFormat'],
+  output: { isTTY?: boolean } = process.stdout,
+): 'json' | 'pretty' {
+  if (format !== 'auto') return format;
+  return output.isTTY ? 'pretty' : 'json';
+}
+
 /**
- * The gateway's one pino logger. Lines are buffered and written in 4 KiB
- * batches (one write per batch instead of one per request); the buffer is
- * flushed on shutdown and at exit.
+ * JSON lines, buffered and written in 4 KiB batches (one write per batch
+ * instead of one per request), flushed on shutdown and at exit.
  */
-export function createGatewayLogger(
-  config: Pick<GatewayConfig, 'logLevel'>,
-): Logger {
+function jsonDestination(): DestinationStream {
   const destination = pino.destination({
     dest: 1,
     sync: false,
     minLength: 4096,
   });
   process.once('exit', () => destination.flushSync());
+  return destination;
+}
+
+/**
+ * One readable line per entry, for a person at a terminal. Formatted and
+ * written in the call that logs it, not through pino-pretty's stream
+ * pipeline: a line still in that pipeline when the process exits is lost,
+ * and the last lines of a shutdown are the ones a person waits for.
+ */
+function prettyDestination(): DestinationStream {
+  const pretty = prettyFactory({
+    colorize: Boolean(process.stdout.isTTY),
+    translateTime: 'SYS:HH:MM:ss',
+    ignore: 'pid,hostname',
+    singleLine: true,
+  });
+  const destination = pino.destination({ dest: 1, sync: true });
+  return { write: (line: string) => destination.write(pretty(line)) };
+}
+
+/** The gateway's one pino logger, in the format `LOG_FORMAT` asks for. */
+export function createGatewayLogger(
+  config: Pick<GatewayConfig, 'logLevel' | 'logFormat'>,
+): Logger {
   return pino(
     {
       level: config.logLevel,
@@ -27,6 +58,8 @@ export function createGatewayLogger(
         censor: '[REDACTED]',
       },
     },
-    destination,
+    logFormatOf(config.logFormat) === 'pretty'
+      ? prettyDestination()
+      : jsonDestination(),
   );
 }

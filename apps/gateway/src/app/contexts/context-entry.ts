@@ -1,0 +1,38 @@
+import type { DynamicModule, INestApplicationContext } from '@nestjs/common';
+import type { SecuritySchemeObject } from '@nestjs/swagger';
+import type { HttpErrorFormat } from '@quitanda/kernel';
+import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+
+import type { ContextName } from '../config/env.schema';
+import type { GatewayConfig } from '../config/gateway-config';
+
+/**
+ * Everything the gateway and the workspace tools need to know about one
+ * bounded context (one `<name>.context.ts` each, listed in the catalog).
+ */
+export interface ContextEntry {
+  readonly name: ContextName;
+  /** Nest/TypeORM connection name of the context's DataSource. */
+  readonly dataSourceName: string;
+  dataSourceOptions(
+    url: string,
+    poolSize?: number,
+    readUrl?: string,
+  ): PostgresConnectionOptions;
+  /** Where `npm run migration:generate` writes the context's migrations. */
+  readonly migrationsDirectory: string;
+  module(config: GatewayConfig): DynamicModule;
+  /** The context's operator commands (nest-commander), if it has any. */
+  cliModule?(config: GatewayConfig): DynamicModule;
+  /**
+   * First-boot work once the application is up: make sure configured
+   * credentials exist and, on an empty database, generate demo ones. Returns
+   * the generated secrets (recorded in DATA_DIR/initial-credentials.json).
+   */
+  bootstrap?(
+    app: INestApplicationContext,
+  ): Promise<Readonly<Record<string, string>> | undefined>;
+  readonly errorFormat: HttpErrorFormat;
+  /** The OpenAPI security schemes its operations name (unique names). */
+  readonly securitySchemes: Readonly<Record<string, SecuritySchemeObject>>;
+}

@@ -1,0 +1,38 @@
+import {
+  ERROR_TRACKING_DATA_SOURCE,
+  ERROR_TRACKING_SECURITY_SCHEMES,
+  ErrorTrackingCliModule,
+  ErrorTrackingModule,
+  bootstrapErrorTracking,
+  errorTrackingDataSourceOptions,
+  errorTrackingHttpErrorFormat,
+} from '@quitanda/error-tracking';
+import type { ErrorTrackingModuleOptions } from '@quitanda/error-tracking';
+
+import type { GatewayConfig } from '../config/gateway-config';
+import type { ContextEntry } from './context-entry';
+
+function errorTrackingOptions(
+  config: GatewayConfig,
+): ErrorTrackingModuleOptions {
+  return {
+    publicBaseUrl: config.publicBaseUrl,
+    trustProxy: config.trustProxy,
+    initialRootToken: config.initialRootToken,
+    ...config.errorTracking,
+    alerts: config.alerts,
+  };
+}
+
+export const ERROR_TRACKING_CONTEXT: ContextEntry = {
+  name: 'error-tracking',
+  dataSourceName: ERROR_TRACKING_DATA_SOURCE,
+  dataSourceOptions: errorTrackingDataSourceOptions,
+  migrationsDirectory: 'libs/error-tracking/src/lib/persistence/migrations',
+  module: (config) => ErrorTrackingModule.forRoot(errorTrackingOptions(config)),
+  cliModule: (config) =>
+    ErrorTrackingCliModule.forRoot(errorTrackingOptions(config)),
+  bootstrap: (app) => bootstrapErrorTracking(app),
+  errorFormat: errorTrackingHttpErrorFormat,
+  securitySchemes: ERROR_TRACKING_SECURITY_SCHEMES,
+};
