@@ -20,6 +20,7 @@ export {
   DEFAULT_MAX_EVENT_BYTES,
   DEFAULT_RETENTION_INTERVAL_MINUTES,
   DEFAULT_MAX_ARTIFACT_BYTES,
+  DEFAULT_SPOOL_MAX_BYTES,
 } from './lib/common/error-tracking.constants';
 export { errorTrackingDataSourceOptions } from './lib/persistence/error-tracking.data-source-options';
 export { errorTrackingHttpErrorFormat } from './lib/composition/error-tracking.http-error-format';

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+
 import type { DynamicModule, INestApplicationContext } from '@nestjs/common';
 import type { SecuritySchemeObject } from '@nestjs/swagger';
 import {
@@ -68,11 +70,20 @@ export interface ContextEntry {
 function errorTrackingOptions(
   config: GatewayConfig,
 ): ErrorTrackingModuleOptions {
+  const { spoolMaxBytes, ...errorTracking } = config.errorTracking;
   return {
     publicBaseUrl: config.publicBaseUrl,
     trustProxy: config.trustProxy,
     initialRootToken: config.initialRootToken,
-    ...config.errorTracking,
+    ...errorTracking,
+    // The embedded database runs in this process: no outage to spool through.
+    spool: config.databaseUrl
+      ? {
+          path: join(config.dataDir, 'spool', 'collector.sqlite'),
+          maxBytes: spoolMaxBytes,
+          waitMs: config.dbTimeoutMs,
+        }
+      : undefined,
     alerts: config.alerts,
   };
 }
