@@ -140,7 +140,7 @@ describe('database outage (fault)', () => {
     expect(before.events.status).toBe(201);
   });
 
-  it('stalled (SIGSTOP): every call answers 503 within the bound, then recovers', async () => {
+  it('stalled (SIGSTOP): every call answers within the bound (503; the collector 200, spooled), then recovers', async () => {
     await cluster.pg.stall();
     try {
       expectBoundedUnavailable('stalled', await everyContext('stall'));
@@ -155,7 +155,7 @@ describe('database outage (fault)', () => {
     await expectRecovered();
   });
 
-  it('stopped: every call answers 503 within the bound, then recovers', async () => {
+  it('stopped: every call answers within the bound (503; the collector 200, spooled), then recovers', async () => {
     await cluster.pg.stop();
     try {
       expectBoundedUnavailable('stopped', await everyContext('stop'));
