@@ -80,7 +80,9 @@ export class CollectorSpool {
   }
 
   stats(): SpoolStats {
-    return this.store?.stats(this.clock.now().getTime()) ?? EMPTY;
+    // A readiness check or a scrape that outlives shutdown finds it closed.
+    if (!this.store?.isOpen) return EMPTY;
+    return this.store.stats(this.clock.now().getTime());
   }
 
   claim(maxEntries: number, maxBytes: number): ClaimedEntry[] {

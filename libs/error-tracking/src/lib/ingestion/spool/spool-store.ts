@@ -212,6 +212,10 @@ export class SpoolStore {
     };
   }
 
+  get isOpen(): boolean {
+    return this.db.open;
+  }
+
   close(): void {
     if (this.db.open) this.db.close();
   }
