@@ -14,4 +14,5 @@ export {
   DEFAULT_MAX_EVENT_BYTES,
   DEFAULT_RETENTION_INTERVAL_MINUTES,
   DEFAULT_MAX_ARTIFACT_BYTES,
+  DEFAULT_SPOOL_MAX_BYTES,
 } from './lib/common/error-tracking.constants';

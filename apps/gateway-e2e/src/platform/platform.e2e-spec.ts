@@ -27,6 +27,7 @@ describe('platform operations (e2e)', () => {
       contexts: expect.objectContaining({
         events: { database: 'up', migrations: 'applied' },
       }),
+      spool: { events: 0, bytes: 0, oldest_age_seconds: 0 },
     });
   });
 
@@ -52,6 +53,8 @@ describe('platform operations (e2e)', () => {
     );
     expect(res.text).toMatch(/http_request_duration_seconds_bucket\{/);
     expect(res.text).toMatch(/db_pool_connections\{context="events"\} \d+/);
+    expect(res.text).toMatch(/^quitanda_collector_spool_events 0$/m);
+    expect(res.text).toMatch(/^quitanda_collector_spool_bytes 0$/m);
   });
 
   it('serves an OpenAPI document covering the events API, and its UI', async () => {

@@ -24,3 +24,4 @@ export {
 } from './lib/passwords';
 export { BoundedMap } from './lib/bounded-map';
 export { smtpTransport } from './lib/smtp-transport';
+export { READINESS_DETAILS, ReadinessDetails } from './lib/readiness-details';

@@ -143,12 +143,10 @@ export class MixedLoad {
         [this.project.id],
       ),
     );
-    const inconsistentErrors = await pg.query<{ id: string }>(
+    const inconsistent = await inconsistentErrors(
+      pg,
       database,
-      `SELECT e.id::text FROM error_tracking.errors e
-        WHERE e.project_id = $1
-          AND e.count <> (SELECT count(*) FROM error_tracking.events v WHERE v.error_id = e.id)`,
-      [this.project.id],
+      this.project.id,
     );
     const lost = [...this.acknowledged.keys()].filter(
       (marker) => (counts.get(marker) ?? 0) !== 1,
@@ -159,9 +157,25 @@ export class MixedLoad {
       attempted: this.attempted.size,
       lost,
       duplicated,
-      inconsistentErrors: inconsistentErrors.map((row) => row.id),
+      inconsistentErrors: inconsistent,
     };
   }
+}
+
+/** Ids of the project's errors whose stored count disagrees with their stored events. */
+export async function inconsistentErrors(
+  pg: PrivatePostgres,
+  database: string,
+  projectId: number,
+): Promise<string[]> {
+  const rows = await pg.query<{ id: string }>(
+    database,
+    `SELECT e.id::text FROM error_tracking.errors e
+      WHERE e.project_id = $1
+        AND e.count <> (SELECT count(*) FROM error_tracking.events v WHERE v.error_id = e.id)`,
+    [projectId],
+  );
+  return rows.map((row) => row.id);
 }
 
 export interface Verdict {

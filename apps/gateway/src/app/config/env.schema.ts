@@ -28,6 +28,7 @@ import {
   DEFAULT_RETENTION_DAYS,
   DEFAULT_RETENTION_INTERVAL_MINUTES,
   DEFAULT_RETRY_DELAYS_SECONDS,
+  DEFAULT_SPOOL_MAX_BYTES,
 } from '@quitanda/error-tracking/defaults';
 import {
   DEFAULT_LOGIN_LOCK_SECONDS,
@@ -242,6 +243,10 @@ export class EnvironmentVariables {
   @Transform(toInt)
   @IntRange(1_024, 1_073_741_824)
   ERROR_TRACKING_MAX_ARTIFACT_BYTES = DEFAULT_MAX_ARTIFACT_BYTES;
+
+  @Transform(toInt)
+  @IntRange(1_024, 1_099_511_627_776)
+  ERROR_TRACKING_SPOOL_MAX_BYTES = DEFAULT_SPOOL_MAX_BYTES;
 
   @Transform(toInt)
   @IntRange(5, 525_600)

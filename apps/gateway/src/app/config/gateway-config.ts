@@ -84,6 +84,8 @@ export interface GatewayConfig {
     readonly maxEnvelopeItems: number;
     readonly maxEventBytes: number;
     readonly maxArtifactBytes: number;
+    /** Payload bytes the collector's spool may hold (database servers only). */
+    readonly spoolMaxBytes: number;
     readonly sessionMinutes: number;
     readonly signInMaxFailures: number;
     readonly signInLockSeconds: number;
@@ -164,6 +166,7 @@ export function loadConfig(
       maxEnvelopeItems: vars.ERROR_TRACKING_MAX_ENVELOPE_ITEMS,
       maxEventBytes: vars.ERROR_TRACKING_MAX_EVENT_BYTES,
       maxArtifactBytes: vars.ERROR_TRACKING_MAX_ARTIFACT_BYTES,
+      spoolMaxBytes: vars.ERROR_TRACKING_SPOOL_MAX_BYTES,
       sessionMinutes: vars.ERROR_TRACKING_SESSION_MINUTES,
       signInMaxFailures: vars.ERROR_TRACKING_SIGN_IN_MAX_FAILURES,
       signInLockSeconds: vars.ERROR_TRACKING_SIGN_IN_LOCK_SECONDS,

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+
 import {
   ERROR_TRACKING_DATA_SOURCE,
   ERROR_TRACKING_SECURITY_SCHEMES,
@@ -15,11 +17,20 @@ import type { ContextEntry } from './context-entry';
 function errorTrackingOptions(
   config: GatewayConfig,
 ): ErrorTrackingModuleOptions {
+  const { spoolMaxBytes, ...errorTracking } = config.errorTracking;
   return {
     publicBaseUrl: config.publicBaseUrl,
     trustProxy: config.trustProxy,
     initialRootToken: config.initialRootToken,
-    ...config.errorTracking,
+    ...errorTracking,
+    // The embedded database runs in this process: no outage to spool through.
+    spool: config.databaseUrl
+      ? {
+          path: join(config.dataDir, 'spool', 'collector.sqlite'),
+          maxBytes: spoolMaxBytes,
+          waitMs: config.dbTimeoutMs,
+        }
+      : undefined,
     alerts: config.alerts,
   };
 }

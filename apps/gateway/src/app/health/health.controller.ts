@@ -31,6 +31,16 @@ const READINESS = {
       },
     },
     failed: { type: 'array' as const, items: { type: 'string' as const } },
+    spool: {
+      type: 'object' as const,
+      description:
+        "The collector's spool: what it acknowledged while the database did not answer, not yet drained into it (always empty with the embedded database).",
+      properties: {
+        events: { type: 'integer' as const },
+        bytes: { type: 'integer' as const },
+        oldest_age_seconds: { type: 'integer' as const },
+      },
+    },
   },
 };
 

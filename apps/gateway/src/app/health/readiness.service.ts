@@ -5,6 +5,8 @@ import {
   poolOf,
   readPoolOf,
 } from '@quitanda/database';
+import { READINESS_DETAILS } from '@quitanda/kernel';
+import type { ReadinessDetails } from '@quitanda/kernel';
 import type { DataSource } from 'typeorm';
 
 import { CONTEXT_DATA_SOURCES } from '../contexts/context-data-sources';
@@ -23,6 +25,8 @@ export interface ReadinessReport {
   status: 'ok' | 'unavailable';
   contexts: Record<string, ContextReadiness>;
   failed?: string[];
+  /** What contexts report beside (the collector's `spool`). */
+  [detail: string]: unknown;
 }
 
 const CHECK_TIMEOUT_MS = 2_000;
@@ -66,6 +70,7 @@ export class ReadinessService {
   constructor(
     @Inject(CONTEXT_DATA_SOURCES)
     private readonly dataSources: readonly NamedDataSource[],
+    @Inject(READINESS_DETAILS) private readonly details: ReadinessDetails,
   ) {}
 
   /** From a stop signal on, not ready: load balancers take this replica out at once. */
@@ -127,8 +132,9 @@ export class ReadinessService {
         }
       }),
     );
+    const details = this.details.read();
     return failed.length > 0
-      ? { status: 'unavailable', contexts, failed }
-      : { status: 'ok', contexts };
+      ? { status: 'unavailable', contexts, failed, ...details }
+      : { status: 'ok', contexts, ...details };
   }
 }

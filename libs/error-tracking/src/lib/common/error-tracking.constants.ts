@@ -20,6 +20,8 @@ export const DEFAULT_MAX_EVENT_BYTES = 1 * MIB;
 /** Items per envelope, every type counted (the contract's "Limits"). */
 export const DEFAULT_MAX_ENVELOPE_ITEMS = 1_000;
 export const DEFAULT_RETENTION_INTERVAL_MINUTES = 60;
+/** Payload bytes the collector's spool holds at most (1 GiB). */
+export const DEFAULT_SPOOL_MAX_BYTES = 1024 * MIB;
 
 /** GitLab's pagination defaults. */
 export const DEFAULT_PER_PAGE = 20;

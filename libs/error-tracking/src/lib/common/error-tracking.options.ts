@@ -36,6 +36,12 @@ export interface ErrorTrackingModuleOptions {
   readonly signInMaxFailures: number;
   /** How long such a username is refused. */
   readonly signInLockSeconds: number;
+  /**
+   * The collector's durable spool for database outages; absent with the
+   * embedded database (it runs in this process: it is never down while the
+   * collector is up), which keeps answering 503 as before.
+   */
+  readonly spool?: CollectorSpoolOptions;
   /** Alerts: SMTP, retries, local targets, token key (defaults: off/safe). */
   readonly alerts?: Partial<AlertsOptions>;
 }
@@ -60,3 +66,12 @@ export const DEFAULT_ALERTS_OPTIONS: AlertsOptions = {
   retryDelaysSeconds: DEFAULT_RETRY_DELAYS_SECONDS,
   pollSeconds: DEFAULT_ALERTS_POLL_SECONDS,
 };
+
+export interface CollectorSpoolOptions {
+  /** The SQLite file (`DATA_DIR/spool/collector.sqlite`). */
+  readonly path: string;
+  /** Payload bytes the spool may hold; past them, 503 (`ERROR_TRACKING_SPOOL_MAX_BYTES`). */
+  readonly maxBytes: number;
+  /** How long a request waits for its commit before it is spooled (`DB_TIMEOUT_MS`). */
+  readonly waitMs: number;
+}

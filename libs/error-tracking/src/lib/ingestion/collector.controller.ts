@@ -50,7 +50,7 @@ function documented(): MethodDecorator {
     ApiSecurity('sentry_key'),
     ApiOkResponse({
       description:
-        'Durably stored: `{"id": "<event id>"}`, or `{}` without an event.',
+        'Durably stored (in the database, or in the spool while it does not answer): `{"id": "<event id>"}`, or `{}` without an event.',
       schema: {
         type: 'object',
         properties: {
@@ -76,7 +76,8 @@ function documented(): MethodDecorator {
         headers: RATE_LIMIT_HEADERS,
       },
       503: {
-        description: 'Database unavailable: nothing stored.',
+        description:
+          'The database does not answer and the request cannot be spooled (a key this gateway has not seen, a full spool, the embedded database): nothing stored.',
         headers: RETRY_AFTER_HEADER,
       },
     }),

@@ -46,5 +46,8 @@ export interface IngestRequest extends PreparedRequest {
   readonly receivedAt: Date;
 }
 
-/** How the flush decided about one request. */
-export type IngestVerdict = 'ok' | 'forbidden' | 'rate_limited';
+/**
+ * How the flush decided about one request; `spooled`: the database did not
+ * take it in time and the spool holds it until it does.
+ */
+export type IngestVerdict = 'ok' | 'forbidden' | 'rate_limited' | 'spooled';

@@ -1,12 +1,20 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 import { FixedClock, TransportErrorKind } from '@quitanda/kernel';
 import { Registry } from 'prom-client';
 
 import { AlertSignal } from '../alerting/alert-signal';
 import { TEST_OPTIONS } from '../../testing/error-tracking-test-module';
+import { admittedAll } from '../../testing/flush-result';
+import { ingestRequest } from '../../testing/ingest-request';
 import type { IngestRequest } from './ingest-request';
 import { IngestionQueue, UNAVAILABLE_COOLDOWN_MS } from './ingestion-queue';
 import { IngestionMetrics } from './ingestion.metrics';
 import type { FlushResult, IngestionRepository } from './ingestion.repository';
+import { CollectorSpool } from './spool/collector-spool';
+import { encodeSpooled } from './spool/spooled-request';
 
 function req(keyId: number): IngestRequest {
   return {
@@ -26,38 +34,45 @@ interface Deferred {
   reject(error: unknown): void;
 }
 
-function ok(batch: readonly IngestRequest[]): FlushResult {
-  return {
-    verdicts: batch.map(() => 'ok'),
-    stored: 0,
-    duplicates: 0,
-    windows: [],
-    reopenedIssues: 0,
-    alerts: 0,
-  };
-}
+const ok = admittedAll;
+
+const connectionRefused = () =>
+  Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
 
 describe('IngestionQueue (group commit)', () => {
   let flushes: Deferred[];
   let queue: IngestionQueue;
   let clock: FixedClock;
 
-  beforeEach(() => {
-    flushes = [];
-    clock = new FixedClock();
+  function newQueue(options = TEST_OPTIONS): {
+    queue: IngestionQueue;
+    spool: CollectorSpool;
+  } {
     const repository = {
       flush: (batch: readonly IngestRequest[]) =>
         new Promise<FlushResult>((resolve, reject) =>
           flushes.push({ batch, resolve, reject }),
         ),
     } as unknown as IngestionRepository;
-    queue = new IngestionQueue(
-      repository,
-      new IngestionMetrics(new Registry()),
-      clock,
-      TEST_OPTIONS,
-      new AlertSignal(),
-    );
+    const registry = new Registry();
+    const spool = new CollectorSpool(options, clock, registry);
+    return {
+      queue: new IngestionQueue(
+        repository,
+        new IngestionMetrics(registry),
+        clock,
+        options,
+        new AlertSignal(),
+        spool,
+      ),
+      spool,
+    };
+  }
+
+  beforeEach(() => {
+    flushes = [];
+    clock = new FixedClock();
+    queue = newQueue().queue;
   });
 
   const settle = () => new Promise((resolve) => setImmediate(resolve));
@@ -66,11 +81,7 @@ describe('IngestionQueue (group commit)', () => {
   async function loseTheDatabase(): Promise<void> {
     const refused = queue.submit(req(1));
     await settle();
-    flushes[0]?.reject(
-      Object.assign(new Error('connect ECONNREFUSED'), {
-        code: 'ECONNREFUSED',
-      }),
-    );
+    flushes[0]?.reject(connectionRefused());
     await expect(refused).rejects.toMatchObject({
       kind: TransportErrorKind.ServiceUnavailable,
       retryAfterSeconds: expect.any(Number),
@@ -170,5 +181,77 @@ describe('IngestionQueue (group commit)', () => {
       'rejected',
       'fulfilled',
     ]);
+  });
+
+  describe('with a spool (a database server)', () => {
+    let dir: string;
+    let spool: CollectorSpool;
+    const WAIT_MS = 30;
+    /** One event each, all of one size. */
+    const withEvent = (keyId: number) =>
+      ingestRequest(
+        { projectId: 1, keyId },
+        [{ event_id: keyId.toString(16).padStart(32, '0'), message: 'm' }],
+        new Date('2026-11-22T10:00:00.000Z'),
+      );
+
+    beforeEach(() => {
+      dir = mkdtempSync(join(tmpdir(), 'quitanda-spool-'));
+      ({ queue, spool } = newQueue({
+        ...TEST_OPTIONS,
+        rateLimitPerMinute: 10,
+        spool: {
+          path: join(dir, 'collector.sqlite'),
+          // Room for two of these requests, not three.
+          maxBytes: 2 * Buffer.byteLength(encodeSpooled(withEvent(1))),
+          waitMs: WAIT_MS,
+        },
+      }));
+    });
+
+    afterEach(() => {
+      spool.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('spools a request whose commit is not seen in time (a stalled database) and acknowledges it from there', async () => {
+      const started = performance.now();
+      await expect(queue.submit(withEvent(1))).resolves.toBe('spooled');
+      expect(performance.now() - started).toBeGreaterThanOrEqual(WAIT_MS - 1);
+      expect(flushes).toHaveLength(1);
+      expect(spool.stats().events).toBe(1);
+      // Counted toward the key's limit as far as this process can tell.
+      expect(
+        queue.rateLimiter.exceeded(1, new Map([['error', 10]]), clock.now()),
+      ).toEqual(['error']);
+    });
+
+    it('spools the batch and the queue on a connection failure, and newcomers during the cool-down', async () => {
+      const first = queue.submit(withEvent(1));
+      await settle();
+      flushes[0]?.reject(connectionRefused());
+      await expect(first).resolves.toBe('spooled');
+      await expect(queue.submit(withEvent(2))).resolves.toBe('spooled');
+      expect(flushes).toHaveLength(1);
+      expect(spool.stats().events).toBe(2);
+    });
+
+    it('answers 503 once the spool is full, and keeps nothing of that request', async () => {
+      await loseTheDatabaseWithSpool();
+      await expect(queue.submit(withEvent(2))).resolves.toBe('spooled');
+      const bytes = spool.stats().bytes;
+      await expect(queue.submit(withEvent(3))).rejects.toMatchObject({
+        kind: TransportErrorKind.ServiceUnavailable,
+        retryAfterSeconds: expect.any(Number),
+      });
+      expect(spool.stats()).toMatchObject({ events: 2, bytes });
+    });
+
+    async function loseTheDatabaseWithSpool(): Promise<void> {
+      const first = queue.submit(withEvent(1));
+      await settle();
+      flushes[0]?.reject(connectionRefused());
+      await expect(first).resolves.toBe('spooled');
+    }
   });
 });

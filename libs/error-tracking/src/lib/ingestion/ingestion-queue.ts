@@ -13,13 +13,19 @@ import type { ErrorTrackingModuleOptions } from '../common/error-tracking.option
 import type { IngestRequest, IngestVerdict } from './ingest-request';
 import { IngestionMetrics } from './ingestion.metrics';
 import { IngestionRepository } from './ingestion.repository';
+import type { FlushResult } from './ingestion.repository';
+import { recordedQuantities } from './rate-limit-categories';
 import { RateLimiter } from './rate-limiter';
+import { CollectorSpool } from './spool/collector-spool';
 
 interface Waiter {
   readonly request: IngestRequest;
   resolve(verdict: IngestVerdict): void;
   reject(error: unknown): void;
 }
+
+/** Counts every category of a drained request, refuses none (past 2^31 - 1). */
+const COUNT_ONLY_RATE_LIMIT = 2_147_483_647;
 
 /** Most requests / events one flush commits; the rest go to the next. */
 const MAX_FLUSH_REQUESTS = 512;
@@ -44,6 +50,14 @@ function unavailable(): TransportError {
  * while it runs wait for the next, which starts the moment the previous one
  * commits (no timer): under load, flushes grow with concurrency instead of
  * capping throughput at connections / interval.
+ *
+ * With a spool (a database server, not the embedded one): a request whose
+ * commit is not seen within `waitMs` (a stalled database), or that meets a
+ * connection failure or the cool-down after one, is written to the spool
+ * instead and acknowledged from there (`spooled`); only a full spool
+ * answers 503. A request spooled while its flush was in flight may still be
+ * committed by that flush: its events are deduplicated by event id when
+ * drained.
  */
 @Injectable()
 export class IngestionQueue
@@ -53,6 +67,9 @@ export class IngestionQueue
   private pending: Waiter[] = [];
   private running: Promise<void> | undefined;
   private unavailableUntil = 0;
+  private readonly spoolWaitMs: number | undefined;
+  /** Spool writes under way (shutdown waits for them). */
+  private readonly spooling = new Set<Promise<unknown>>();
   readonly rateLimiter: RateLimiter;
 
   constructor(
@@ -61,23 +78,65 @@ export class IngestionQueue
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ERROR_TRACKING_OPTIONS) options: ErrorTrackingModuleOptions,
     private readonly alertSignal: AlertSignal,
+    private readonly spool: CollectorSpool,
   ) {
     this.rateLimiter = new RateLimiter(options.rateLimitPerMinute);
+    this.spoolWaitMs = spool.enabled ? options.spool?.waitMs : undefined;
+  }
+
+  /** Whether a request's wait in `submit` is bounded here (by the spool). */
+  get boundsItsWait(): boolean {
+    return this.spoolWaitMs !== undefined;
   }
 
   /** Resolves with the flush's verdict once the request is durably stored (or refused). */
   submit(request: IngestRequest): Promise<IngestVerdict> {
     if (this.clock.now().getTime() < this.unavailableUntil)
-      return Promise.reject(unavailable());
+      return this.spoolOrRefuse(request);
     return new Promise((resolve, reject) => {
-      this.pending.push({ request, resolve, reject });
+      let timer: NodeJS.Timeout | undefined;
+      let settled = false;
+      const settle = (finish: () => void): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        finish();
+      };
+      const toSpool = () =>
+        settle(() => this.spoolOrRefuse(request).then(resolve, reject));
+      const waiter: Waiter = {
+        request,
+        resolve: (verdict) => settle(() => resolve(verdict)),
+        reject: (error) =>
+          isConnectionFailure(error) ? toSpool() : settle(() => reject(error)),
+      };
+      if (this.spoolWaitMs !== undefined)
+        timer = setTimeout(() => {
+          const queued = this.pending.indexOf(waiter);
+          if (queued >= 0) this.pending.splice(queued, 1);
+          toSpool();
+        }, this.spoolWaitMs);
+      this.pending.push(waiter);
       if (!this.running) this.running = this.drain();
     });
   }
 
-  /** Waits until everything submitted so far is flushed. */
+  /**
+   * Commits requests read back from the spool: the same flush, except that
+   * they count toward their keys' rate limits without being refused by
+   * them (they were acknowledged already).
+   */
+  commitSpooled(requests: readonly IngestRequest[]): Promise<FlushResult> {
+    return this.commit(
+      requests,
+      this.rateLimiter.limit > 0 ? COUNT_ONLY_RATE_LIMIT : 0,
+    );
+  }
+
+  /** Waits until everything submitted so far is flushed (or spooled). */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.running || this.spooling.size > 0)
+      await (this.running ?? Promise.all(this.spooling));
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -124,23 +183,63 @@ export class IngestionQueue
     return this.pending.splice(0, count);
   }
 
-  private async flush(batch: Waiter[]): Promise<void> {
+  /** One flush and its bookkeeping (metrics, rate-limit view, alerts). */
+  private async commit(
+    requests: readonly IngestRequest[],
+    rateLimit: number,
+  ): Promise<FlushResult> {
     const started = process.hrtime.bigint();
     const now = this.clock.now();
+    const result = await this.repository.flush(requests, { now, rateLimit });
+    this.rateLimiter.observe(result.windows, now);
+    this.metrics.flushDuration.observe(
+      Number(process.hrtime.bigint() - started) / 1e9,
+    );
+    this.metrics.flushSize.observe(requests.length);
+    if (result.alerts > 0) this.alertSignal.raise();
+    this.metrics.events.inc({ outcome: 'stored' }, result.stored);
+    if (result.duplicates > 0)
+      this.metrics.events.inc({ outcome: 'duplicate' }, result.duplicates);
+    return result;
+  }
+
+  /**
+   * The answer for a request the database cannot take now: spooled, or
+   * 503 without a spool or with a full one.
+   */
+  private spoolOrRefuse(request: IngestRequest): Promise<IngestVerdict> {
+    const spooling = this.spoolOnce(request);
+    const tracked = spooling.catch(() => undefined);
+    this.spooling.add(tracked);
+    void tracked.then(() => this.spooling.delete(tracked));
+    return spooling;
+  }
+
+  private async spoolOnce(request: IngestRequest): Promise<IngestVerdict> {
+    if (!(await this.spool.write(request))) {
+      this.metrics.events.inc(
+        { outcome: 'unavailable' },
+        request.events.length,
+      );
+      throw unavailable();
+    }
+    // Counted here as far as this replica can tell; the flush of the
+    // drained request counts it in the shared windows.
+    this.rateLimiter.count(
+      request.keyId,
+      recordedQuantities(request),
+      this.clock.now(),
+    );
+    this.metrics.events.inc({ outcome: 'spooled' }, request.events.length);
+    return 'spooled';
+  }
+
+  private async flush(batch: Waiter[]): Promise<void> {
     try {
-      const result = await this.repository.flush(
+      const result = await this.commit(
         batch.map((w) => w.request),
-        { now, rateLimit: this.rateLimiter.limit },
+        this.rateLimiter.limit,
       );
-      this.rateLimiter.observe(result.windows, now);
-      this.metrics.flushDuration.observe(
-        Number(process.hrtime.bigint() - started) / 1e9,
-      );
-      this.metrics.flushSize.observe(batch.length);
-      if (result.alerts > 0) this.alertSignal.raise();
-      this.metrics.events.inc({ outcome: 'stored' }, result.stored);
-      if (result.duplicates > 0)
-        this.metrics.events.inc({ outcome: 'duplicate' }, result.duplicates);
       batch.forEach((waiter, index) => {
         const verdict = result.verdicts[index] ?? 'ok';
         if (verdict !== 'ok')
@@ -154,9 +253,11 @@ export class IngestionQueue
       if (isConnectionFailure(error)) {
         this.unavailableUntil =
           this.clock.now().getTime() + UNAVAILABLE_COOLDOWN_MS;
-        this.fail(batch, unavailable(), 'unavailable');
         // Everything still queued would meet the same fate.
-        this.fail(this.pending.splice(0), unavailable(), 'unavailable');
+        const failed = [...batch, ...this.pending.splice(0)];
+        if (this.spoolWaitMs !== undefined)
+          for (const waiter of failed) waiter.reject(error);
+        else this.fail(failed, unavailable(), 'unavailable');
         return;
       }
       if (batch.length > 1) {

@@ -176,12 +176,20 @@ export class IngestionService {
           category: discard.category,
         });
 
-    const verdict = await this.queue.submit({
-      ...prepared,
-      keyId: key.keyId,
-      projectId: key.projectId,
-      receivedAt,
-    });
+    // With a spool the queue bounds the wait itself (then spools), so the
+    // request's deadline must not answer 503 first.
+    const bounded = this.queue.boundsItsWait;
+    if (bounded) pauseDeadline(request.body);
+    const verdict = await this.queue
+      .submit({
+        ...prepared,
+        keyId: key.keyId,
+        projectId: key.projectId,
+        receivedAt,
+      })
+      .finally(() => {
+        if (bounded) restartDeadline(request.body);
+      });
     switch (verdict) {
       case 'forbidden':
         throw ErrorTrackingError.forbidden(
@@ -200,6 +208,7 @@ export class IngestionService {
         );
       }
       case 'ok':
+      case 'spooled':
         break;
     }
     const first = prepared.events[0];

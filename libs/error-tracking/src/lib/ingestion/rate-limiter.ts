@@ -73,20 +73,34 @@ export class RateLimiter {
       : undefined;
   }
 
+  /**
+   * Adds what this process accepted without a flush (spooled while the
+   * database was away) to its view; the next flush's shared counts replace it.
+   */
+  count(keyId: number, demand: ReadonlyMap<string, number>, now: Date): void {
+    if (this.limitPerMinute <= 0) return;
+    const counts = this.windowCounts(keyId, RateLimiter.windowOf(now));
+    for (const [category, quantity] of demand)
+      counts.set(category, (counts.get(category) ?? 0) + quantity);
+  }
+
   /** Records the shared counts a flush returned. */
   observe(windows: readonly WindowCount[], now: Date): void {
     const window = RateLimiter.windowOf(now);
-    for (const { keyId, category, quantity } of windows) {
-      let entry = this.known.get(keyId);
-      if (!entry || entry.window !== window) {
-        entry = { window, counts: new Map() };
-        this.known.set(keyId, entry);
-      }
-      entry.counts.set(category, quantity);
-    }
+    for (const { keyId, category, quantity } of windows)
+      this.windowCounts(keyId, window).set(category, quantity);
     if (this.known.size > 10_000) {
       for (const [keyId, entry] of this.known)
         if (entry.window !== window) this.known.delete(keyId);
     }
+  }
+
+  private windowCounts(keyId: number, window: number): Map<string, number> {
+    let entry = this.known.get(keyId);
+    if (!entry || entry.window !== window) {
+      entry = { window, counts: new Map() };
+      this.known.set(keyId, entry);
+    }
+    return entry.counts;
   }
 }

@@ -8,6 +8,8 @@ interface Entry {
   expires: number;
   /** Set once the lookup finished, so eviction can decide synchronously. */
   settled?: CollectorKey | null;
+  /** A found key past its TTL being read again. */
+  refreshing?: boolean;
 }
 
 /** How long a found key is trusted before it is read again. */
@@ -33,6 +35,13 @@ export class ClientKeyCache {
   lookup(publicKey: string, now = Date.now()): Promise<CollectorKey | null> {
     const cached = this.entries.get(publicKey);
     if (cached && cached.expires > now) return cached.value;
+    if (cached?.settled) {
+      // A key found before is served while it is read again, and kept
+      // when that read fails: the collector spools while the database is
+      // away, for the keys it has seen (the flush re-checks every key).
+      if (!cached.refreshing) this.refresh(publicKey, cached, now);
+      return cached.value;
+    }
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     const value = this.load(publicKey);
     const entry: Entry = { value, expires: now + MISS_TTL_MS };
@@ -48,6 +57,25 @@ export class ClientKeyCache {
       },
     );
     return value;
+  }
+
+  private refresh(publicKey: string, stale: Entry, now: number): void {
+    stale.refreshing = true;
+    this.load(publicKey).then(
+      (key) => {
+        // Evicted meanwhile (key deleted, setting changed): leave it gone.
+        if (this.entries.get(publicKey) !== stale) return;
+        this.entries.set(publicKey, {
+          value: Promise.resolve(key),
+          settled: key,
+          expires: now + (key ? HIT_TTL_MS : MISS_TTL_MS),
+        });
+      },
+      () => {
+        stale.refreshing = false;
+        stale.expires = now + MISS_TTL_MS;
+      },
+    );
   }
 
   /** Forgets every key of a project (key deleted, setting changed), at once. */

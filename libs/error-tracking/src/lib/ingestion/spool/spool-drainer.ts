@@ -1,0 +1,139 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type {
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import { isConnectionFailure } from '@quitanda/database';
+
+import type { IngestRequest } from '../ingest-request';
+import { IngestionQueue } from '../ingestion-queue';
+import { CollectorSpool } from './collector-spool';
+import type { ClaimedEntry } from './spool-store';
+import { decodeSpooled } from './spooled-request';
+
+/** One drain flush at most: the live flush's own bounds. */
+const MAX_DRAIN_REQUESTS = 512;
+const MAX_DRAIN_BYTES = 32 * 1024 * 1024;
+/** Between looks at an empty spool, or after the database refused a drain. */
+export const DRAIN_IDLE_MS = 500;
+
+type Pass = 'drained' | 'empty' | 'unavailable';
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Moves spooled requests into PostgreSQL, oldest first, through the
+ * collector's own flush (grouping, aggregates, alerts, rate-limit
+ * accounting); a request leaves the spool only once its flush committed, so
+ * a crash in between drains it again and the event ids deduplicate it. It
+ * starts with the application (a spool left by a crash drains at once) and
+ * keeps looking while the application runs, so a spool filled during an
+ * outage drains as soon as the database answers.
+ */
+@Injectable()
+export class SpoolDrainer
+  implements OnApplicationBootstrap, OnApplicationShutdown
+{
+  private readonly logger = new Logger('SpoolDrainer');
+  private stopped = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    private readonly spool: CollectorSpool,
+    private readonly queue: IngestionQueue,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.spool.enabled) this.loop = this.run();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.loop;
+    // Requests the queue is still spooling need the file open.
+    await this.queue.idle();
+    this.spool.close();
+  }
+
+  /** One pass: drains up to one flush's worth (for tests and the loop). */
+  async drainOnce(): Promise<Pass> {
+    const claimed = this.spool.claim(MAX_DRAIN_REQUESTS, MAX_DRAIN_BYTES);
+    if (claimed.length === 0) return 'empty';
+    const readable: Array<{ entry: ClaimedEntry; request: IngestRequest }> = [];
+    for (const entry of claimed) {
+      try {
+        readable.push({ entry, request: decodeSpooled(entry.body) });
+      } catch (error) {
+        this.park(entry.id, `unreadable: ${message(error)}`);
+      }
+    }
+    return this.commit(readable);
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      let pass: Pass;
+      try {
+        pass = await this.drainOnce();
+      } catch (error) {
+        this.logger.error({ err: error }, 'Draining the spool failed');
+        pass = 'unavailable';
+      }
+      if (pass !== 'drained' && !this.stopped)
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, DRAIN_IDLE_MS);
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+    }
+  }
+
+  private async commit(
+    batch: ReadonlyArray<{ entry: ClaimedEntry; request: IngestRequest }>,
+  ): Promise<Pass> {
+    if (batch.length === 0) return 'drained';
+    try {
+      const result = await this.queue.commitSpooled(
+        batch.map((b) => b.request),
+      );
+      this.spool.remove(batch.map((b) => b.entry.id));
+      const refused = result.verdicts.filter((v) => v !== 'ok').length;
+      // A key deleted (or tracking turned off) during the outage: its
+      // requests are refused now, as they would have been live.
+      if (refused > 0)
+        this.logger.warn(
+          `${refused} spooled request(s) refused by their project (key deleted or tracking disabled)`,
+        );
+      this.logger.log(
+        `Drained ${batch.length} spooled request(s): ${result.stored} event(s) stored, ${result.duplicates} already there`,
+      );
+      return 'drained';
+    } catch (error) {
+      if (isConnectionFailure(error)) {
+        this.spool.release(batch.map((b) => b.entry.id));
+        return 'unavailable';
+      }
+      if (batch.length > 1) {
+        // Isolate the request the database refuses from the others.
+        for (const one of batch) await this.commit([one]);
+        return 'drained';
+      }
+      const [only] = batch;
+      if (only) this.park(only.entry.id, message(error));
+      return 'drained';
+    }
+  }
+
+  private park(id: number, reason: string): void {
+    this.logger.error(
+      `Spooled request ${id} set aside (the database refuses it): ${reason}`,
+    );
+    this.spool.park(id, reason);
+  }
+}

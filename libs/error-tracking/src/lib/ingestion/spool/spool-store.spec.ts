@@ -1,0 +1,128 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import Database from 'better-sqlite3';
+
+import { SpoolStore } from './spool-store';
+
+const entry = (text: string, events = 1) => ({
+  body: JSON.stringify({ text }),
+  events,
+});
+const bodyOf = (text: string) => JSON.stringify({ text });
+
+describe('SpoolStore', () => {
+  let dir: string;
+  let path: string;
+  const opened: SpoolStore[] = [];
+  const open = (maxBytes = 1_000_000) => {
+    const store = new SpoolStore(path, maxBytes);
+    opened.push(store);
+    return store;
+  };
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'quitanda-spool-'));
+    path = join(dir, 'spool', 'collector.sqlite');
+  });
+
+  afterEach(() => {
+    for (const store of opened.splice(0)) store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps what it acknowledged across a reopen, in WAL mode', () => {
+    const store = open();
+    expect(store.append([entry('a', 2), entry('b')], 1_000)).toEqual([
+      true,
+      true,
+    ]);
+    store.close();
+
+    const reopened = open();
+    expect(reopened.stats(61_000)).toEqual({
+      events: 3,
+      bytes: bodyOf('a').length + bodyOf('b').length,
+      oldestAgeSeconds: 60,
+    });
+    expect(reopened.claim(10, 1_000_000).map((c) => c.body)).toEqual([
+      bodyOf('a'),
+      bodyOf('b'),
+    ]);
+    const db = new Database(path, { readonly: true });
+    try {
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('refuses, and keeps nothing of, an entry past the bound', () => {
+    const size = bodyOf('a').length;
+    const store = open(2 * size);
+    expect(store.append([entry('a'), entry('b'), entry('c')], 0)).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    expect(store.append([entry('d')], 0)).toEqual([false]);
+    expect(store.stats(0)).toMatchObject({ events: 2, bytes: 2 * size });
+
+    store.remove(store.claim(1, 1_000_000).map((c) => c.id));
+    expect(store.append([entry('d')], 0)).toEqual([true]);
+    expect(store.claim(10, 1_000_000).map((c) => c.body)).toEqual([
+      bodyOf('b'),
+      bodyOf('d'),
+    ]);
+  });
+
+  it('hands out the oldest first, within the batch bounds, at least one', () => {
+    const store = open();
+    store.append(
+      ['a', 'b', 'c'].map((t) => entry(t)),
+      0,
+    );
+    const first = store.claim(2, 1_000_000);
+    expect(first.map((c) => c.body)).toEqual([bodyOf('a'), bodyOf('b')]);
+    // Past the byte bound, still one.
+    expect(store.claim(10, 1).map((c) => c.body)).toEqual([bodyOf('a')]);
+    store.remove([first[0]?.id ?? 0]);
+    expect(store.claim(10, 1_000_000).map((c) => c.body)).toEqual([
+      bodyOf('b'),
+      bodyOf('c'),
+    ]);
+  });
+
+  it('leaves what a live process claimed, and takes over the claims of one that died', () => {
+    const store = open();
+    store.append([entry('a'), entry('b')], 0);
+    const db = new Database(path);
+    try {
+      // A pid no process has (beyond Linux's pid_max), and a live one.
+      db.prepare(
+        "UPDATE spooled_requests SET claimed_by = '4194305:dead' WHERE id = 1",
+      ).run();
+      db.prepare('UPDATE spooled_requests SET claimed_by = ? WHERE id = 2').run(
+        `${process.ppid}:alive`,
+      );
+    } finally {
+      db.close();
+    }
+    expect(store.claim(10, 1_000_000).map((c) => c.body)).toEqual([
+      bodyOf('a'),
+    ]);
+  });
+
+  it('skips a parked request but still counts it', () => {
+    const store = open();
+    store.append([entry('a'), entry('b')], 0);
+    const [a] = store.claim(1, 1_000_000);
+    store.park(a?.id ?? 0, 'refused');
+    store.release([a?.id ?? 0]);
+    expect(store.claim(10, 1_000_000).map((c) => c.body)).toEqual([
+      bodyOf('b'),
+    ]);
+    expect(store.stats(0).events).toBe(2);
+  });
+});
