@@ -451,23 +451,23 @@ describe('SentryApiService', () => {
       expect(artifacts.upsertRelease).not.toHaveBeenCalled();
     });
 
-    it('finalizes the release in each project, "does not exist" where it is unknown', async () => {
-      artifacts.updateRelease.mockImplementation(async (projectId) =>
-        release(projectId),
-      );
+    it('finalizes the release in all the projects named at once', async () => {
+      artifacts.updateReleases.mockResolvedValue([release(4), release(3)]);
       const updated = await service.updateRelease(uploader, '1.0', {
         projects: ['shop', 'blog'],
         dateReleased: '2026-06-01T09:00:00Z',
       });
+      expect(updated.id).toBe(23);
       expect(updated.projects.map((p) => p.id)).toEqual([3, 4]);
-      expect(artifacts.updateRelease).toHaveBeenCalledWith(4, '1.0', {
+      expect(artifacts.updateReleases).toHaveBeenCalledWith([3, 4], '1.0', {
         ref: undefined,
         url: undefined,
         dateReleased: new Date('2026-06-01T09:00:00Z'),
       });
+    });
 
-      artifacts.updateRelease.mockResolvedValueOnce(release(3));
-      artifacts.updateRelease.mockResolvedValueOnce(null);
+    it('answers "does not exist" when a project named lacks the release (none was changed)', async () => {
+      artifacts.updateReleases.mockResolvedValue([]);
       await expect(
         service.updateRelease(uploader, '1.0', { projects: ['shop', 'blog'] }),
       ).rejects.toMatchObject(notFound);
