@@ -14,6 +14,8 @@ import {
   ErrorTrackingErrorCode,
 } from '../common/error-tracking.errors';
 import type { MemberRecord } from './project.types';
+import { ErrorTrackingDatabase } from '../persistence/error-tracking.database';
+import type { Transaction } from '../persistence/error-tracking.database';
 import { ProjectsRepository } from './projects.repository';
 import { ProjectsService, slugify } from './projects.service';
 
@@ -40,6 +42,7 @@ describe('ProjectsService', () => {
   let service: ProjectsService;
   let projects: jest.Mocked<ProjectsRepository>;
   let accounts: jest.Mocked<AccountsService>;
+  const tx = {} as Transaction;
   const caller = callerOf({ id: 7 });
 
   beforeEach(async () => {
@@ -49,6 +52,9 @@ describe('ProjectsService', () => {
     service = built.sut;
     projects = built.mock(ProjectsRepository);
     accounts = built.mock(AccountsService);
+    built
+      .mock(ErrorTrackingDatabase)
+      .transaction.mockImplementation((work) => work(tx));
     projects.createWithOwner.mockResolvedValue(projectRecord());
   });
 
@@ -217,10 +223,11 @@ describe('ProjectsService', () => {
       });
     });
 
-    it('removes a member at or below the remover’s level', async () => {
+    it('removes a member at or below the remover’s level, without counting owners', async () => {
       projects.findMember.mockResolvedValue(member(8, AccessLevel.Maintainer));
       await service.removeMember(maintainer, 8);
-      expect(projects.removeMember).toHaveBeenCalledWith(3, 8);
+      expect(projects.removeMember).toHaveBeenCalledWith(3, 8, tx);
+      expect(projects.lockOwners).not.toHaveBeenCalled();
     });
 
     it('forbids removing a member above the remover’s level', async () => {
@@ -231,28 +238,20 @@ describe('ProjectsService', () => {
       expect(projects.removeMember).not.toHaveBeenCalled();
     });
 
-    it('keeps the last owner, and removes an owner who has a co-owner', async () => {
+    it('keeps the last owner, and removes an owner who has a co-owner, counting owners under their lock', async () => {
       const owner = projectAccess(AccessLevel.Owner);
       projects.findMember.mockResolvedValue(member(7, AccessLevel.Owner));
-      projects.listMembers.mockResolvedValue({
-        members: [
-          member(7, AccessLevel.Owner),
-          member(8, AccessLevel.Maintainer),
-        ],
-        total: 2,
-      });
+      projects.lockOwners.mockResolvedValue(1);
       await expect(service.removeMember(owner, 7)).rejects.toMatchObject({
         code: ErrorTrackingErrorCode.Forbidden,
         message: '403 Forbidden - the last owner cannot be removed',
       });
       expect(projects.removeMember).not.toHaveBeenCalled();
 
-      projects.listMembers.mockResolvedValue({
-        members: [member(7, AccessLevel.Owner), member(9, AccessLevel.Owner)],
-        total: 2,
-      });
+      projects.lockOwners.mockResolvedValue(2);
       await service.removeMember(owner, 7);
-      expect(projects.removeMember).toHaveBeenCalledWith(3, 7);
+      expect(projects.lockOwners).toHaveBeenCalledWith(3, tx);
+      expect(projects.removeMember).toHaveBeenCalledWith(3, 7, tx);
     });
   });
 });
