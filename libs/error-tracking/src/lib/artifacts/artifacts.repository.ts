@@ -304,27 +304,34 @@ export class ArtifactsRepository extends SqlRepository {
     return toRelease(row as ReleaseRow);
   }
 
-  /** Updates an existing release; null when the project has none by that version. */
-  async updateRelease(
-    projectId: number,
+  /**
+   * Updates the release `version` of every project in `projectIds` (each
+   * once), or of none when one of them lacks it: then the answer is empty.
+   * One statement, so no project's release changes without the others'.
+   */
+  async updateReleases(
+    projectIds: readonly number[],
     version: string,
     fields: { ref?: string; url?: string; dateReleased?: Date },
-  ): Promise<ReleaseRecord | null> {
-    const [row] = await this.sql.rows<ReleaseRow>(
+  ): Promise<ReleaseRecord[]> {
+    const rows = await this.sql.rows<ReleaseRow>(
       `UPDATE error_tracking.releases SET
          ref = coalesce($3, ref),
          url = coalesce($4, url),
          date_released = coalesce($5, date_released)
-       WHERE project_id = $1 AND version = $2
+       WHERE project_id = ANY($1::int[]) AND version = $2
+         AND (SELECT count(*) FROM error_tracking.releases
+               WHERE project_id = ANY($1::int[]) AND version = $2)
+             = cardinality($1::int[])
        RETURNING ${RELEASE_COLUMNS}`,
       [
-        projectId,
+        projectIds,
         version,
         fields.ref ?? null,
         fields.url ?? null,
         fields.dateReleased ?? null,
       ],
     );
-    return row ? toRelease(row) : null;
+    return rows.map(toRelease);
   }
 }

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 
+import { AccessLevel } from '../common/error-tracking.constants';
+import type { Transaction } from '../persistence/error-tracking.database';
 import { SqlRepository } from '../persistence/sql-repository';
 import { PROJECT_COLUMNS, toProject } from './project-row';
 import type { ProjectRow } from './project-row';
@@ -201,8 +203,25 @@ export class ProjectsRepository extends SqlRepository {
     return rows.length > 0;
   }
 
-  async removeMember(projectId: number, userId: number): Promise<void> {
-    await this.sql.rows(
+  /**
+   * Locks the project's owner memberships until `tx` ends and counts them,
+   * so that removals of owners run one after the other.
+   */
+  async lockOwners(projectId: number, tx: Transaction): Promise<number> {
+    const rows = await tx.rows(
+      `SELECT user_id FROM error_tracking.project_members
+        WHERE project_id = $1 AND access_level = $2 FOR UPDATE`,
+      [projectId, AccessLevel.Owner],
+    );
+    return rows.length;
+  }
+
+  async removeMember(
+    projectId: number,
+    userId: number,
+    tx: Transaction = this.sql,
+  ): Promise<void> {
+    await tx.rows(
       'DELETE FROM error_tracking.project_members WHERE project_id = $1 AND user_id = $2',
       [projectId, userId],
     );

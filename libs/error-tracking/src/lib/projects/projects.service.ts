@@ -7,6 +7,7 @@ import type { Caller } from '../accounts/account.types';
 import { AccountsService } from '../accounts/accounts.service';
 import { AccessLevel } from '../common/error-tracking.constants';
 import { ErrorTrackingError } from '../common/error-tracking.errors';
+import { ErrorTrackingDatabase } from '../persistence/error-tracking.database';
 import type {
   MemberRecord,
   ProjectAccess,
@@ -33,6 +34,7 @@ const PATH = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,254}$/;
 @Injectable()
 export class ProjectsService {
   constructor(
+    private readonly db: ErrorTrackingDatabase,
     private readonly projects: ProjectsRepository,
     private readonly accounts: AccountsService,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -127,19 +129,17 @@ export class ProjectsService {
     const member = await this.getMember(access, userId);
     if (member.accessLevel > access.accessLevel)
       throw ErrorTrackingError.forbidden();
-    if (member.accessLevel === AccessLevel.Owner) {
-      const { members } = await this.projects.listMembers(
-        access.project.id,
-        1_000,
-        0,
-      );
+    await this.db.transaction(async (tx) => {
+      // The owners stay locked until the removal commits: two owners who
+      // remove each other at once cannot leave the project without one.
       if (
-        members.filter((m) => m.accessLevel === AccessLevel.Owner).length <= 1
+        member.accessLevel === AccessLevel.Owner &&
+        (await this.projects.lockOwners(access.project.id, tx)) <= 1
       )
         throw ErrorTrackingError.forbidden(
           '403 Forbidden - the last owner cannot be removed',
         );
-    }
-    await this.projects.removeMember(access.project.id, userId);
+      await this.projects.removeMember(access.project.id, userId, tx);
+    });
   }
 }

@@ -369,7 +369,10 @@ export class SentryApiService {
     return toSentryRelease(first as ReleaseRecord, projects);
   }
 
-  /** `releases finalize` (and other updates): 404 where the release is unknown. */
+  /**
+   * `releases finalize` (and other updates): 404 where the release is
+   * unknown, and then no project's release changes.
+   */
   async updateRelease(
     caller: Caller,
     version: string,
@@ -387,17 +390,14 @@ export class SentryApiService {
       url: optionalText(json, 'url', 2_048),
       dateReleased: optionalDate(json, 'dateReleased'),
     };
-    let first: ReleaseRecord | null = null;
-    for (const project of projects) {
-      const release = await this.artifacts.updateRelease(
-        project.id,
-        version,
-        fields,
-      );
-      if (!release) throw sentryNotFound();
-      first ??= release;
-    }
-    return toSentryRelease(first as ReleaseRecord, projects);
+    const updated = await this.artifacts.updateReleases(
+      projects.map((p) => p.id),
+      version,
+      fields,
+    );
+    const first = updated.find((r) => r.projectId === projects[0]?.id);
+    if (updated.length < projects.length || !first) throw sentryNotFound();
+    return toSentryRelease(first, projects);
   }
 }
 
