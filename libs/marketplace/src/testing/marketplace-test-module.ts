@@ -1,9 +1,11 @@
 import type { DynamicModule, ModuleMetadata, Provider } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { TestingModule } from '@nestjs/testing';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { TypeOrmModule, getDataSourceToken } from '@nestjs/typeorm';
+import { Sql } from '@quitanda/database';
 import { CLOCK, systemClock } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
+import type { DataSource } from 'typeorm';
 
 import {
   DEFAULT_LOGIN_LOCK_SECONDS,
@@ -12,6 +14,7 @@ import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_UPLOAD_BYTES,
   DEFAULT_TOKEN_LIFETIME_DAYS,
+  MARKETPLACE_DATA_SOURCE,
   MARKETPLACE_OPTIONS,
 } from '../lib/common/marketplace.constants';
 import type { MarketplaceModuleOptions } from '../lib/common/marketplace.options';
@@ -69,4 +72,11 @@ export function marketplaceTestModule(
       ...providers,
     ],
   }).compile();
+}
+
+/** The primary of the module's DataSource, for a spec's own SQL. */
+export function sqlOf(module: TestingModule): Sql {
+  return new Sql(
+    module.get<DataSource>(getDataSourceToken(MARKETPLACE_DATA_SOURCE)),
+  );
 }

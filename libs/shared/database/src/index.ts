@@ -14,6 +14,7 @@ export type { EmbeddedPostgres } from './lib/embedded-postgres';
 export { isUniqueViolation, isConnectionFailure } from './lib/pg-errors';
 export { Sql, poolOf, readPoolOf, hasReadReplica } from './lib/sql';
 export type { SqlExecutor, LocalSettings } from './lib/sql';
+export { SqlRepository, sqlRepository } from './lib/sql-repository';
 export { boundedWaits, DEFAULT_DB_TIMEOUT_MS } from './lib/bounded-waits';
 export { namedStatements } from './lib/named-statements';
 export { withClient } from './lib/with-client';

@@ -25,3 +25,12 @@ export {
 export { BoundedMap } from './lib/bounded-map';
 export { smtpTransport } from './lib/smtp-transport';
 export { READINESS_DETAILS, ReadinessDetails } from './lib/readiness-details';
+export {
+  encodeCursor,
+  decodeCursor,
+  encodePosition,
+  decodePosition,
+  keysetPage,
+  pageOffset,
+} from './lib/pagination';
+export type { KeysetPosition } from './lib/pagination';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 
 import type { Transaction } from '../persistence/error-tracking.database';
-import { SqlRepository } from '../persistence/sql-repository';
+import { ErrorTrackingRepository } from '../persistence/error-tracking-repository';
 import type { TokenRecord, UserRecord } from './account.types';
 
 interface UserRow {
@@ -82,7 +82,7 @@ export const ROOT_BOOTSTRAP_LOCK_KEY = 0x45_54_52_54; // "ETRT"
 
 /** Users and their personal access tokens. */
 @Injectable()
-export class AccountsRepository extends SqlRepository {
+export class AccountsRepository extends ErrorTrackingRepository {
   async insertUser(
     user: NewUser,
     tx: Transaction = this.sql,

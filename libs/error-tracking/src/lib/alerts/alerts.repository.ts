@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
-import { SqlRepository } from '../persistence/sql-repository';
+import { ErrorTrackingRepository } from '../persistence/error-tracking-repository';
 import type {
   AlertRules,
   ClaimedDelivery,
@@ -47,7 +47,7 @@ export type AttemptLog = Omit<WebhookAttemptRecord, 'id'>;
 
 /** The outbox, deliveries, hooks, their log, rules and e-mail opt-outs. */
 @Injectable()
-export class AlertsRepository extends SqlRepository {
+export class AlertsRepository extends ErrorTrackingRepository {
   /** The alerts key's check value that is stored, if one is. */
   async keyCheckValue(): Promise<string | undefined> {
     const [row] = await this.sql.rows<{ value: string }>(

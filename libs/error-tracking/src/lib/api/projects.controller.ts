@@ -5,6 +5,7 @@ import {
   ApiOperation,
 } from '@nestjs/swagger';
 import { ApiErrorResponses, NoContent } from '@quitanda/http';
+import { keysetPage } from '@quitanda/kernel';
 import type { Request, Response } from 'express';
 
 import type { Caller } from '../accounts/account.types';
@@ -129,19 +130,19 @@ export class ProjectsController {
         after: ascending ? idAfter : idBefore,
       },
     );
-    const shown = projects.slice(0, page.perPage);
-    const last = shown[shown.length - 1];
+    const { items, next } = keysetPage(projects, page.perPage);
+    const boundary = next && String(next.project.id);
     setNextLink(
       res,
       req,
       base,
-      projects.length > page.perPage && last
-        ? ascending
-          ? { id_after: String(last.project.id), id_before: undefined }
-          : { id_before: String(last.project.id), id_after: undefined }
-        : undefined,
+      boundary === undefined
+        ? undefined
+        : ascending
+          ? { id_after: boundary, id_before: undefined }
+          : { id_before: boundary, id_after: undefined },
     );
-    return shown.map(({ project }) => toProjectResponse(project, base));
+    return items.map(({ project }) => toProjectResponse(project, base));
   }
 
   @Get(':id')

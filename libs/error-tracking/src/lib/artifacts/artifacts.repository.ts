@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 
 import { AccessLevel } from '../common/error-tracking.constants';
 import type { Transaction } from '../persistence/error-tracking.database';
-import { SqlRepository } from '../persistence/sql-repository';
+import { ErrorTrackingRepository } from '../persistence/error-tracking-repository';
 import type { ArtifactBundle } from './artifact-bundle';
 
 /** Namespace of the per-uploader advisory lock around the chunk quota. */
@@ -76,7 +76,7 @@ const RELEASE_COLUMNS =
 
 /** Chunks, artifact bundles and their files, releases (sentry-cli's uploads). */
 @Injectable()
-export class ArtifactsRepository extends SqlRepository {
+export class ArtifactsRepository extends ErrorTrackingRepository {
   /** Whether the user may maintain some project (uploads need one). */
   async maintainsAnyProject(userId: number): Promise<boolean> {
     const [row] = await this.sql.rows<{ found: boolean }>(

@@ -1,10 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Sql } from '@quitanda/database';
-import { DataSource } from 'typeorm';
 
-import { ERROR_TRACKING_DATA_SOURCE } from '../common/error-tracking.constants';
 import type { Transaction } from '../persistence/error-tracking.database';
+import { ErrorTrackingRepository } from '../persistence/error-tracking-repository';
 import type {
   ErrorRecord,
   ErrorSort,
@@ -101,23 +98,13 @@ export function toUuid(hex: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** Reads of errors and their stored events; status and issue links. */
+/**
+ * Reads of errors and their stored events; status and issue links. The
+ * list, the detail and its events read from `replica` (they tolerate its
+ * lag); a read before a write (`find`) stays on the primary.
+ */
 @Injectable()
-export class ErrorsRepository {
-  private readonly sql: Sql;
-  /**
-   * The list, the detail and its events: reads that tolerate replica lag
-   * (`DATABASE_READ_URL`). A read before a write (`find`) stays on the primary.
-   */
-  private readonly replica: Sql;
-
-  constructor(
-    @InjectDataSource(ERROR_TRACKING_DATA_SOURCE) dataSource: DataSource,
-  ) {
-    this.sql = new Sql(dataSource);
-    this.replica = Sql.replica(dataSource);
-  }
-
+export class ErrorsRepository extends ErrorTrackingRepository {
   /**
    * One page, newest/largest first; every sort has an index on
    * (project, status, sort column, id), so the cost does not grow with the

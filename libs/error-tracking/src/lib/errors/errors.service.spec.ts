@@ -1,4 +1,4 @@
-import { CLOCK, FixedClock } from '@quitanda/kernel';
+import { CLOCK, FixedClock, encodeCursor } from '@quitanda/kernel';
 import { newTestService } from '@quitanda/testing';
 
 import { callerOf, errorRecord, projectAccess } from '../../testing/records';
@@ -12,7 +12,6 @@ import type { ErrorListOptions } from './errors.service';
 import { ErrorsService } from './errors.service';
 import type { EventSummary, StoredEvent } from './error.types';
 import { ErrorsRepository } from './errors.repository';
-import { encodeCursor } from './list-cursor';
 
 const NOW = new Date('2026-06-01T10:30:00.000Z');
 /** The oldest of the 24 hourly buckets at NOW: 23 hours before 10:00. */

@@ -1,5 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK } from '@quitanda/kernel';
+import {
+  CLOCK,
+  decodeCursor,
+  decodePosition,
+  encodeCursor,
+  encodePosition,
+  keysetPage,
+} from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import type { Caller } from '../accounts/account.types';
@@ -20,7 +27,7 @@ import type {
 } from './error.types';
 import { ErrorsRepository } from './errors.repository';
 import { issueDescription } from './issue-description';
-import { decodeCursor, encodeCursor, isValidSortValue } from './list-cursor';
+import { isEventId, isValidSortValue } from './list-cursor';
 import { stackFrames, toStackTraceEntry } from './stack-trace';
 import type { StackTraceEntry } from './stack-trace';
 
@@ -111,21 +118,19 @@ export class ErrorsService {
       },
       frequencyStart(template),
     );
-    const items = rows.slice(0, options.limit);
-    const last = items[items.length - 1]?.error;
+    const { items, next } = keysetPage(rows, options.limit);
     return {
       items: items.map(({ error, hours }) => ({
         error,
         frequency: fillFrequency(template, hours),
       })),
-      nextCursor:
-        rows.length > options.limit && last
-          ? encodeCursor([
-              options.sort,
-              SORT_VALUE[options.sort](last),
-              last.id,
-            ])
-          : undefined,
+      nextCursor: next
+        ? encodeCursor([
+            options.sort,
+            SORT_VALUE[options.sort](next.error),
+            next.error.id,
+          ])
+        : undefined,
     };
   }
 
@@ -191,27 +196,18 @@ export class ErrorsService {
     const error = await this.find(access, errorId);
     let after: { timestamp: Date; eventId: string } | undefined;
     if (cursor !== undefined) {
-      const parts = decodeCursor(cursor, 2);
-      if (
-        !parts ||
-        Number.isNaN(Date.parse(parts[0] as string)) ||
-        !/^[0-9a-f]{32}$/.test(parts[1] as string)
-      )
+      const position = decodePosition(cursor, isEventId);
+      if (!position)
         throw ErrorTrackingError.invalidParameter('cursor is invalid');
-      after = {
-        timestamp: new Date(parts[0] as string),
-        eventId: parts[1] as string,
-      };
+      after = { timestamp: position.at, eventId: position.id };
     }
     const rows = await this.errors.listEvents(error.id, limit + 1, after);
-    const items = rows.slice(0, limit);
-    const last = items[items.length - 1];
+    const { items, next } = keysetPage(rows, limit);
     return {
       items,
-      nextCursor:
-        rows.length > limit && last
-          ? encodeCursor([last.timestamp.toISOString(), last.eventId])
-          : undefined,
+      nextCursor: next
+        ? encodePosition({ at: next.timestamp, id: next.eventId })
+        : undefined,
     };
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
-import { SqlRepository } from '../persistence/sql-repository';
+import { ErrorTrackingRepository } from '../persistence/error-tracking-repository';
 
 /** Session counts of one release and environment, as PostgreSQL sums them. */
 export interface ReleaseSessionCounts {
@@ -15,7 +15,7 @@ export interface ReleaseSessionCounts {
 
 /** Release health's one read, over both kinds of session rows. */
 @Injectable()
-export class ReleaseHealthRepository extends SqlRepository {
+export class ReleaseHealthRepository extends ErrorTrackingRepository {
   /** Per release and environment, ordered by both; null filters match all. */
   counts(
     projectId: number,

@@ -1,3 +1,4 @@
+import { pageOffset } from '@quitanda/kernel';
 import type { Request, Response } from 'express';
 
 import {
@@ -29,7 +30,7 @@ export function pageRequest(
   if (Number.isNaN(perPage))
     throw ErrorTrackingError.invalidParameter('per_page is invalid');
   const bounded = Math.min(perPage, MAX_PER_PAGE);
-  return { page, perPage: bounded, offset: (page - 1) * bounded };
+  return { page, perPage: bounded, offset: pageOffset(page, bounded) };
 }
 
 /** Never echoed into a link: a credential would end up in clients' logs. */

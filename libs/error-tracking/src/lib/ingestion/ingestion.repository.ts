@@ -7,7 +7,7 @@ import {
   isMissingPartition,
   utcDay,
 } from '../persistence/event-partitions';
-import { SqlRepository } from '../persistence/sql-repository';
+import { ErrorTrackingRepository } from '../persistence/error-tracking-repository';
 import { FLUSH_SQL, flushValues } from './flush/flush-statement';
 import type { IngestRequest, IngestVerdict } from './ingest-request';
 import { recordedQuantities } from './rate-limit-categories';
@@ -64,7 +64,7 @@ const MINUTE_MS = 60_000;
  * lock in the same order (no deadlocks; a deadlock would be retried).
  */
 @Injectable()
-export class IngestionRepository extends SqlRepository {
+export class IngestionRepository extends ErrorTrackingRepository {
   private readonly knownPartitions = new Set<string>();
 
   async flush(

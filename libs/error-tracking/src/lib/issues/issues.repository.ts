@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 
 import type { Transaction } from '../persistence/error-tracking.database';
-import { SqlRepository } from '../persistence/sql-repository';
+import { ErrorTrackingRepository } from '../persistence/error-tracking-repository';
 import type { IssueChanges, IssueRecord } from './issue.types';
 
 interface IssueRow {
@@ -36,7 +36,7 @@ function toIssue(row: IssueRow): IssueRecord {
 }
 
 @Injectable()
-export class IssuesRepository extends SqlRepository {
+export class IssuesRepository extends ErrorTrackingRepository {
   /** Creates an issue with the project's next iid (counter row-locked). */
   async create(
     issue: {

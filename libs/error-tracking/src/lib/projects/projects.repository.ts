@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 
 import { AccessLevel } from '../common/error-tracking.constants';
 import type { Transaction } from '../persistence/error-tracking.database';
-import { SqlRepository } from '../persistence/sql-repository';
+import { ErrorTrackingRepository } from '../persistence/error-tracking-repository';
 import { PROJECT_COLUMNS, toProject } from './project-row';
 import type { ProjectRow } from './project-row';
 import type {
@@ -45,7 +45,7 @@ function toMember(row: MemberRow): MemberRecord {
 }
 
 @Injectable()
-export class ProjectsRepository extends SqlRepository {
+export class ProjectsRepository extends ErrorTrackingRepository {
   /** Creates the project and makes `ownerId` its owner, in one transaction. */
   createWithOwner(
     project: {

@@ -6,7 +6,7 @@ import {
   listEventPartitionDays,
   partitionName,
 } from '../persistence/event-partitions';
-import { SqlRepository } from '../persistence/sql-repository';
+import { ErrorTrackingRepository } from '../persistence/error-tracking-repository';
 import { THROTTLE_RESET_MS } from '../sessions/sign-in-throttle';
 
 export const RETENTION_JOB = 'retention';
@@ -46,7 +46,7 @@ const CHUNK_LIFETIME = '1 day';
  * concurrently and dropped.
  */
 @Injectable()
-export class RetentionRepository extends SqlRepository {
+export class RetentionRepository extends ErrorTrackingRepository {
   /**
    * Deletes events older than `cutoff` (by event timestamp and by received
    * time, so each is kept its whole period since acknowledged) and brings every

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
-import { SqlRepository } from '../persistence/sql-repository';
+import { ErrorTrackingRepository } from '../persistence/error-tracking-repository';
 import type { JsonObject } from '../sentry-event/event-json';
 
 /** An error with its latest event, as a batch reads it. */
@@ -23,7 +23,7 @@ export interface Retitled {
 }
 
 @Injectable()
-export class RetitleRepository extends SqlRepository {
+export class RetitleRepository extends ErrorTrackingRepository {
   /** Up to `limit` errors after `afterId`, in id order, with their latest event. */
   async errorsAfter(
     afterId: string,

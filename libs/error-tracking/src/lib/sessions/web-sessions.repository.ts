@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 
-import { SqlRepository } from '../persistence/sql-repository';
+import { ErrorTrackingRepository } from '../persistence/error-tracking-repository';
 
 /** Sessions of the web UI and the per-username sign-in throttle. */
 @Injectable()
-export class WebSessionsRepository extends SqlRepository {
+export class WebSessionsRepository extends ErrorTrackingRepository {
   async insert(
     idDigest: string,
     userId: number,

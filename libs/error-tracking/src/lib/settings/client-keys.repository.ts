@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 
 import type { Transaction } from '../persistence/error-tracking.database';
-import { SqlRepository } from '../persistence/sql-repository';
+import { ErrorTrackingRepository } from '../persistence/error-tracking-repository';
 
 export interface ClientKeyRecord {
   readonly id: number;
@@ -36,7 +36,7 @@ export function newPublicKey(): string {
 const COLUMNS = 'id, project_id, public_key, active';
 
 @Injectable()
-export class ClientKeysRepository extends SqlRepository {
+export class ClientKeysRepository extends ErrorTrackingRepository {
   async list(
     projectId: number,
     limit: number,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
-import { SqlRepository } from '../persistence/sql-repository';
+import { ErrorTrackingRepository } from '../persistence/error-tracking-repository';
 
 export interface CollectorKey {
   readonly keyId: number;
@@ -10,7 +10,7 @@ export interface CollectorKey {
 
 /** The collector's view of client keys: which project a public key feeds. */
 @Injectable()
-export class CollectorKeysRepository extends SqlRepository {
+export class CollectorKeysRepository extends ErrorTrackingRepository {
   /** The active key with that public key, or null. */
   async findActive(publicKey: string): Promise<CollectorKey | null> {
     const rows = await this.sql.rows<{

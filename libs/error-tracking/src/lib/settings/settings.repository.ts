@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 
 import type { Transaction } from '../persistence/error-tracking.database';
-import { SqlRepository } from '../persistence/sql-repository';
+import { ErrorTrackingRepository } from '../persistence/error-tracking-repository';
 import { PROJECT_COLUMNS, toProject } from '../projects/project-row';
 import type { ProjectRow } from '../projects/project-row';
 import type { ProjectRecord } from '../projects/project.types';
 
 /** The error-tracking setting: two columns of the project's row. */
 @Injectable()
-export class SettingsRepository extends SqlRepository {
+export class SettingsRepository extends ErrorTrackingRepository {
   /** Sets the error-tracking setting; returns the updated project. */
   async updateSetting(
     projectId: number,

@@ -1,9 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Sql } from '@quitanda/database';
-import { DataSource } from 'typeorm';
 
-import { EVENTS_DATA_SOURCE } from '../common/events.constants';
+import { EventsRepository } from '../persistence/events-repository';
 import type {
   EventRecord,
   EventRecordChanges,
@@ -50,19 +47,11 @@ export type WriteOutcome<T> =
 /**
  * Hand-written, parameterised SQL over `events.events`: these are the
  * hottest paths of the context and TypeORM's query builder would double their
- * cost. The entity still defines the schema and its migrations.
+ * cost. The entity still defines the schema and its migrations. Only the
+ * list reads from `replica` (it tolerates replica lag).
  */
 @Injectable()
-export class EventRecordsRepository {
-  private readonly sql: Sql;
-  /** The list tolerates replica lag (`DATABASE_READ_URL`); nothing else here does. */
-  private readonly replica: Sql;
-
-  constructor(@InjectDataSource(EVENTS_DATA_SOURCE) dataSource: DataSource) {
-    this.sql = new Sql(dataSource);
-    this.replica = Sql.replica(dataSource);
-  }
-
+export class EventRecordsRepository extends EventsRepository {
   async insert(record: EventRecord): Promise<EventRecord> {
     // Prepared, as the lookup below: the context's hottest statements.
     const rows: EventRow[] = await this.sql.prepared(

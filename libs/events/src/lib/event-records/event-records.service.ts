@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, isUuid, newId } from '@quitanda/kernel';
+import { CLOCK, isUuid, keysetPage, newId } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import { EventsError } from '../common/events.errors';
@@ -69,11 +69,8 @@ export class EventRecordsService {
       after,
       search: options.search || undefined,
     });
-    const items = rows.slice(0, options.limit);
-    const last = items[items.length - 1];
-    return rows.length > options.limit && last
-      ? { items, nextCursor: encodeCursor(last) }
-      : { items };
+    const { items, next } = keysetPage(rows, options.limit);
+    return next ? { items, nextCursor: encodeCursor(next) } : { items };
   }
 
   update(

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
-import { MarketplaceDatabase } from '../persistence/marketplace-database';
+import { MarketplaceRepository } from '../persistence/marketplace-repository';
 
 export type AccountTokenKind = 'password-reset' | 'email-verification';
 /** Every kind of account mail, each limited on its own. */
@@ -31,9 +31,7 @@ const TAKE_TURN = `INSERT INTO marketplace.account_mail_quiet AS q (app_key, kin
 
 /** Mailed tokens, by the SHA-256 of their text. */
 @Injectable()
-export class AccountTokensRepository {
-  constructor(private readonly db: MarketplaceDatabase) {}
-
+export class AccountTokensRepository extends MarketplaceRepository {
   /**
    * Stores a new token unless one of this kind went to the same user within
    * `quietMs` (so a public app secret cannot mail a user again and again;
@@ -49,7 +47,7 @@ export class AccountTokensRepository {
     now: Date,
     quietMs = 0,
   ): Promise<boolean> {
-    const rows = await this.db.primary.rows(
+    const rows = await this.sql.rows(
       `WITH turn AS (${TAKE_TURN}),
             expired AS (DELETE FROM marketplace.account_tokens WHERE expires_at <= $4)
        INSERT INTO marketplace.account_tokens (digest, app_key, user_id, kind, email, expires_at)
@@ -80,7 +78,7 @@ export class AccountTokensRepository {
     now: Date,
     quietMs: number,
   ): Promise<boolean> {
-    const rows = await this.db.primary.rows(TAKE_TURN, [
+    const rows = await this.sql.rows(TAKE_TURN, [
       appKey,
       kind,
       recipient,
@@ -101,7 +99,7 @@ export class AccountTokensRepository {
     now: Date,
     use: boolean,
   ): Promise<AccountToken | undefined> {
-    const rows = await this.db.primary.rows<AccountToken>(
+    const rows = await this.sql.rows<AccountToken>(
       use
         ? `UPDATE marketplace.account_tokens SET used_at = $4 WHERE ${LIVE} RETURNING ${FIELDS}`
         : `SELECT ${FIELDS} FROM marketplace.account_tokens WHERE ${LIVE}`,
@@ -112,7 +110,7 @@ export class AccountTokensRepository {
 
   /** Users of the app (not disabled) registered with this address. */
   async usernamesByEmail(appKey: string, email: string): Promise<string[]> {
-    const rows = await this.db.primary.rows<{ username: string }>(
+    const rows = await this.sql.rows<{ username: string }>(
       `SELECT username FROM marketplace.users
         WHERE app_key = $1 AND NOT disabled AND (doc->>'email' = $2 OR username = $2)
         ORDER BY username`,

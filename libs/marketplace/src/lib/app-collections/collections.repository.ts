@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { isUniqueViolation } from '@quitanda/database';
 
 import { MarketplaceError } from '../common/marketplace.errors';
-import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import type { MarketplaceTx } from '../persistence/marketplace-database';
+import { MarketplaceRepository } from '../persistence/marketplace-repository';
 import type {
   CollectionSettings,
   UniqueField,
@@ -41,12 +41,10 @@ async function repeated(
 
 /** The collections each app declared, and their settings. */
 @Injectable()
-export class CollectionsRepository {
-  constructor(private readonly db: MarketplaceDatabase) {}
-
+export class CollectionsRepository extends MarketplaceRepository {
   async list(
     appKey: string,
-    tx: MarketplaceTx = this.db.primary,
+    tx: MarketplaceTx = this.sql,
   ): Promise<CollectionRow[]> {
     return tx.rows<CollectionRow>(
       'SELECT name, settings, updated_at FROM marketplace.collections WHERE app_key = $1 ORDER BY name',
@@ -60,7 +58,7 @@ export class CollectionsRepository {
     name: string,
     settings: CollectionSettings,
     now: Date,
-    tx: MarketplaceTx = this.db.primary,
+    tx: MarketplaceTx = this.sql,
   ): Promise<boolean> {
     const rows = await tx.rows(
       `INSERT INTO marketplace.collections (app_key, name, settings, created_at, updated_at)

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 
-import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import type { MarketplaceTx } from '../persistence/marketplace-database';
+import { MarketplaceRepository } from '../persistence/marketplace-repository';
 import type { AppCredentialAccess, AppRecord } from './app.types';
 
 interface AppRow {
@@ -38,9 +38,7 @@ const APP_BOOTSTRAP_LOCK_KEY = 0x4d_4b_54_41;
 
 /** Apps (tenants) and their hashed secrets. */
 @Injectable()
-export class AppsRepository {
-  constructor(private readonly db: MarketplaceDatabase) {}
-
+export class AppsRepository extends MarketplaceRepository {
   /**
    * Holds the first-boot lock until `tx` ends: replicas booting together
    * take turns, so they make one app.
@@ -52,7 +50,7 @@ export class AppsRepository {
   /** Inserts the app with the collections of its definition (by name). */
   async insert(
     app: AppRecord,
-    tx: MarketplaceTx = this.db.primary,
+    tx: MarketplaceTx = this.sql,
     collections: Readonly<Record<string, unknown>> = {},
   ): Promise<boolean> {
     const rows = await tx.rows(
@@ -85,7 +83,7 @@ export class AppsRepository {
     appSecretDigest: string,
     masterSecretDigest: string,
     name: string | undefined,
-    tx: MarketplaceTx = this.db.primary,
+    tx: MarketplaceTx = this.sql,
   ): Promise<void> {
     await tx.rows(
       `UPDATE marketplace.apps SET app_secret_digest = $2, master_secret_digest = $3,
@@ -99,7 +97,7 @@ export class AppsRepository {
     appKey: string,
     on: boolean,
   ): Promise<boolean> {
-    const rows = await this.db.primary.rows(
+    const rows = await this.sql.rows(
       'UPDATE marketplace.apps SET create_collections_on_write = $2 WHERE app_key = $1 RETURNING 1',
       [appKey, on],
     );
@@ -108,7 +106,7 @@ export class AppsRepository {
 
   async find(
     appKey: string,
-    tx: MarketplaceTx = this.db.primary,
+    tx: MarketplaceTx = this.sql,
   ): Promise<AppRecord | undefined> {
     const rows = await tx.rows<AppRow>(
       `SELECT ${COLUMNS} FROM marketplace.apps WHERE app_key = $1`,
@@ -118,13 +116,13 @@ export class AppsRepository {
   }
 
   async list(): Promise<AppRecord[]> {
-    const rows = await this.db.primary.rows<AppRow>(
+    const rows = await this.sql.rows<AppRow>(
       `SELECT ${COLUMNS} FROM marketplace.apps ORDER BY created_at, app_key`,
     );
     return rows.map(toApp);
   }
 
-  async count(tx: MarketplaceTx = this.db.primary): Promise<number> {
+  async count(tx: MarketplaceTx = this.sql): Promise<number> {
     const rows = await tx.rows<{ n: number }>(
       'SELECT count(*)::int AS n FROM marketplace.apps',
     );

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
-import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import type { MarketplaceTx } from '../persistence/marketplace-database';
+import { MarketplaceRepository } from '../persistence/marketplace-repository';
 import { USER_COLUMNS, toUser } from './stored-user';
 import type { StoredUser, UserRow } from './stored-user';
 
@@ -11,14 +11,12 @@ import type { StoredUser, UserRow } from './stored-user';
  * counters, and the users they lead to.
  */
 @Injectable()
-export class CredentialsRepository {
-  constructor(private readonly db: MarketplaceDatabase) {}
-
+export class CredentialsRepository extends MarketplaceRepository {
   async findByUsername(
     appKey: string,
     username: string,
   ): Promise<StoredUser | undefined> {
-    const rows = await this.db.primary.rows<UserRow>(
+    const rows = await this.sql.rows<UserRow>(
       `SELECT ${USER_COLUMNS} FROM marketplace.users WHERE app_key = $1 AND username = $2`,
       [appKey, username],
     );
@@ -32,7 +30,7 @@ export class CredentialsRepository {
     expiresAt: Date,
     now: Date,
   ): Promise<void> {
-    await this.db.primary.rows(
+    await this.sql.rows(
       `INSERT INTO marketplace.user_tokens (digest, app_key, user_id, expires_at, created_at)
        VALUES ($1, $2, $3, $4, $5)`,
       [digest, appKey, userId, expiresAt, now],
@@ -45,7 +43,7 @@ export class CredentialsRepository {
     id: string,
     llt: string,
   ): Promise<KinveyDoc> {
-    const rows = await this.db.primary.rows<{ doc: KinveyDoc }>(
+    const rows = await this.sql.rows<{ doc: KinveyDoc }>(
       `UPDATE marketplace.users
           SET doc = jsonb_set(doc, '{_kmd,llt}', to_jsonb($3::text))
         WHERE app_key = $1 AND id = $2 RETURNING doc`,
@@ -60,7 +58,7 @@ export class CredentialsRepository {
     digest: string,
     now: Date,
   ): Promise<{ user: StoredUser; expiresAt: Date } | undefined> {
-    const rows = await this.db.primary.prepared<UserRow & { expires_at: Date }>(
+    const rows = await this.sql.prepared<UserRow & { expires_at: Date }>(
       'mkt_user_by_token',
       `SELECT u.id, u.username, u.doc, u.password_hash, u.disabled, t.expires_at
          FROM marketplace.user_tokens t
@@ -77,7 +75,7 @@ export class CredentialsRepository {
   async removeAll(
     appKey: string,
     userId: string,
-    tx: MarketplaceTx = this.db.primary,
+    tx: MarketplaceTx = this.sql,
   ): Promise<void> {
     await tx.rows(
       'DELETE FROM marketplace.user_tokens WHERE app_key = $1 AND user_id = $2',
@@ -86,7 +84,7 @@ export class CredentialsRepository {
   }
 
   async revokeToken(appKey: string, digest: string): Promise<void> {
-    await this.db.primary.rows(
+    await this.sql.rows(
       'UPDATE marketplace.user_tokens SET revoked = true WHERE app_key = $1 AND digest = $2',
       [appKey, digest],
     );
@@ -97,7 +95,7 @@ export class CredentialsRepository {
     appKey: string,
     userId: string,
     keepDigest = '',
-    tx: MarketplaceTx = this.db.primary,
+    tx: MarketplaceTx = this.sql,
   ): Promise<void> {
     await tx.rows(
       `UPDATE marketplace.user_tokens SET revoked = true
@@ -121,7 +119,7 @@ export class CredentialsRepository {
     maxFailures: number,
     lockSeconds: number,
   ): Promise<{ failures: number } | { lockedUntil: Date }> {
-    const rows = await this.db.primary.rows<{ failures: number }>(
+    const rows = await this.sql.rows<{ failures: number }>(
       `INSERT INTO marketplace.login_attempts AS a (app_key, username, failures, last_failure_at, locked_until)
        VALUES ($1, $2, 1, $3, CASE WHEN $4 <= 1 THEN $3::timestamptz + make_interval(secs => $5) END)
        ON CONFLICT (app_key, username) DO UPDATE SET
@@ -137,7 +135,7 @@ export class CredentialsRepository {
       [appKey, username, now, maxFailures, lockSeconds],
     );
     if (rows[0]) return { failures: rows[0].failures };
-    const locked = await this.db.primary.rows<{ locked_until: Date | null }>(
+    const locked = await this.sql.rows<{ locked_until: Date | null }>(
       'SELECT locked_until FROM marketplace.login_attempts WHERE app_key = $1 AND username = $2',
       [appKey, username],
     );
@@ -149,7 +147,7 @@ export class CredentialsRepository {
 
   /** Forgets every username's attempts last made before `before`. */
   async purgeAttempts(before: Date): Promise<number> {
-    const rows = await this.db.primary.rows<{ n: number }>(
+    const rows = await this.sql.rows<{ n: number }>(
       `WITH gone AS (DELETE FROM marketplace.login_attempts WHERE last_failure_at < $1 RETURNING 1)
        SELECT count(*)::int AS n FROM gone`,
       [before],
@@ -159,7 +157,7 @@ export class CredentialsRepository {
 
   /** Forgets the username's attempts (a successful login). */
   async clearFailures(appKey: string, username: string): Promise<void> {
-    await this.db.primary.rows(
+    await this.sql.rows(
       'DELETE FROM marketplace.login_attempts WHERE app_key = $1 AND username = $2',
       [appKey, username],
     );

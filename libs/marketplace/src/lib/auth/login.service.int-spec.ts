@@ -3,9 +3,11 @@ import { FixedClock, hashPassword } from '@quitanda/kernel';
 import { openTestDatabase } from '@quitanda/testing';
 import type { TestDatabase } from '@quitanda/testing';
 
-import { marketplaceTestModule } from '../../testing/marketplace-test-module';
+import {
+  marketplaceTestModule,
+  sqlOf,
+} from '../../testing/marketplace-test-module';
 import { MarketplaceError } from '../common/marketplace.errors';
-import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { UsersRepository } from '../users/users.repository';
 import { CredentialsRepository } from './credentials.repository';
 import { LoginAttemptsPurgeService } from './login-attempts-purge.service';
@@ -55,12 +57,10 @@ describe('marketplace login throttle (database)', () => {
   }
 
   async function attemptsOf(username: string): Promise<number> {
-    const rows = await module
-      .get(MarketplaceDatabase)
-      .primary.rows<{ failures: number }>(
-        'SELECT failures FROM marketplace.login_attempts WHERE app_key = $1 AND username = $2',
-        [APP, username],
-      );
+    const rows = await sqlOf(module).rows<{ failures: number }>(
+      'SELECT failures FROM marketplace.login_attempts WHERE app_key = $1 AND username = $2',
+      [APP, username],
+    );
     return rows[0]?.failures ?? 0;
   }
 
@@ -131,11 +131,9 @@ describe('marketplace login throttle (database)', () => {
   });
 
   it('keeps the attempts in an unlogged table: a login waits for no WAL flush', async () => {
-    const rows = await module
-      .get(MarketplaceDatabase)
-      .primary.rows<{ persistence: string }>(
-        "SELECT relpersistence AS persistence FROM pg_class WHERE oid = 'marketplace.login_attempts'::regclass",
-      );
+    const rows = await sqlOf(module).rows<{ persistence: string }>(
+      "SELECT relpersistence AS persistence FROM pg_class WHERE oid = 'marketplace.login_attempts'::regclass",
+    );
     expect(rows).toEqual([{ persistence: 'u' }]);
   });
 });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
-import { MarketplaceDatabase } from '../persistence/marketplace-database';
+import { MarketplaceRepository } from '../persistence/marketplace-repository';
 import { readableByOrAll } from '../query/acl-conditions';
 import type { Reader } from '../query/acl-conditions';
 import type { FindSpec } from '../query/find-query';
@@ -73,9 +73,7 @@ export type AppendResult =
 
 /** File metadata and bytes (chunks in `file_chunks`). */
 @Injectable()
-export class FilesRepository {
-  constructor(private readonly db: MarketplaceDatabase) {}
-
+export class FilesRepository extends MarketplaceRepository {
   /** Creates or replaces a file's metadata; a replacement drops its bytes. */
   async save(
     appKey: string,
@@ -103,7 +101,7 @@ export class FilesRepository {
   }
 
   async find(appKey: string, id: string): Promise<StoredFile | undefined> {
-    const rows = await this.db.primary.rows<FileRow>(
+    const rows = await this.sql.rows<FileRow>(
       `SELECT ${COLUMNS} FROM marketplace.files WHERE app_key = $1 AND id = $2`,
       [appKey, id],
     );
@@ -123,7 +121,7 @@ export class FilesRepository {
     if (ids.length === 0) return [];
     const { where, values } = byIds(appKey, ids, reader);
     // Prepared: every listing with file references runs it.
-    const rows = await this.db.primary.prepared<{
+    const rows = await this.sql.prepared<{
       id: string;
       doc: string;
       generation: number;
@@ -156,7 +154,7 @@ export class FilesRepository {
   ): Promise<StoredFile[]> {
     if (ids.length === 0) return [];
     const { where, values } = byIds(appKey, ids, reader);
-    const rows = await this.db.primary.prepared<FileRow>(
+    const rows = await this.sql.prepared<FileRow>(
       'mkt_files_by_ids',
       `SELECT ${COLUMNS} FROM marketplace.files WHERE ${where}`,
       values,
@@ -244,7 +242,7 @@ export class FilesRepository {
     start: number,
     end: number,
   ): Promise<Buffer> {
-    const rows = await this.db.primary.rows<{ offset: string; data: Buffer }>(
+    const rows = await this.sql.rows<{ offset: string; data: Buffer }>(
       `SELECT "offset", data FROM marketplace.file_chunks
         WHERE app_key = $1 AND file_id = $2 AND "offset" <= $4 AND "offset" + length(data) > $3
         ORDER BY "offset"`,

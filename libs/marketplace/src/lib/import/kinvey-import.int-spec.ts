@@ -14,6 +14,7 @@ import type { TestDatabase } from '@quitanda/testing';
 import {
   TEST_OPTIONS,
   marketplaceTestModule,
+  sqlOf,
 } from '../../testing/marketplace-test-module';
 import { CollectionsService } from '../app-collections/collections.service';
 import { AppsService } from '../apps/apps.service';
@@ -21,7 +22,6 @@ import { SetPasswordCommand } from '../cli/marketplace-cli.commands';
 import { RecordsRepository } from '../records/records.repository';
 import { CredentialsRepository } from '../auth/credentials.repository';
 import { MarketplaceCliModule } from '../marketplace.module';
-import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { FilesRepository } from '../files/files.repository';
 import { UsersRepository } from '../users/users.repository';
 import { KinveyImportService, NO_PASSWORD } from './kinvey-import.service';
@@ -185,16 +185,14 @@ describe('importing a Kinvey export (marketplace:import)', () => {
 
   /** What the import may change: every row of the app, as text. */
   async function state(): Promise<string> {
-    const rows = await module
-      .get(MarketplaceDatabase)
-      .primary.rows<{ s: string }>(
-        `SELECT string_agg(x, E'\\n' ORDER BY x) AS s FROM (
+    const rows = await sqlOf(module).rows<{ s: string }>(
+      `SELECT string_agg(x, E'\\n' ORDER BY x) AS s FROM (
          SELECT r::text AS x FROM marketplace.records r WHERE app_key = $1
          UNION ALL SELECT u::text FROM marketplace.users u WHERE app_key = $1
          UNION ALL SELECT f::text FROM marketplace.files f WHERE app_key = $1
          UNION ALL SELECT md5(c.data) || c."offset" FROM marketplace.file_chunks c WHERE app_key = $1) t`,
-        [appKey],
-      );
+      [appKey],
+    );
     return rows[0]?.s ?? '';
   }
 

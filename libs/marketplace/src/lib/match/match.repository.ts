@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
-import { MarketplaceDatabase } from '../persistence/marketplace-database';
+import { MarketplaceRepository } from '../persistence/marketplace-repository';
 import { readableByOrAll } from '../query/acl-conditions';
 import type { Reader } from '../query/acl-conditions';
 import { SqlParams } from '../query/sql-params';
@@ -10,9 +10,7 @@ const NOT_CANCELED = `r.doc->>'canceled' IS DISTINCT FROM 'true'`;
 
 /** The items of the two assortment layouts that matching reads. */
 @Injectable()
-export class MatchRepository {
-  constructor(private readonly db: MarketplaceDatabase) {}
-
+export class MatchRepository extends MarketplaceRepository {
   /**
    * A producer's needed items that `reader` may read, in record then item
    * order (unchecked JSON).

@@ -28,15 +28,15 @@ const SET_FUNCTIONS =
 const INVALID_REGULAR_EXPRESSION = '2201B';
 
 /**
- * The context's connections: the unit of work (`transaction`) for
- * services, and for repositories the primary, the replica, and the runner
- * of the SELECTs the query compiler builds.
+ * The unit of work (`transaction`) for services, and for repositories the
+ * runner of the SELECTs the query compiler builds. Repositories keep their
+ * own connections (`MarketplaceRepository`).
  */
 @Injectable()
 export class MarketplaceDatabase {
-  readonly primary: Sql;
+  private readonly primary: Sql;
   /** Listings and reads that tolerate replica lag (`DATABASE_READ_URL`). */
-  readonly replica: Sql;
+  private readonly replica: Sql;
 
   constructor(
     @InjectDataSource(MARKETPLACE_DATA_SOURCE) dataSource: DataSource,

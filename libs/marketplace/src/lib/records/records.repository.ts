@@ -3,7 +3,7 @@ import { isUniqueViolation } from '@quitanda/database';
 
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { MarketplaceError } from '../common/marketplace.errors';
-import { MarketplaceDatabase } from '../persistence/marketplace-database';
+import { MarketplaceRepository } from '../persistence/marketplace-repository';
 import { compileGroup } from '../query/compile-group';
 import { findWhere } from '../query/find-query';
 import type { FindSpec } from '../query/find-query';
@@ -110,9 +110,7 @@ function insertRecordSql(also: string): string {
 
 /** Records of the four collections, and tombstones of deleted ones. */
 @Injectable()
-export class RecordsRepository {
-  constructor(private readonly db: MarketplaceDatabase) {}
-
+export class RecordsRepository extends MarketplaceRepository {
   /**
    * Stores a new record, unless `producer` (its `id_producer`) names no
    * user of the app: then nothing is written and the answer is false. One
@@ -134,7 +132,7 @@ export class RecordsRepository {
       // A collection with one unique field or none (the produce app's) has
       // no other values to keep: its create writes the record alone.
       const rows = record.uniqueValues?.length
-        ? await this.db.primary.prepared(
+        ? await this.sql.prepared(
             'mkt_insert_record_values',
             insertRecordSql(
               `,
@@ -145,7 +143,7 @@ export class RecordsRepository {
             ),
             [...params, ...valueColumns(record)],
           )
-        : await this.db.primary.prepared(
+        : await this.sql.prepared(
             'mkt_insert_record',
             insertRecordSql(''),
             params,
@@ -183,13 +181,13 @@ export class RecordsRepository {
     ];
     try {
       if (record.uniqueValues === undefined)
-        await this.db.primary.rows(update, params);
+        await this.sql.rows(update, params);
       // The values are written from the update's result, so after it has
       // locked the record: of two updates of one record, the second
       // rewrites the first's rows (ON CONFLICT sees them, committed or not
       // when it began), and the record and its values end as one of them.
       else
-        await this.db.primary.rows(
+        await this.sql.rows(
           `WITH updated AS (${update} RETURNING id)
            INSERT INTO marketplace.record_unique_values AS v (app_key, collection, record_id, field, value)
            SELECT $1, $2, updated.id, u.field, u.value
@@ -209,7 +207,7 @@ export class RecordsRepository {
     collection: string,
     ids: readonly string[],
   ): Promise<Set<string>> {
-    const rows = await this.db.primary.rows<{ id: string }>(
+    const rows = await this.sql.rows<{ id: string }>(
       'SELECT id FROM marketplace.records WHERE app_key = $1 AND collection = $2 AND id = ANY($3::text[])',
       [appKey, collection, ids],
     );
@@ -221,7 +219,7 @@ export class RecordsRepository {
     key: RecordKey,
     from: 'primary' | 'replica' = 'primary',
   ): Promise<KinveyDoc | undefined> {
-    const sql = from === 'replica' ? this.db.replica : this.db.primary;
+    const sql = from === 'replica' ? this.replica : this.sql;
     const rows = await sql.rows<{ doc: KinveyDoc }>(
       'SELECT doc FROM marketplace.records WHERE app_key = $1 AND collection = $2 AND id = $3',
       [key.appKey, key.collection, key.id],
@@ -334,7 +332,7 @@ export class RecordsRepository {
     now: Date,
   ): Promise<number> {
     const n = values.length;
-    const rows = await this.db.primary.rows<{ n: number }>(
+    const rows = await this.sql.rows<{ n: number }>(
       `WITH gone AS (
          DELETE FROM marketplace.records r WHERE r.app_key = $${n + 1} AND r.collection = $${n + 2} AND (${where})
          RETURNING r.id),
@@ -356,7 +354,7 @@ export class RecordsRepository {
     collection: string,
     since: Date,
   ): Promise<string[]> {
-    const rows = await this.db.primary.rows<{ id: string }>(
+    const rows = await this.sql.rows<{ id: string }>(
       `SELECT id FROM marketplace.record_tombstones
         WHERE app_key = $1 AND collection = $2 AND deleted_at >= $3 ORDER BY deleted_at, id`,
       [appKey, collection, since],
@@ -365,7 +363,7 @@ export class RecordsRepository {
   }
 
   async userExists(appKey: string, id: string): Promise<boolean> {
-    const rows = await this.db.primary.prepared(
+    const rows = await this.sql.prepared(
       'mkt_user_exists',
       'SELECT 1 FROM marketplace.users WHERE app_key = $1 AND id = $2',
       [appKey, id],

@@ -3,10 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { TestingModule } from '@nestjs/testing';
+import type { Sql } from '@quitanda/database';
 import { openTestDatabase } from '@quitanda/testing';
 import type { TestDatabase } from '@quitanda/testing';
 
-import { marketplaceTestModule } from '../../testing/marketplace-test-module';
+import {
+  marketplaceTestModule,
+  sqlOf,
+} from '../../testing/marketplace-test-module';
 import { CollectionsRepository } from '../app-collections/collections.repository';
 import { CollectionsService } from '../app-collections/collections.service';
 import { AppsRepository } from '../apps/apps.repository';
@@ -16,7 +20,6 @@ import { FilesRepository } from '../files/files.repository';
 import { FilesService } from '../files/files.service';
 import { KinveyImportService } from '../import/kinvey-import.service';
 import { MarketplaceErrorCode } from '../common/marketplace.errors';
-import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { UsersRepository } from '../users/users.repository';
 import { RecordsRepository } from './records.repository';
 import { RecordsService } from './records.service';
@@ -36,7 +39,7 @@ describe('several unique fields per collection (database)', () => {
   let apps: AppsService;
   let collections: CollectionsService;
   let records: RecordsService;
-  let db: MarketplaceDatabase;
+  let sql: Sql;
   let n = 0;
 
   beforeAll(async () => {
@@ -56,7 +59,7 @@ describe('several unique fields per collection (database)', () => {
     apps = module.get(AppsService);
     collections = module.get(CollectionsService);
     records = module.get(RecordsService);
-    db = module.get(MarketplaceDatabase);
+    sql = sqlOf(module);
   });
 
   afterAll(async () => {
@@ -100,7 +103,7 @@ describe('several unique fields per collection (database)', () => {
 
   /** The values `record_unique_values` holds for the app, as `record:field=value`. */
   async function heldValues(master: Principal): Promise<string[]> {
-    const rows = await db.primary.rows<{ held: string }>(
+    const rows = await sql.rows<{ held: string }>(
       `SELECT record_id || ':' || field || '=' || value AS held
          FROM marketplace.record_unique_values
         WHERE app_key = $1 AND value IS NOT NULL ORDER BY 1`,

@@ -5,22 +5,20 @@ import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { USER_COLUMNS, toUser } from '../auth/stored-user';
 import type { StoredUser, UserRow } from '../auth/stored-user';
 import { MarketplaceError } from '../common/marketplace.errors';
-import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import type { MarketplaceTx } from '../persistence/marketplace-database';
+import { MarketplaceRepository } from '../persistence/marketplace-repository';
 import type { FindSpec } from '../query/find-query';
 
 /** Users (their sessions and failed logins: `auth/credentials.repository`). */
 @Injectable()
-export class UsersRepository {
-  constructor(private readonly db: MarketplaceDatabase) {}
-
+export class UsersRepository extends MarketplaceRepository {
   async insert(
     appKey: string,
     user: Omit<StoredUser, 'disabled'>,
     now: Date,
   ): Promise<void> {
     try {
-      await this.db.primary.rows(
+      await this.sql.rows(
         `INSERT INTO marketplace.users (app_key, id, username, doc, password_hash, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $6)`,
         [appKey, user.id, user.username, user.doc, user.passwordHash, now],
@@ -34,7 +32,7 @@ export class UsersRepository {
   }
 
   async findById(appKey: string, id: string): Promise<StoredUser | undefined> {
-    const rows = await this.db.primary.rows<UserRow>(
+    const rows = await this.sql.rows<UserRow>(
       `SELECT ${USER_COLUMNS} FROM marketplace.users WHERE app_key = $1 AND id = $2`,
       [appKey, id],
     );
@@ -65,7 +63,7 @@ export class UsersRepository {
     now: Date,
   ): Promise<void> {
     try {
-      await this.db.primary.rows(
+      await this.sql.rows(
         `UPDATE marketplace.users SET username = $3, doc = $4,
                 password_hash = COALESCE($5, password_hash), updated_at = $6
           WHERE app_key = $1 AND id = $2`,
@@ -79,7 +77,7 @@ export class UsersRepository {
   }
 
   async usernameExists(appKey: string, username: string): Promise<boolean> {
-    const rows = await this.db.primary.rows(
+    const rows = await this.sql.rows(
       'SELECT 1 FROM marketplace.users WHERE app_key = $1 AND username = $2',
       [appKey, username],
     );
@@ -93,7 +91,7 @@ export class UsersRepository {
   async disable(
     appKey: string,
     id: string,
-    tx: MarketplaceTx = this.db.primary,
+    tx: MarketplaceTx = this.sql,
   ): Promise<boolean> {
     const rows = await tx.rows(
       'UPDATE marketplace.users SET disabled = true WHERE app_key = $1 AND id = $2 RETURNING id',
@@ -106,7 +104,7 @@ export class UsersRepository {
   async remove(
     appKey: string,
     id: string,
-    tx: MarketplaceTx = this.db.primary,
+    tx: MarketplaceTx = this.sql,
   ): Promise<boolean> {
     const rows = await tx.rows(
       'DELETE FROM marketplace.users WHERE app_key = $1 AND id = $2 RETURNING id',

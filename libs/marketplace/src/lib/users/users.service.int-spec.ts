@@ -5,7 +5,10 @@ import { openTestDatabase } from '@quitanda/testing';
 import type { TestDatabase } from '@quitanda/testing';
 import type { DataSource } from 'typeorm';
 
-import { marketplaceTestModule } from '../../testing/marketplace-test-module';
+import {
+  marketplaceTestModule,
+  sqlOf,
+} from '../../testing/marketplace-test-module';
 import { AppsRepository } from '../apps/apps.repository';
 import { AppsService } from '../apps/apps.service';
 import { AuthService } from '../auth/auth.service';
@@ -15,7 +18,6 @@ import { MarketplaceErrorCode } from '../common/marketplace.errors';
 import { LoginService } from '../auth/login.service';
 import { CredentialsRepository } from '../auth/credentials.repository';
 import { SessionsService } from '../auth/sessions.service';
-import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { DisableReservedUserIds1795727426293 } from '../persistence/migrations/1795727426293-DisableReservedUserIds';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
@@ -73,20 +75,18 @@ describe('users: sessions and passwords', () => {
 
   it('stores only the token digest and an argon2id password hash', async () => {
     const user = await signup('hash@example.com');
-    const rows = await module
-      .get(MarketplaceDatabase)
-      .primary.rows<{ doc: unknown; password_hash: string }>(
-        'SELECT doc, password_hash FROM marketplace.users WHERE id = $1',
-        [user.id],
-      );
+    const rows = await sqlOf(module).rows<{
+      doc: unknown;
+      password_hash: string;
+    }>('SELECT doc, password_hash FROM marketplace.users WHERE id = $1', [
+      user.id,
+    ]);
     expect(rows[0]?.password_hash).toMatch(/^\$argon2id\$/);
     expect(JSON.stringify(rows[0]?.doc)).not.toContain('a long password');
-    const tokens = await module
-      .get(MarketplaceDatabase)
-      .primary.rows<{ digest: string }>(
-        'SELECT digest FROM marketplace.user_tokens WHERE user_id = $1',
-        [user.id],
-      );
+    const tokens = await sqlOf(module).rows<{ digest: string }>(
+      'SELECT digest FROM marketplace.user_tokens WHERE user_id = $1',
+      [user.id],
+    );
     expect(tokens).toHaveLength(1);
     expect(tokens[0]?.digest).not.toContain(user.token);
   });
