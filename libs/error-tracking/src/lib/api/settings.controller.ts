@@ -85,11 +85,10 @@ export class SettingsController {
       AccessLevel.Maintainer,
     );
     params.check();
-    const project = await this.settings.update(
-      access,
+    const project = await this.settings.update(access, {
       active,
-      integrated ?? access.project.trackingIntegrated,
-    );
+      integrated: integrated ?? access.project.trackingIntegrated,
+    });
     return toSettingResponse(project);
   }
 
@@ -111,7 +110,7 @@ export class SettingsController {
     );
     params.check();
     return toSettingResponse(
-      await this.settings.update(access, active, integrated),
+      await this.settings.update(access, { active, integrated }),
     );
   }
 

@@ -49,7 +49,9 @@ describe('SettingsService', () => {
       });
       setting.updateSetting.mockResolvedValue(updated);
       keys.firstActive.mockResolvedValue(undefined);
-      await expect(service.update(access, true, true)).resolves.toBe(updated);
+      await expect(
+        service.update(access, { active: true, integrated: true }),
+      ).resolves.toBe(updated);
       expect(setting.updateSetting).toHaveBeenCalledWith(
         3,
         { active: true, integrated: true },
@@ -62,7 +64,7 @@ describe('SettingsService', () => {
     it('creates no key when an active one exists', async () => {
       setting.updateSetting.mockResolvedValue(projectRecord());
       keys.firstActive.mockResolvedValue(KEY);
-      await service.update(access, true, true);
+      await service.update(access, { active: true, integrated: true });
       expect(keys.create).not.toHaveBeenCalled();
     });
 
@@ -74,7 +76,7 @@ describe('SettingsService', () => {
       async (active, integrated) => {
         setting.updateSetting.mockResolvedValue(projectRecord());
         keys.firstActive.mockResolvedValue(undefined);
-        await service.update(access, active, integrated);
+        await service.update(access, { active, integrated });
         expect(keys.create).not.toHaveBeenCalled();
       },
     );
@@ -86,15 +88,15 @@ describe('SettingsService', () => {
         expect(cache.evictProject).not.toHaveBeenCalled();
         return result;
       });
-      await service.update(access, false, false);
+      await service.update(access, { active: false, integrated: false });
       expect(cache.evictProject).toHaveBeenCalledWith(3);
     });
 
     it('keeps the cache when the change fails', async () => {
       setting.updateSetting.mockRejectedValue(new Error('database is down'));
-      await expect(service.update(access, true, true)).rejects.toThrow(
-        'database is down',
-      );
+      await expect(
+        service.update(access, { active: true, integrated: true }),
+      ).rejects.toThrow('database is down');
       expect(cache.evictProject).not.toHaveBeenCalled();
     });
   });

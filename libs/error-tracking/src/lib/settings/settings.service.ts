@@ -27,8 +27,7 @@ export class SettingsService {
    */
   async update(
     access: ProjectAccess,
-    active: boolean,
-    integrated: boolean,
+    { active, integrated }: { active: boolean; integrated: boolean },
   ): Promise<ProjectRecord> {
     const updated = await this.db.transaction(async (tx) => {
       const project = await this.setting.updateSetting(

@@ -198,10 +198,12 @@ export class FilesRepository extends MarketplaceRepository {
     appKey: string,
     id: string,
     generation: number,
-    offset: number,
-    data: Buffer,
-    restart: boolean,
-    size: number,
+    {
+      offset,
+      data,
+      restart,
+      size,
+    }: { offset: number; data: Buffer; restart: boolean; size: number },
   ): Promise<AppendResult> {
     return this.db.transaction(async (tx) => {
       const rows = await tx.rows<FileRow>(

@@ -166,15 +166,12 @@ describe('TransferService', () => {
       await expect(
         service.upload('kid_test', file({ size: -1 }), undefined, body),
       ).resolves.toEqual({ complete: true, file: stored });
-      expect(files.append).toHaveBeenCalledWith(
-        'kid_test',
-        'f1',
-        3,
-        0,
-        body,
-        true,
-        4,
-      );
+      expect(files.append).toHaveBeenCalledWith('kid_test', 'f1', 3, {
+        offset: 0,
+        data: body,
+        restart: true,
+        size: 4,
+      });
     });
 
     it('appends a chunk where it starts, fixing the size only with the last one', async () => {
@@ -186,45 +183,36 @@ describe('TransferService', () => {
       await expect(
         service.upload('kid_test', file({ size: -1 }), chunk(0, 4, 10), five),
       ).resolves.toEqual({ complete: false, storedBytes: 5 });
-      expect(files.append).toHaveBeenLastCalledWith(
-        'kid_test',
-        'f1',
-        3,
-        0,
-        five,
-        false,
-        -1,
-      );
+      expect(files.append).toHaveBeenLastCalledWith('kid_test', 'f1', 3, {
+        offset: 0,
+        data: five,
+        restart: false,
+        size: -1,
+      });
       await service.upload(
         'kid_test',
         file({ size: -1 }),
         chunk(5, 9, 10),
         five,
       );
-      expect(files.append).toHaveBeenLastCalledWith(
-        'kid_test',
-        'f1',
-        3,
-        5,
-        five,
-        false,
-        10,
-      );
+      expect(files.append).toHaveBeenLastCalledWith('kid_test', 'f1', 3, {
+        offset: 5,
+        data: five,
+        restart: false,
+        size: 10,
+      });
       await service.upload(
         'kid_test',
         file({ size: 10 }),
         chunk(5, 9, 10),
         five,
       );
-      expect(files.append).toHaveBeenLastCalledWith(
-        'kid_test',
-        'f1',
-        3,
-        5,
-        five,
-        false,
-        -1,
-      );
+      expect(files.append).toHaveBeenLastCalledWith('kid_test', 'f1', 3, {
+        offset: 5,
+        data: five,
+        restart: false,
+        size: -1,
+      });
     });
 
     it('answers a chunk that does not continue the stored bytes with where to resume', async () => {

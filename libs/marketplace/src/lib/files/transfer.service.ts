@@ -132,17 +132,15 @@ export class TransferService {
       (!range || range.end + 1 >= total)
     )
       throw MarketplaceError.badUpload(`declared size is ${file.size}`);
-    const result = await this.files.append(
-      appKey,
-      file.id,
-      file.generation,
-      range ? range.start : 0,
-      body,
-      !range,
-      file.size < 0 && total >= 0 && (!range || range.end + 1 === total)
-        ? total
-        : -1,
-    );
+    const result = await this.files.append(appKey, file.id, file.generation, {
+      offset: range ? range.start : 0,
+      data: body,
+      restart: !range,
+      size:
+        file.size < 0 && total >= 0 && (!range || range.end + 1 === total)
+          ? total
+          : -1,
+    });
     if (result.kind === 'gone') throw MarketplaceError.blobNotFound(file.id);
     // Completed by a concurrent request since this one was authorised.
     if (result.kind === 'complete') throw spent();

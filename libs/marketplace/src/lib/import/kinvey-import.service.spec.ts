@@ -256,15 +256,12 @@ describe('KinveyImportService', () => {
         4,
         new Date(LMT),
       );
-      expect(files.append).toHaveBeenCalledWith(
-        'kid_test',
-        'f1',
-        5,
-        0,
-        Buffer.from('abcd'),
-        false,
-        4,
-      );
+      expect(files.append).toHaveBeenCalledWith('kid_test', 'f1', 5, {
+        offset: 0,
+        data: Buffer.from('abcd'),
+        restart: false,
+        size: 4,
+      });
     });
 
     it('leaves complete files, rejects missing or oversized bytes, and stops when a file changes underneath', async () => {

@@ -311,10 +311,7 @@ export class KinveyImportService {
         app.appKey,
         id,
         stored.generation,
-        offset,
-        data,
-        false,
-        size,
+        { offset, data, restart: false, size },
       );
       if (result.kind !== 'stored')
         throw new Error(`_blob/${id} changed while it was imported`);

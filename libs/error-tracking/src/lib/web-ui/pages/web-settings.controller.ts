@@ -66,7 +66,7 @@ export class WebSettingsController {
   ): Promise<void> {
     // Integrated is the only backend this platform has.
     const active = formField(body, 'active') === 'true';
-    await this.settings.update(access, active, true);
+    await this.settings.update(access, { active, integrated: true });
     backToMonitor(res, access.project.id, 'settings-saved');
   }
 
