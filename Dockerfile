@@ -2,6 +2,11 @@
 # Build stage: install everything, compile the gateway, drop dev dependencies.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
+# better-sqlite3 (the collector's spool) compiles its addon where its
+# prebuilt one cannot be fetched (a build without access to GitHub).
+RUN command -v g++ >/dev/null || (apt-get update \
+    && apt-get install -y --no-install-recommends python3 make g++ \
+    && rm -rf /var/lib/apt/lists/*)
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.base.json .swcrc ./

@@ -140,6 +140,7 @@ describe('a cluster of gateway workers (fault)', () => {
   let database: FaultCluster;
   let gateway: GatewayProcess | undefined;
   let load: SteadyLoad | undefined;
+  let second: GatewayProcess | undefined;
 
   beforeAll(async () => {
     database = await startFaultCluster('workers');
@@ -149,6 +150,7 @@ describe('a cluster of gateway workers (fault)', () => {
     await load?.stop();
     // The workers go with their primary (the cluster's IPC channel closes).
     gateway?.kill('SIGKILL');
+    second?.kill('SIGKILL');
     await database?.destroy();
   });
 
@@ -223,5 +225,29 @@ describe('a cluster of gateway workers (fault)', () => {
     expect(
       load.attempts.filter((attempt) => attempt.ok).length,
     ).toBeGreaterThan(100);
+  });
+
+  it('stops with exit 0 on a SIGTERM that finds a worker still booting', async () => {
+    const booting = await startGatewayProcess({
+      ...GATEWAY_ENV,
+      DATABASE_URL: database.databaseUrl,
+      DATA_DIR: database.dataDir,
+      PORT: String(await freePort()),
+      WORKERS: '2',
+      LOG_LEVEL: 'info',
+    });
+    second = booting;
+    // The primary forks the second worker as it logs this line; that worker
+    // is still loading when the signal reaches it.
+    await until(
+      'the first worker serving',
+      () =>
+        booting.lines.some((line) =>
+          String(line['msg']).startsWith('First worker is serving'),
+        ),
+      booting,
+    );
+    booting.kill('SIGTERM');
+    expect(await booting.exited).toBe(0);
   });
 });

@@ -77,7 +77,10 @@ export function runWorkerCluster(
     cluster.on('exit', (worker, code, signal) => {
       live.delete(worker.id);
       if (stopping) {
-        if (code !== 0) failed = true;
+        // A worker still loading when the stop signal reached it has no
+        // handler yet: the signal ends it by its default action, which is
+        // the stop it was asked for, not a failure.
+        if (code !== 0 && signal !== 'SIGTERM') failed = true;
         return finishIfStopped();
       }
       if (!served) {
