@@ -69,4 +69,23 @@ describe('file references', () => {
       expect(fileIdsIn([JSON.parse(at9)])).toEqual([]);
     }
   });
+
+  it('reads in jsonb text only what the record walk reads as a reference', () => {
+    const ids = (text: string) =>
+      storedRefsInText(text)?.map((ref) => `${ref._type}:${ref._id}`);
+    // A reference written inside a string is text.
+    const quoted = JSON.stringify('{"_id": "f1", "_type": "KinveyFile"}');
+    expect(ids(`{"note": ${quoted}}`)).toEqual([]);
+    expect(ids('{"a": {"_id": "f1", "_type": "KinveyRef"}}')).toEqual([]);
+    expect(
+      ids(
+        '{"a": {"_id": "f1", "_type": "ServiceFile"}, "b": [{"_id": "f2", "_type": "KinveyFile"}]}',
+      ),
+    ).toEqual(['ServiceFile:f1', 'KinveyFile:f2']);
+    // A file type the text cannot show exactly (more keys): parse it.
+    const extra = '{"a": {"_id": "f1", "_type": "KinveyFile", "extra": 1}}';
+    expect(ids(extra)).toBeUndefined();
+    expect(fileIdsIn([JSON.parse(extra)])).toEqual(['f1']);
+    expect(ids('{"_type": "KinveyFile"}')).toBeUndefined();
+  });
 });
