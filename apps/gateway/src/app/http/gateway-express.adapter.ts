@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 
 import { StreamableFile } from '@nestjs/common';
@@ -8,6 +9,8 @@ import { JsonText, endWithBody } from '@quitanda/http';
 import type { Request, Response } from 'express';
 
 import type { HttpServerLimits } from '../config/gateway-config';
+import { adoptExpressPrototypes } from './express-messages';
+import type { ExpressPrototypes } from './express-messages';
 
 /**
  * Express, with a leaner way of sending controller results.
@@ -40,8 +43,17 @@ export class GatewayExpressAdapter extends ExpressAdapter {
     if (options.callerScopes) scopeRoutesByCaller(this);
   }
 
+  /**
+   * Nest's server, but with requests and responses born with Express's
+   * prototypes (`adoptExpressPrototypes`); the gateway serves plain HTTP.
+   */
   override initHttpServer(options: NestApplicationOptions): void {
-    super.initHttpServer(options);
+    if (options.httpsOptions || options.forceCloseConnections)
+      throw new Error('The gateway serves plain HTTP with its own limits.');
+    this.httpServer = createServer(
+      adoptExpressPrototypes(this.getInstance<ExpressPrototypes>()),
+      this.getInstance(),
+    );
     if (this.limits) applyServerLimits(this.httpServer, this.limits);
   }
 
