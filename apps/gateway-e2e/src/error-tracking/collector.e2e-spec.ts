@@ -1,6 +1,4 @@
-import { createServer, connect } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { Server, Socket } from 'node:net';
 import {
   brotliCompressSync,
   deflateRawSync,
@@ -9,6 +7,9 @@ import {
 } from 'node:zlib';
 
 import { defined } from '@quitanda/testing';
+
+import { startDatabaseProxy } from '../support/database-proxy';
+import type { DatabaseProxy } from '../support/database-proxy';
 
 import {
   ROOT_TOKEN,
@@ -621,46 +622,32 @@ describe('Sentry collector (e2e)', () => {
   });
 
   describe('database outage', () => {
-    it("spools a known key's events while the database is down (200, stored once it is back); an unknown key gets 503 with Retry-After", async () => {
-      const sockets = new Set<Socket>();
-      let proxy: Server | undefined;
-      let target = { host: '127.0.0.1', port: 5432 };
-      let proxyPort = 0;
-      const listen = () =>
-        new Promise<void>((resolve) => {
-          proxy = createServer((client) => {
-            const upstream = connect(target.port, target.host);
-            sockets.add(client).add(upstream);
-            client.pipe(upstream).pipe(client);
-            const drop = () => {
-              client.destroy();
-              upstream.destroy();
-            };
-            client.on('error', drop);
-            upstream.on('error', drop);
-          });
-          proxy.listen(proxyPort, '127.0.0.1', () => {
-            proxyPort = (proxy?.address() as { port: number }).port;
-            resolve();
-          });
-        });
-      const down = async () => {
-        const closed = new Promise<void>((resolve) =>
-          proxy ? proxy.close(() => resolve()) : resolve(),
-        );
-        for (const socket of sockets) socket.destroy();
-        sockets.clear();
-        await closed;
-        proxy = undefined;
-      };
-      const outage = await startErrorTrackingGateway(async (url) => {
-        const parsed = new URL(url);
-        target = { host: parsed.hostname, port: Number(parsed.port || 5432) };
-        await listen();
-        parsed.hostname = '127.0.0.1';
-        parsed.port = String(proxyPort);
-        return { DATABASE_URL: parsed.toString() };
+    let proxy: DatabaseProxy | undefined;
+    const proxied = () =>
+      startErrorTrackingGateway(async (url) => {
+        proxy = await startDatabaseProxy(url);
+        return { DATABASE_URL: proxy.url };
       });
+
+    afterEach(() => proxy?.close());
+
+    /** The spool drains on its own once the database answers. */
+    async function drainedInto(
+      gw: ErrorTrackingGateway,
+      projectId: number,
+      eventId: string,
+    ): Promise<void> {
+      const deadline = Date.now() + 15_000;
+      while (
+        (await storedEvents(gw, projectId, eventId)) === 0 &&
+        Date.now() < deadline
+      )
+        await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+
+    it("spools a known key's events while the database is down (200, stored once it is back); an unknown key gets 503 with Retry-After", async () => {
+      const outage = await proxied();
+      const db = defined(proxy);
       try {
         const tracked = await createTrackedProject(outage);
         const path = `/api/v4/error_tracking/collector/api/${tracked.id}/envelope/?sentry_key=${tracked.publicKey}`;
@@ -674,7 +661,7 @@ describe('Sentry collector (e2e)', () => {
           ).status,
         ).toBe(200);
 
-        await down();
+        await db.down();
         const spooled = nextId();
         const during = await sendRaw(outage.url, {
           path,
@@ -691,19 +678,12 @@ describe('Sentry collector (e2e)', () => {
         expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
         expect(refused.json()).toEqual({ detail: expect.any(String) });
 
-        await listen();
-        // The spool drains on its own once the database answers.
-        const deadline = Date.now() + 15_000;
-        while (
-          (await storedEvents(outage, tracked.id, spooled)) === 0 &&
-          Date.now() < deadline
-        )
-          await new Promise((resolve) => setTimeout(resolve, 50));
+        await db.up();
+        await drainedInto(outage, tracked.id, spooled);
         expect(await storedEvents(outage, tracked.id, spooled)).toBe(1);
         expect(await storedEvents(outage, tracked.id, acknowledged)).toBe(1);
       } finally {
         await outage.close();
-        await down();
       }
     });
   });
