@@ -6,7 +6,11 @@ import {
   gzipSync,
 } from 'node:zlib';
 
-import { defined } from '@quitanda/testing';
+import {
+  FIXTURE_PROJECT_ID,
+  defined,
+  loadBrowserSourceMapFixture,
+} from '@quitanda/testing';
 
 import { startDatabaseProxy } from '../support/database-proxy';
 import type { DatabaseProxy } from '../support/database-proxy';
@@ -14,6 +18,7 @@ import type { DatabaseProxy } from '../support/database-proxy';
 import {
   ROOT_TOKEN,
   createTrackedProject,
+  registerFixtureProject,
   sendRaw,
   startErrorTrackingGateway,
 } from './error-tracking-support';
@@ -21,6 +26,15 @@ import type {
   ErrorTrackingGateway,
   RawResponse,
 } from './error-tracking-support';
+import { originalFrames, replayFlow } from './sourcemaps-support';
+
+/** A stored stack frame, the fields compared. */
+interface JsonFrame {
+  readonly abs_path?: string;
+  readonly lineno?: number;
+  readonly colno?: number;
+  readonly function?: string | null;
+}
 
 /** An envelope (header {"event_id":"0123…cdef"}, one event "zstd encoded") compressed with the zstd CLI. */
 const ZSTD_ENVELOPE = Buffer.from(
@@ -623,10 +637,10 @@ describe('Sentry collector (e2e)', () => {
 
   describe('database outage', () => {
     let proxy: DatabaseProxy | undefined;
-    const proxied = () =>
+    const proxied = (env: Record<string, string> = {}) =>
       startErrorTrackingGateway(async (url) => {
         proxy = await startDatabaseProxy(url);
-        return { DATABASE_URL: proxy.url };
+        return { ...env, DATABASE_URL: proxy.url };
       });
 
     afterEach(() => proxy?.close());
@@ -682,6 +696,77 @@ describe('Sentry collector (e2e)', () => {
         await drainedInto(outage, tracked.id, spooled);
         expect(await storedEvents(outage, tracked.id, spooled)).toBe(1);
         expect(await storedEvents(outage, tracked.id, acknowledged)).toBe(1);
+      } finally {
+        await outage.close();
+      }
+    });
+
+    it('spools a browser event whose source map is not cached, stalled or down (200), and stores it with its frames resolved once the database is back', async () => {
+      const outage = await proxied({ DB_TIMEOUT_MS: '1000' });
+      const db = defined(proxy);
+      const fixture = loadBrowserSourceMapFixture('001-debug-id.json');
+      const sent = Buffer.from(fixture.body.raw_base64, 'base64');
+      const browserEvent = (eventId: string) =>
+        sendRaw(outage.url, {
+          method: fixture.replay.method,
+          path: fixture.replay.url,
+          headers: fixture.replay.headers,
+          body: Buffer.from(
+            sent.toString('utf8').replaceAll(fixture.expect.event_id, eventId),
+          ),
+        });
+      try {
+        await registerFixtureProject(outage);
+        await replayFlow(outage, '3.8.0-debug-id-upload', ROOT_TOKEN);
+        // The key is known to the gateway; the map is not (no event needed it).
+        expect(
+          (
+            await sendRaw(outage.url, {
+              path: fixture.replay.url,
+              body: eventEnvelope('before'),
+            })
+          ).status,
+        ).toBe(200);
+
+        db.stall();
+        const whileStalled = nextId();
+        const stalled = await browserEvent(whileStalled);
+        expect([stalled.status, stalled.json()]).toEqual([
+          200,
+          { id: whileStalled },
+        ]);
+        await db.down();
+        const whileDown = nextId();
+        const down = await browserEvent(whileDown);
+        expect([down.status, down.json()]).toEqual([200, { id: whileDown }]);
+
+        await db.up();
+        for (const eventId of [whileStalled, whileDown]) {
+          await drainedInto(outage, FIXTURE_PROJECT_ID, eventId);
+          const [row] = await outage.query<{
+            payload: Record<string, unknown>;
+            culprit: string;
+          }>(
+            `SELECT e.payload, r.culprit FROM error_tracking.events e
+               JOIN error_tracking.errors r ON r.id = e.error_id
+              WHERE e.project_id = $1 AND e.event_id = $2`,
+            [FIXTURE_PROJECT_ID, eventId],
+          );
+          const payload = defined(row, `event ${eventId} stored`).payload;
+          const exception = payload['exception'] as {
+            values: Array<{ stacktrace: { frames: JsonFrame[] } }>;
+          };
+          expect(
+            defined(exception.values[0]).stacktrace.frames.map((f) => [
+              f.abs_path,
+              f.lineno,
+              f.colno,
+              f.function ?? null,
+            ]),
+          ).toEqual(originalFrames(fixture));
+          expect(payload['errors']).toBeUndefined();
+          expect(defined(row).culprit).toBe('validateItem (src/validate.js)');
+        }
       } finally {
         await outage.close();
       }

@@ -6,10 +6,10 @@ import type { Registry } from 'prom-client';
 
 import { ERROR_TRACKING_OPTIONS } from '../../common/error-tracking.constants';
 import type { ErrorTrackingModuleOptions } from '../../common/error-tracking.options';
-import type { IngestRequest } from '../ingest-request';
 import { SpoolStore } from './spool-store';
 import type { ClaimedEntry, SpoolStats } from './spool-store';
 import { encodeSpooled } from './spooled-request';
+import type { SpooledRequest } from './spooled-request';
 
 interface PendingWrite {
   readonly body: string;
@@ -66,7 +66,7 @@ export class CollectorSpool {
    * Resolves `true` once the request is on disk, `false` when the spool is
    * full or disabled (nothing of it kept).
    */
-  write(request: IngestRequest): Promise<boolean> {
+  write(request: SpooledRequest): Promise<boolean> {
     if (!this.store) return Promise.resolve(false);
     return new Promise((resolve, reject) => {
       if (this.pending.length === 0) setImmediate(() => this.commit());

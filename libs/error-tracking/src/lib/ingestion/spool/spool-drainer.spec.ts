@@ -7,6 +7,8 @@ import { Registry } from 'prom-client';
 
 import { TEST_OPTIONS } from '../../../testing/error-tracking-test-module';
 import { admittedAll } from '../../../testing/flush-result';
+import type { SourceMapResolver } from '../../artifacts/source-map-resolver';
+import type { JsonObject } from '../../sentry-event/event-json';
 import type { IngestRequest } from '../ingest-request';
 import type { IngestionQueue } from '../ingestion-queue';
 import { CollectorSpool } from './collector-spool';
@@ -45,6 +47,7 @@ describe('SpoolDrainer', () => {
   let fail:
     ((batch: readonly IngestRequest[]) => Error | undefined) | undefined;
   let drainer: SpoolDrainer;
+  let unreachableMaps: boolean;
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'quitanda-spool-'));
@@ -67,7 +70,14 @@ describe('SpoolDrainer', () => {
       },
       idle: async () => undefined,
     } as unknown as IngestionQueue;
-    drainer = new SpoolDrainer(spool, queue);
+    unreachableMaps = false;
+    const sourceMaps = {
+      resolve: async (raw: JsonObject) => {
+        if (unreachableMaps) throw refused();
+        return { ...raw, resolved: true };
+      },
+    } as unknown as SourceMapResolver;
+    drainer = new SpoolDrainer(spool, queue, sourceMaps);
   });
 
   afterEach(() => {
@@ -108,5 +118,26 @@ describe('SpoolDrainer', () => {
     expect(await drainer.drainOnce()).toBe('empty');
     // Still there for an operator.
     expect(spool.stats().bytes).toBeGreaterThan(0);
+  });
+
+  it('resolves an event spooled unresolved when it drains, and keeps it while its maps cannot be read', async () => {
+    const eventId = 'e'.repeat(32);
+    await spool.write({
+      ...req(1),
+      events: [{ raw: { message: 'minified', exception: {} }, eventId }],
+    });
+    unreachableMaps = true;
+    expect(await drainer.drainOnce()).toBe('unavailable');
+    expect(commits).toEqual([]);
+    unreachableMaps = false;
+    expect(await drainer.drainOnce()).toBe('drained');
+    const event = commits[0]?.[0]?.events[0];
+    expect(event?.eventId).toBe(eventId);
+    expect(event?.receivedAt).toEqual(req(1).receivedAt);
+    expect(JSON.parse(event?.payloadJson ?? '{}')).toMatchObject({
+      event_id: eventId,
+      resolved: true,
+    });
+    expect(spool.stats().bytes).toBe(0);
   });
 });

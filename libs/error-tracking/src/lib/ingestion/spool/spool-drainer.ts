@@ -5,11 +5,14 @@ import type {
 } from '@nestjs/common';
 import { isConnectionFailure } from '@quitanda/database';
 
+import { SourceMapResolver } from '../../artifacts/source-map-resolver';
 import type { IngestRequest } from '../ingest-request';
 import { IngestionQueue } from '../ingestion-queue';
 import { CollectorSpool } from './collector-spool';
 import type { ClaimedEntry } from './spool-store';
+import { prepareSpooled } from './prepare-spooled';
 import { decodeSpooled } from './spooled-request';
+import type { SpooledRequest } from './spooled-request';
 
 /** One drain flush at most: the live flush's own bounds. */
 const MAX_DRAIN_REQUESTS = 512;
@@ -25,9 +28,10 @@ function message(error: unknown): string {
 
 /**
  * Moves spooled requests into PostgreSQL, oldest first, through the
- * collector's own flush (grouping, aggregates, alerts, rate-limit
- * accounting); a request leaves the spool only once its flush committed, so
- * a crash in between drains it again and the event ids deduplicate it. It
+ * collector's own flush (source maps read for events spooled unresolved,
+ * grouping, aggregates, alerts, rate-limit accounting); a request leaves
+ * the spool only once its flush committed, so a crash in between drains it
+ * again and the event ids deduplicate it. It
  * starts with the application (a spool left by a crash drains at once) and
  * keeps looking while the application runs, so a spool filled during an
  * outage drains as soon as the database answers.
@@ -44,6 +48,7 @@ export class SpoolDrainer
   constructor(
     private readonly spool: CollectorSpool,
     private readonly queue: IngestionQueue,
+    private readonly sourceMaps: SourceMapResolver,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -64,11 +69,29 @@ export class SpoolDrainer
     const claimed = this.spool.claim(MAX_DRAIN_REQUESTS, MAX_DRAIN_BYTES);
     if (claimed.length === 0) return 'empty';
     const readable: Array<{ entry: ClaimedEntry; request: IngestRequest }> = [];
-    for (const entry of claimed) {
+    for (const [index, entry] of claimed.entries()) {
+      let spooled: SpooledRequest;
       try {
-        readable.push({ entry, request: decodeSpooled(entry.body) });
+        spooled = decodeSpooled(entry.body);
       } catch (error) {
         this.park(entry.id, `unreadable: ${message(error)}`);
+        continue;
+      }
+      try {
+        // Events spooled unresolved read their source maps now.
+        readable.push({
+          entry,
+          request: await prepareSpooled(spooled, this.sourceMaps),
+        });
+      } catch (error) {
+        if (!isConnectionFailure(error)) {
+          this.park(entry.id, `unpreparable: ${message(error)}`);
+          continue;
+        }
+        this.spool.release(claimed.slice(index).map((c) => c.id));
+        // What was prepared before the failure would meet it too.
+        this.spool.release(readable.map((r) => r.entry.id));
+        return 'unavailable';
       }
     }
     return this.commit(readable);
