@@ -209,6 +209,7 @@ export class IngestionService {
       }
       case 'ok':
       case 'spooled':
+      case 'replayed':
         break;
     }
     return firstId ? { id: firstId } : {};

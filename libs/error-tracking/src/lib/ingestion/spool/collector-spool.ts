@@ -62,6 +62,11 @@ export class CollectorSpool {
     return this.store !== undefined;
   }
 
+  /** The spool file's identity (see `SpoolStore.identity`); '' when disabled. */
+  get identity(): string {
+    return this.store?.identity ?? '';
+  }
+
   /**
    * Resolves `true` once the request is on disk, `false` when the spool is
    * full or disabled (nothing of it kept).
@@ -99,6 +104,10 @@ export class CollectorSpool {
 
   park(id: number, reason: string): void {
     this.store?.park(id, reason);
+  }
+
+  lowestId(): number {
+    return this.store?.lowestId() ?? 1;
   }
 
   close(): void {

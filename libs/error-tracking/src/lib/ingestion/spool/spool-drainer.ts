@@ -6,8 +6,10 @@ import type {
 import { isConnectionFailure } from '@quitanda/database';
 
 import { SourceMapResolver } from '../../artifacts/source-map-resolver';
-import type { IngestRequest } from '../ingest-request';
+import type { IngestRequest, IngestVerdict } from '../ingest-request';
 import { IngestionQueue } from '../ingestion-queue';
+import { IngestionRepository } from '../ingestion.repository';
+import type { FlushResult } from '../ingestion.repository';
 import { CollectorSpool } from './collector-spool';
 import type { ClaimedEntry } from './spool-store';
 import { prepareSpooled } from './prepare-spooled';
@@ -30,8 +32,10 @@ function message(error: unknown): string {
  * Moves spooled requests into PostgreSQL, oldest first, through the
  * collector's own flush (source maps read for events spooled unresolved,
  * grouping, aggregates, alerts, rate-limit accounting); a request leaves
- * the spool only once its flush committed, so a crash in between drains it
- * again and the event ids deduplicate it. It
+ * the spool only once its flush committed. The flush records each drained
+ * request (spool identity and row id) in the same transaction, so one a
+ * crash left in the spool after its commit is skipped whole when drained
+ * again: its events, sessions and client reports are counted once. It
  * starts with the application (a spool left by a crash drains at once) and
  * keeps looking while the application runs, so a spool filled during an
  * outage drains as soon as the database answers.
@@ -49,6 +53,7 @@ export class SpoolDrainer
     private readonly spool: CollectorSpool,
     private readonly queue: IngestionQueue,
     private readonly sourceMaps: SourceMapResolver,
+    private readonly repository: IngestionRepository,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -79,9 +84,13 @@ export class SpoolDrainer
       }
       try {
         // Events spooled unresolved read their source maps now.
+        const prepared = await prepareSpooled(spooled, this.sourceMaps);
         readable.push({
           entry,
-          request: await prepareSpooled(spooled, this.sourceMaps),
+          request: {
+            ...prepared,
+            spooled: { spoolId: this.spool.identity, entryId: entry.id },
+          },
         });
       } catch (error) {
         if (!isConnectionFailure(error)) {
@@ -121,22 +130,9 @@ export class SpoolDrainer
     batch: ReadonlyArray<{ entry: ClaimedEntry; request: IngestRequest }>,
   ): Promise<Pass> {
     if (batch.length === 0) return 'drained';
+    let result: FlushResult;
     try {
-      const result = await this.queue.commitSpooled(
-        batch.map((b) => b.request),
-      );
-      this.spool.remove(batch.map((b) => b.entry.id));
-      const refused = result.verdicts.filter((v) => v !== 'ok').length;
-      // A key deleted (or tracking turned off) during the outage: its
-      // requests are refused now, as they would have been live.
-      if (refused > 0)
-        this.logger.warn(
-          `${refused} spooled request(s) refused by their project (key deleted or tracking disabled)`,
-        );
-      this.logger.log(
-        `Drained ${batch.length} spooled request(s): ${result.stored} event(s) stored, ${result.duplicates} already there`,
-      );
-      return 'drained';
+      result = await this.queue.commitSpooled(batch.map((b) => b.request));
     } catch (error) {
       if (isConnectionFailure(error)) {
         this.spool.release(batch.map((b) => b.entry.id));
@@ -150,6 +146,46 @@ export class SpoolDrainer
       const [only] = batch;
       if (only) this.park(only.entry.id, message(error));
       return 'drained';
+    }
+    // Committed. Should this removal fail (or the process die first), the
+    // requests stay claimed and are drained again, and the flush skips them.
+    const ids = batch.map((b) => b.entry.id);
+    this.spool.remove(ids);
+    await this.forgetDrained(ids);
+    this.report(batch.length, result);
+    return 'drained';
+  }
+
+  private report(requests: number, result: FlushResult): void {
+    const count = (verdict: IngestVerdict) =>
+      result.verdicts.filter((v) => v === verdict).length;
+    const replayed = count('replayed');
+    const refused = requests - count('ok') - replayed;
+    // A key deleted (or tracking turned off) during the outage: its
+    // requests are refused now, as they would have been live.
+    if (refused > 0)
+      this.logger.warn(
+        `${refused} spooled request(s) refused by their project (key deleted or tracking disabled)`,
+      );
+    this.logger.log(
+      `Drained ${requests} spooled request(s): ${result.stored} event(s) stored, ${result.duplicates} already there, ${replayed} request(s) committed before`,
+    );
+  }
+
+  /**
+   * Drops the drain records of requests now gone from the spool; one left
+   * by a failure here goes with the next drain (it is below the lowest id
+   * then), and meanwhile only costs its row.
+   */
+  private async forgetDrained(ids: readonly number[]): Promise<void> {
+    try {
+      await this.repository.forgetDrained(
+        this.spool.identity,
+        ids,
+        this.spool.lowestId(),
+      );
+    } catch (error) {
+      this.logger.warn({ err: error }, 'Forgetting drained requests failed');
     }
   }
 
