@@ -1,6 +1,4 @@
-import { createServer, connect } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { Server, Socket } from 'node:net';
 import {
   brotliCompressSync,
   deflateRawSync,
@@ -8,11 +6,19 @@ import {
   gzipSync,
 } from 'node:zlib';
 
-import { defined } from '@quitanda/testing';
+import {
+  FIXTURE_PROJECT_ID,
+  defined,
+  loadBrowserSourceMapFixture,
+} from '@quitanda/testing';
+
+import { startDatabaseProxy } from '../support/database-proxy';
+import type { DatabaseProxy } from '../support/database-proxy';
 
 import {
   ROOT_TOKEN,
   createTrackedProject,
+  registerFixtureProject,
   sendRaw,
   startErrorTrackingGateway,
 } from './error-tracking-support';
@@ -20,6 +26,15 @@ import type {
   ErrorTrackingGateway,
   RawResponse,
 } from './error-tracking-support';
+import { originalFrames, replayFlow } from './sourcemaps-support';
+
+/** A stored stack frame, the fields compared. */
+interface JsonFrame {
+  readonly abs_path?: string;
+  readonly lineno?: number;
+  readonly colno?: number;
+  readonly function?: string | null;
+}
 
 /** An envelope (header {"event_id":"0123…cdef"}, one event "zstd encoded") compressed with the zstd CLI. */
 const ZSTD_ENVELOPE = Buffer.from(
@@ -621,46 +636,32 @@ describe('Sentry collector (e2e)', () => {
   });
 
   describe('database outage', () => {
-    it("spools a known key's events while the database is down (200, stored once it is back); an unknown key gets 503 with Retry-After", async () => {
-      const sockets = new Set<Socket>();
-      let proxy: Server | undefined;
-      let target = { host: '127.0.0.1', port: 5432 };
-      let proxyPort = 0;
-      const listen = () =>
-        new Promise<void>((resolve) => {
-          proxy = createServer((client) => {
-            const upstream = connect(target.port, target.host);
-            sockets.add(client).add(upstream);
-            client.pipe(upstream).pipe(client);
-            const drop = () => {
-              client.destroy();
-              upstream.destroy();
-            };
-            client.on('error', drop);
-            upstream.on('error', drop);
-          });
-          proxy.listen(proxyPort, '127.0.0.1', () => {
-            proxyPort = (proxy?.address() as { port: number }).port;
-            resolve();
-          });
-        });
-      const down = async () => {
-        const closed = new Promise<void>((resolve) =>
-          proxy ? proxy.close(() => resolve()) : resolve(),
-        );
-        for (const socket of sockets) socket.destroy();
-        sockets.clear();
-        await closed;
-        proxy = undefined;
-      };
-      const outage = await startErrorTrackingGateway(async (url) => {
-        const parsed = new URL(url);
-        target = { host: parsed.hostname, port: Number(parsed.port || 5432) };
-        await listen();
-        parsed.hostname = '127.0.0.1';
-        parsed.port = String(proxyPort);
-        return { DATABASE_URL: parsed.toString() };
+    let proxy: DatabaseProxy | undefined;
+    const proxied = (env: Record<string, string> = {}) =>
+      startErrorTrackingGateway(async (url) => {
+        proxy = await startDatabaseProxy(url);
+        return { ...env, DATABASE_URL: proxy.url };
       });
+
+    afterEach(() => proxy?.close());
+
+    /** The spool drains on its own once the database answers. */
+    async function drainedInto(
+      gw: ErrorTrackingGateway,
+      projectId: number,
+      eventId: string,
+    ): Promise<void> {
+      const deadline = Date.now() + 15_000;
+      while (
+        (await storedEvents(gw, projectId, eventId)) === 0 &&
+        Date.now() < deadline
+      )
+        await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+
+    it("spools a known key's events while the database is down (200, stored once it is back); an unknown key gets 503 with Retry-After", async () => {
+      const outage = await proxied();
+      const db = defined(proxy);
       try {
         const tracked = await createTrackedProject(outage);
         const path = `/api/v4/error_tracking/collector/api/${tracked.id}/envelope/?sentry_key=${tracked.publicKey}`;
@@ -674,7 +675,7 @@ describe('Sentry collector (e2e)', () => {
           ).status,
         ).toBe(200);
 
-        await down();
+        await db.down();
         const spooled = nextId();
         const during = await sendRaw(outage.url, {
           path,
@@ -691,19 +692,83 @@ describe('Sentry collector (e2e)', () => {
         expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
         expect(refused.json()).toEqual({ detail: expect.any(String) });
 
-        await listen();
-        // The spool drains on its own once the database answers.
-        const deadline = Date.now() + 15_000;
-        while (
-          (await storedEvents(outage, tracked.id, spooled)) === 0 &&
-          Date.now() < deadline
-        )
-          await new Promise((resolve) => setTimeout(resolve, 50));
+        await db.up();
+        await drainedInto(outage, tracked.id, spooled);
         expect(await storedEvents(outage, tracked.id, spooled)).toBe(1);
         expect(await storedEvents(outage, tracked.id, acknowledged)).toBe(1);
       } finally {
         await outage.close();
-        await down();
+      }
+    });
+
+    it('spools a browser event whose source map is not cached, stalled or down (200), and stores it with its frames resolved once the database is back', async () => {
+      const outage = await proxied({ DB_TIMEOUT_MS: '1000' });
+      const db = defined(proxy);
+      const fixture = loadBrowserSourceMapFixture('001-debug-id.json');
+      const sent = Buffer.from(fixture.body.raw_base64, 'base64');
+      const browserEvent = (eventId: string) =>
+        sendRaw(outage.url, {
+          method: fixture.replay.method,
+          path: fixture.replay.url,
+          headers: fixture.replay.headers,
+          body: Buffer.from(
+            sent.toString('utf8').replaceAll(fixture.expect.event_id, eventId),
+          ),
+        });
+      try {
+        await registerFixtureProject(outage);
+        await replayFlow(outage, '3.8.0-debug-id-upload', ROOT_TOKEN);
+        // The key is known to the gateway; the map is not (no event needed it).
+        expect(
+          (
+            await sendRaw(outage.url, {
+              path: fixture.replay.url,
+              body: eventEnvelope('before'),
+            })
+          ).status,
+        ).toBe(200);
+
+        db.stall();
+        const whileStalled = nextId();
+        const stalled = await browserEvent(whileStalled);
+        expect([stalled.status, stalled.json()]).toEqual([
+          200,
+          { id: whileStalled },
+        ]);
+        await db.down();
+        const whileDown = nextId();
+        const down = await browserEvent(whileDown);
+        expect([down.status, down.json()]).toEqual([200, { id: whileDown }]);
+
+        await db.up();
+        for (const eventId of [whileStalled, whileDown]) {
+          await drainedInto(outage, FIXTURE_PROJECT_ID, eventId);
+          const [row] = await outage.query<{
+            payload: Record<string, unknown>;
+            culprit: string;
+          }>(
+            `SELECT e.payload, r.culprit FROM error_tracking.events e
+               JOIN error_tracking.errors r ON r.id = e.error_id
+              WHERE e.project_id = $1 AND e.event_id = $2`,
+            [FIXTURE_PROJECT_ID, eventId],
+          );
+          const payload = defined(row, `event ${eventId} stored`).payload;
+          const exception = payload['exception'] as {
+            values: Array<{ stacktrace: { frames: JsonFrame[] } }>;
+          };
+          expect(
+            defined(exception.values[0]).stacktrace.frames.map((f) => [
+              f.abs_path,
+              f.lineno,
+              f.colno,
+              f.function ?? null,
+            ]),
+          ).toEqual(originalFrames(fixture));
+          expect(payload['errors']).toBeUndefined();
+          expect(defined(row).culprit).toBe('validateItem (src/validate.js)');
+        }
+      } finally {
+        await outage.close();
       }
     });
   });

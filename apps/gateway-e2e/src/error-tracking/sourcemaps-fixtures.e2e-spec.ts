@@ -14,7 +14,11 @@ import {
   startErrorTrackingGateway,
 } from './error-tracking-support';
 import type { ErrorTrackingGateway, TestUser } from './error-tracking-support';
-import { clearArtifacts, replayFlow } from './sourcemaps-support';
+import {
+  clearArtifacts,
+  originalFrames,
+  replayFlow,
+} from './sourcemaps-support';
 
 const UPLOAD_FLOWS = loadSentryCliFlowNames().filter(
   (flow) =>
@@ -222,14 +226,7 @@ describe('sentry-cli source map uploads replayed byte for byte (e2e)', () => {
           e['colNo'],
           e['function'],
         ]),
-      ).toEqual(
-        fixture.expect.resolved_frames.map((f) => [
-          f.original.abs_path,
-          f.original.lineno,
-          f.original.colno,
-          f.original.function,
-        ]),
-      );
+      ).toEqual(originalFrames(fixture));
       const crash = defined(entries[entries.length - 1]);
       expect(crash['source_map']).toEqual({
         filename: fixture.expect.resolved_frames[4]?.minified['filename'],

@@ -1,5 +1,8 @@
 import { SENTRY_CLI_FIXTURE_TOKEN, loadSentryCliFlow } from '@quitanda/testing';
-import type { SentryCliExchange } from '@quitanda/testing';
+import type {
+  BrowserSourceMapFixture,
+  SentryCliExchange,
+} from '@quitanda/testing';
 
 import { sendRaw } from './error-tracking-support';
 import type {
@@ -71,4 +74,16 @@ export async function clearArtifacts(gw: ErrorTrackingGateway): Promise<void> {
     `TRUNCATE error_tracking.artifact_chunks, error_tracking.artifact_bundles,
               error_tracking.artifact_files, error_tracking.releases`,
   );
+}
+
+/** The browser fixture's original frames: [abs_path, line, column, function]. */
+export function originalFrames(
+  fixture: BrowserSourceMapFixture,
+): Array<[string, number, number, string | null]> {
+  return fixture.expect.resolved_frames.map((f) => [
+    f.original.abs_path,
+    f.original.lineno,
+    f.original.colno,
+    f.original.function,
+  ]);
 }

@@ -15,7 +15,10 @@ import {
 import type { JsonObject } from '../sentry-event/event-json';
 import type { ArtifactBundle } from './artifact-bundle';
 import { ArtifactsRepository } from './artifacts.repository';
-import { SourceMapResolver } from './source-map-resolver';
+import {
+  SourceMapResolver,
+  SourceMapsUnavailableError,
+} from './source-map-resolver';
 
 const DEBUG_ID = 'd627b5fd-d9d0-51b7-a35c-efb8bb13c281';
 const debugIdEvent = loadBrowserSourceMapFixture('001-debug-id.json');
@@ -185,5 +188,39 @@ describe('SourceMapResolver (PostgreSQL)', () => {
     expect(unresolved['errors']).toEqual([
       expect.objectContaining({ type: 'js_invalid_source' }),
     ]);
+  });
+
+  it('throws while the database cannot be reached and remembers nothing of it; with a wait, once it passes', async () => {
+    const { projectId } = await seedProject(sqlOf(module));
+    await upload(projectId, 'e'.repeat(40), debugIdBundle);
+    const resolver = module.get(SourceMapResolver);
+    const event = debugIdEvent.parsed.event;
+    const refused = Object.assign(new Error('connect ECONNREFUSED'), {
+      code: 'ECONNREFUSED',
+    });
+    const lookups = jest
+      .spyOn(artifacts, 'eventArtifacts')
+      .mockRejectedValueOnce(refused);
+    await expect(resolver.resolve(event, projectId)).rejects.toBe(refused);
+    await expect(resolver.resolve(event, projectId, 0)).rejects.toBeInstanceOf(
+      SourceMapsUnavailableError,
+    );
+    // A wait of 0 looks nothing up: the one lookup so far failed.
+    expect(lookups).toHaveBeenCalledTimes(1);
+    let answer: (() => void) | undefined;
+    lookups.mockImplementationOnce(async (...args) => {
+      await new Promise<void>((resolve) => (answer = resolve));
+      lookups.mockRestore();
+      return artifacts.eventArtifacts(...args);
+    });
+    await expect(resolver.resolve(event, projectId, 20)).rejects.toBeInstanceOf(
+      SourceMapsUnavailableError,
+    );
+    // The late answer still serves the events after it.
+    const late = resolver.resolve(event, projectId);
+    defined(answer)();
+    expect(frames(await late).map((f) => f['lineno'])).toEqual(
+      debugIdEvent.expect.resolved_frames.map((f) => f.original.lineno),
+    );
   });
 });

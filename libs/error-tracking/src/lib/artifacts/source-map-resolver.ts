@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { isConnectionFailure } from '@quitanda/database';
 import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
@@ -87,13 +88,28 @@ class ArtifactIndex {
 }
 
 /**
+ * The maps an event needs could not be read now: the database is not
+ * reachable, or did not answer within the caller's wait. Nothing about the
+ * maps is remembered, so the event can be resolved later (the collector
+ * spools it and the drainer resolves it).
+ */
+export class SourceMapsUnavailableError extends Error {
+  constructor(cause?: unknown) {
+    super('The source maps could not be read now', { cause });
+    this.name = 'SourceMapsUnavailableError';
+  }
+}
+
+/**
  * Resolves minified JavaScript frames through uploaded source maps before
  * an event is grouped. Parsed maps are cached in process (bounded), so a
  * frame costs no database round trip; what an event's kept frames need and
  * the cache lacks is looked up in one query (and the maps found read in a
  * second), however many distinct frames it carries, and concurrent events
  * needing the same map share one read. Never throws for a map: a missing
- * or broken one is recorded on the event.
+ * or broken one is recorded on the event. Throws only when the database
+ * cannot be reached: the connection failure itself, or with `waitMs` a
+ * `SourceMapsUnavailableError` (for that failure, or the wait passing).
  */
 @Injectable()
 export class SourceMapResolver {
@@ -114,8 +130,16 @@ export class SourceMapResolver {
     return this.cache.size;
   }
 
-  /** The event with frames resolved where a map is known (else as given). */
-  async resolve(raw: JsonObject, projectId: number): Promise<JsonObject> {
+  /**
+   * The event with frames resolved where a map is known (else as given).
+   * `waitMs` bounds the wait for maps the cache lacks (0: do not look them
+   * up); only events that need such a lookup arm a timer.
+   */
+  async resolve(
+    raw: JsonObject,
+    projectId: number,
+    waitMs?: number,
+  ): Promise<JsonObject> {
     const plan = planResolution(raw);
     if (!plan) return raw;
     const now = this.clock.now().getTime();
@@ -131,8 +155,12 @@ export class SourceMapResolver {
         waits.push(loading.then((lookup) => lookups.set(key, lookup)));
       else toLoad.set(key, target);
     }
-    if (toLoad.size > 0) waits.push(this.loadAll(projectId, toLoad, lookups));
-    await Promise.all(waits);
+    if (waits.length > 0 || toLoad.size > 0) {
+      if (waitMs !== undefined && waitMs <= 0)
+        throw new SourceMapsUnavailableError();
+      if (toLoad.size > 0) waits.push(this.loadAll(projectId, toLoad, lookups));
+      await boundedWait(Promise.all(waits), waitMs);
+    }
     return applyResolution(raw, plan, lookups);
   }
 
@@ -145,10 +173,10 @@ export class SourceMapResolver {
     const batch = this.load(projectId, targets);
     const cacheKeys = [...targets.keys()].map((key) => {
       const cacheKey = `${projectId}\n${key}`;
-      this.loading.set(
-        cacheKey,
-        batch.then((found) => found.get(key) ?? MISSING),
-      );
+      const shared = batch.then((found) => found.get(key) ?? MISSING);
+      // Its failure reaches the events that wait for it; none may be left.
+      shared.catch(() => undefined);
+      this.loading.set(cacheKey, shared);
       return [key, cacheKey] as const;
     });
     try {
@@ -197,7 +225,9 @@ export class SourceMapResolver {
       }
       return found;
     } catch (error) {
-      // The database failing here must not fail ingestion: frames stay minified.
+      // Unreachable: the caller spools the event and resolves it later.
+      if (isConnectionFailure(error)) throw error;
+      // Any other failure must not fail ingestion: frames stay minified.
       this.logger.warn({ err: error }, 'Source map lookup failed');
       const unreadable: SourceMapLookup = {
         kind: 'broken',
@@ -209,6 +239,34 @@ export class SourceMapResolver {
 }
 
 const MISSING: SourceMapLookup = { kind: 'missing' };
+
+/** `work`, or a `SourceMapsUnavailableError` once `waitMs` passed first. */
+async function boundedWait(
+  work: Promise<unknown>,
+  waitMs: number | undefined,
+): Promise<void> {
+  if (waitMs === undefined) {
+    await work;
+    return;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      work,
+      new Promise((_, reject) => {
+        timer = setTimeout(
+          () => reject(new SourceMapsUnavailableError()),
+          waitMs,
+        );
+      }),
+    ]);
+  } catch (error) {
+    if (isConnectionFailure(error)) throw new SourceMapsUnavailableError(error);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** What one event's targets look up: their debug ids, release and URLs. */
 function eventQuery(

@@ -39,15 +39,25 @@ export interface PreparedRequest {
   readonly discards: readonly Discard[];
 }
 
+/** Where a drained request was spooled: the spool file, its row there. */
+export interface SpoolEntryRef {
+  readonly spoolId: string;
+  readonly entryId: number;
+}
+
 /** A prepared request of an authenticated client key. */
 export interface IngestRequest extends PreparedRequest {
   readonly keyId: number;
   readonly projectId: number;
   readonly receivedAt: Date;
+  /** Set by the drainer: the flush commits a spooled request once. */
+  readonly spooled?: SpoolEntryRef;
 }
 
 /**
  * How the flush decided about one request; `spooled`: the database did not
- * take it in time and the spool holds it until it does.
+ * take it in time and the spool holds it until it does; `replayed`: a
+ * drained request whose commit was recorded already (skipped whole).
  */
-export type IngestVerdict = 'ok' | 'forbidden' | 'rate_limited' | 'spooled';
+export type IngestVerdict =
+  'ok' | 'forbidden' | 'rate_limited' | 'spooled' | 'replayed';

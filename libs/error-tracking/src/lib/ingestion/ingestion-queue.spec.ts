@@ -247,6 +247,26 @@ describe('IngestionQueue (group commit)', () => {
       expect(spool.stats()).toMatchObject({ events: 2, bytes });
     });
 
+    it('spools a request its source maps could not be read for at once; a connection failure starts the cool-down', async () => {
+      expect(queue.waitBudgetMs()).toBe(WAIT_MS);
+      const unresolved = {
+        ...req(1),
+        events: [{ raw: { message: 'm' }, eventId: 'a'.repeat(32) }],
+      };
+      await expect(queue.spoolNow(unresolved, new Error('slow'))).resolves.toBe(
+        'spooled',
+      );
+      expect(queue.waitBudgetMs()).toBe(WAIT_MS);
+      await expect(
+        queue.spoolNow(unresolved, connectionRefused()),
+      ).resolves.toBe('spooled');
+      expect(queue.waitBudgetMs()).toBe(0);
+      await expect(queue.submit(withEvent(2))).resolves.toBe('spooled');
+      expect(flushes).toHaveLength(0);
+      clock.advance(UNAVAILABLE_COOLDOWN_MS);
+      expect(queue.waitBudgetMs()).toBe(WAIT_MS);
+    });
+
     async function loseTheDatabaseWithSpool(): Promise<void> {
       const first = queue.submit(withEvent(1));
       await settle();

@@ -17,6 +17,7 @@ import type { FlushResult } from './ingestion.repository';
 import { recordedQuantities } from './rate-limit-categories';
 import { RateLimiter } from './rate-limiter';
 import { CollectorSpool } from './spool/collector-spool';
+import type { SpooledRequest } from './spool/spooled-request';
 
 interface Waiter {
   readonly request: IngestRequest;
@@ -34,6 +35,10 @@ const MAX_FLUSH_BYTES = 32 * 1024 * 1024;
 /** After a connection failure, refuse at once for this long (503). */
 export const UNAVAILABLE_COOLDOWN_MS = 1_000;
 const RETRY_AFTER_SECONDS = 5;
+
+function errorCause(error: unknown): unknown {
+  return error instanceof Error ? error.cause : undefined;
+}
 
 function unavailable(): TransportError {
   return new TransportError(
@@ -89,8 +94,24 @@ export class IngestionQueue
     return this.spoolWaitMs !== undefined;
   }
 
-  /** Resolves with the flush's verdict once the request is durably stored (or refused). */
-  submit(request: IngestRequest): Promise<IngestVerdict> {
+  /**
+   * How long a request may still wait for the database before it is
+   * spooled: `undefined` without a spool (unbounded here), 0 during the
+   * cool-down after a connection failure.
+   */
+  waitBudgetMs(): number | undefined {
+    if (this.spoolWaitMs === undefined) return undefined;
+    return this.clock.now().getTime() < this.unavailableUntil
+      ? 0
+      : this.spoolWaitMs;
+  }
+
+  /**
+   * Resolves with the flush's verdict once the request is durably stored
+   * (or refused); with a spool, spooled once `waitMs` (default: the whole
+   * wait) passes first.
+   */
+  submit(request: IngestRequest, waitMs?: number): Promise<IngestVerdict> {
     if (this.clock.now().getTime() < this.unavailableUntil)
       return this.spoolOrRefuse(request);
     return new Promise((resolve, reject) => {
@@ -115,10 +136,21 @@ export class IngestionQueue
           const queued = this.pending.indexOf(waiter);
           if (queued >= 0) this.pending.splice(queued, 1);
           toSpool();
-        }, this.spoolWaitMs);
+        }, waitMs ?? this.spoolWaitMs);
       this.pending.push(waiter);
       if (!this.running) this.running = this.drain();
     });
+  }
+
+  /**
+   * Spools a request the database could not serve before its commit (its
+   * source maps could not be read): `cause`, a connection failure, starts
+   * the cool-down as a failed flush does. 503 without a spool.
+   */
+  spoolNow(request: SpooledRequest, cause: unknown): Promise<IngestVerdict> {
+    if (isConnectionFailure(cause) || isConnectionFailure(errorCause(cause)))
+      this.coolDown();
+    return this.spoolOrRefuse(request);
   }
 
   /**
@@ -207,7 +239,7 @@ export class IngestionQueue
    * The answer for a request the database cannot take now: spooled, or
    * 503 without a spool or with a full one.
    */
-  private spoolOrRefuse(request: IngestRequest): Promise<IngestVerdict> {
+  private spoolOrRefuse(request: SpooledRequest): Promise<IngestVerdict> {
     const spooling = this.spoolOnce(request);
     const tracked = spooling.catch(() => undefined);
     this.spooling.add(tracked);
@@ -215,7 +247,7 @@ export class IngestionQueue
     return spooling;
   }
 
-  private async spoolOnce(request: IngestRequest): Promise<IngestVerdict> {
+  private async spoolOnce(request: SpooledRequest): Promise<IngestVerdict> {
     if (!(await this.spool.write(request))) {
       this.metrics.events.inc(
         { outcome: 'unavailable' },
@@ -251,8 +283,7 @@ export class IngestionQueue
       });
     } catch (error) {
       if (isConnectionFailure(error)) {
-        this.unavailableUntil =
-          this.clock.now().getTime() + UNAVAILABLE_COOLDOWN_MS;
+        this.coolDown();
         // Everything still queued would meet the same fate.
         const failed = [...batch, ...this.pending.splice(0)];
         if (this.spoolWaitMs !== undefined)
@@ -268,6 +299,11 @@ export class IngestionQueue
       this.logger.error({ err: error }, 'Ingestion flush failed');
       this.fail(batch, error, 'failed');
     }
+  }
+
+  private coolDown(): void {
+    this.unavailableUntil =
+      this.clock.now().getTime() + UNAVAILABLE_COOLDOWN_MS;
   }
 
   private fail(batch: Waiter[], error: unknown, outcome: string): void {

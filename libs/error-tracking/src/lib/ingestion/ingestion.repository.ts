@@ -89,6 +89,23 @@ export class IngestionRepository extends ErrorTrackingRepository {
     }
   }
 
+  /**
+   * Forgets the drain records of a spool's requests that are gone from it:
+   * `entryIds` (just removed) and every one below `below` (the lowest id
+   * still in the file: what a crash or a failure here left behind).
+   */
+  async forgetDrained(
+    spoolId: string,
+    entryIds: readonly number[],
+    below: number,
+  ): Promise<void> {
+    await this.sql.rows(
+      `DELETE FROM error_tracking.drained_spool_requests
+        WHERE spool_id = $1 AND (request_id = ANY($2::bigint[]) OR request_id < $3)`,
+      [spoolId, entryIds, below],
+    );
+  }
+
   private async ensurePartitions(
     batch: readonly IngestRequest[],
   ): Promise<void> {

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
 import { Inject, Injectable } from '@nestjs/common';
+import { isConnectionFailure } from '@quitanda/database';
 import {
   holdBodyBytes,
   noteBodyLimit,
@@ -14,15 +15,24 @@ import { ERROR_TRACKING_OPTIONS } from '../common/error-tracking.constants';
 import { ErrorTrackingError } from '../common/error-tracking.errors';
 import type { ErrorTrackingModuleOptions } from '../common/error-tracking.options';
 import { readBody } from '../http/read-body';
-import { SourceMapResolver } from '../artifacts/source-map-resolver';
+import {
+  SourceMapResolver,
+  SourceMapsUnavailableError,
+} from '../artifacts/source-map-resolver';
 import { ClientKeyCache } from '../settings/client-key-cache';
 import type { CollectorKey } from '../settings/collector-keys.repository';
 import { decodeBody } from './decode-body';
 import { decodedChunks } from './decoded-chunks';
+import type { IngestRequest, IngestVerdict } from './ingest-request';
 import { IngestionQueue } from './ingestion-queue';
 import { IngestionMetrics } from './ingestion.metrics';
+import { chooseEventId } from './normalize-event';
 import { parseStore, prepareParsed } from './prepare-request';
-import type { ParsedRequest } from './prepare-request';
+import type {
+  ParsedEvent,
+  ParsedRequest,
+  PrepareContext,
+} from './prepare-request';
 import { recordedQuantities } from './rate-limit-categories';
 import { RateLimiter } from './rate-limiter';
 import { readEnvelope } from './read-envelope';
@@ -161,35 +171,25 @@ export class IngestionService {
         exceeded,
       );
     }
-    // Source maps are the project's own: frames resolve only once the key is known.
-    const events = [];
-    for (const event of parsed.events)
-      events.push({
-        ...event,
-        raw: await this.sourceMaps.resolve(event.raw, key.projectId),
-      });
-    const prepared = prepareParsed({ ...parsed, events }, context);
-    for (const discard of prepared.discards)
+    for (const discard of parsed.discards)
       if (discard.source === 'server')
         this.metrics.discardedItems.inc({
           reason: discard.reason,
           category: discard.category,
         });
 
-    // With a spool the queue bounds the wait itself (then spools), so the
-    // request's deadline must not answer 503 first.
+    // With a spool the queue bounds the wait for the database (maps to
+    // read, then the commit) and spools past it, so the request's deadline
+    // must not answer 503 first.
     const bounded = this.queue.boundsItsWait;
     if (bounded) pauseDeadline(request.body);
-    const verdict = await this.queue
-      .submit({
-        ...prepared,
-        keyId: key.keyId,
-        projectId: key.projectId,
-        receivedAt,
-      })
-      .finally(() => {
-        if (bounded) restartDeadline(request.body);
-      });
+    const { verdict, firstId } = await this.store(
+      parsed,
+      { keyId: key.keyId, projectId: key.projectId, receivedAt },
+      context,
+    ).finally(() => {
+      if (bounded) restartDeadline(request.body);
+    });
     switch (verdict) {
       case 'forbidden':
         throw ErrorTrackingError.forbidden(
@@ -209,10 +209,66 @@ export class IngestionService {
       }
       case 'ok':
       case 'spooled':
+      case 'replayed':
         break;
     }
-    const first = prepared.events[0];
-    return first ? { id: first.eventId } : {};
+    return firstId ? { id: firstId } : {};
+  }
+
+  /**
+   * Resolves the events' frames, normalises and groups them, and hands the
+   * request to the group commit. When the maps an event needs are not
+   * cached and the database cannot be read in time, the request is spooled
+   * as parsed (its frames resolved when it drains) under the event ids
+   * answered now.
+   */
+  private async store(
+    parsed: ParsedRequest,
+    owner: Pick<IngestRequest, 'keyId' | 'projectId' | 'receivedAt'>,
+    context: PrepareContext,
+  ): Promise<{ verdict: IngestVerdict; firstId?: string }> {
+    const waitMs = this.queue.waitBudgetMs();
+    const started = performance.now();
+    let events: ParsedEvent[];
+    try {
+      // Source maps are the project's own: frames resolve only once the key is known.
+      events = await Promise.all(
+        parsed.events.map(async (event) => ({
+          ...event,
+          raw: await this.sourceMaps.resolve(
+            event.raw,
+            owner.projectId,
+            waitMs,
+          ),
+        })),
+      );
+    } catch (error) {
+      if (
+        !(error instanceof SourceMapsUnavailableError) &&
+        !isConnectionFailure(error)
+      )
+        throw error;
+      const unresolved = parsed.events.map((event) => ({
+        raw: event.raw,
+        eventId: chooseEventId(event.envelopeEventId, event.raw['event_id']),
+        clientIp: context.clientIp,
+      }));
+      const verdict = await this.queue.spoolNow(
+        { ...parsed, ...owner, events: unresolved },
+        error,
+      );
+      return { verdict, firstId: unresolved[0]?.eventId };
+    }
+    const prepared = prepareParsed({ ...parsed, events }, context);
+    const remaining =
+      waitMs === undefined
+        ? undefined
+        : Math.max(0, waitMs - (performance.now() - started));
+    const verdict = await this.queue.submit(
+      { ...prepared, ...owner },
+      remaining,
+    );
+    return { verdict, firstId: prepared.events[0]?.eventId };
   }
 
   /** The whole body, read then decoded (the key was checked already). */

@@ -141,6 +141,18 @@ export function normalizeEventId(value: unknown): string | undefined {
   return /^[0-9a-f]{32}$/.test(hex) ? hex : undefined;
 }
 
+/** An event's id: its envelope header's, else its own, else a new one. */
+export function chooseEventId(
+  envelopeEventId: unknown,
+  sentEventId: unknown,
+): string {
+  return (
+    normalizeEventId(envelopeEventId) ??
+    normalizeEventId(sentEventId) ??
+    randomUUID().replace(/-/g, '')
+  );
+}
+
 /** RFC 3339 string, epoch seconds (number or numeric string); else undefined. */
 export function parseTimestamp(value: unknown): Date | undefined {
   let ms: number;
@@ -351,10 +363,7 @@ export function normalizeEvent(
 ): NormalizedEvent {
   const raw = renameLegacyKeys(sent);
   const { receivedAt } = context;
-  const eventId =
-    normalizeEventId(context.envelopeEventId) ??
-    normalizeEventId(raw['event_id']) ??
-    randomUUID().replace(/-/g, '');
+  const eventId = chooseEventId(context.envelopeEventId, raw['event_id']);
   const timestamp = eventTimestamp(raw['timestamp'], receivedAt);
 
   const level = normalizeLevel(raw['level']);

@@ -69,7 +69,7 @@ function eventTooLarge(maxBytes: number): TransportError {
 
 export function prepareEvent(
   raw: JsonObject,
-  context: PrepareContext,
+  context: Pick<PrepareContext, 'receivedAt' | 'clientIp'>,
   envelopeEventId?: unknown,
 ): PreparedEvent {
   const event = normalizeEvent(raw, {

@@ -3,21 +3,41 @@ import type { FlushStep } from './flush-step';
 
 /**
  * Admission, decided per request inside the flush so every replica agrees:
- * the key still active and its project's tracking still on (a deleted key
- * stops at once everywhere), then the key's rate-limit windows of the
- * current minute, one per Sentry data category, shared by all replicas: a
- * request past the limit in any category it records is refused whole
- * (`limited`). `ok` holds the admitted requests;
- * every later step keeps only their rows.
+ * a request drained from a spool is recorded as drained, and skipped whole
+ * when it was already (`replayed`: committed before a crash kept it in the
+ * spool); the key still active and its project's tracking still on (a
+ * deleted key stops at once everywhere), then the key's rate-limit windows
+ * of the current minute, one per Sentry data category, shared by all
+ * replicas: a request past the limit in any category it records is refused
+ * whole (`limited`). `ok` holds the admitted requests; every later step
+ * keeps only their rows.
  */
 export const ADMISSION: readonly FlushStep[] = [
   {
     name: 'requests',
     sql: `  SELECT * FROM unnest(
       ${P.requestIndexes}::int[], ${P.requestKeyIds}::int[],
-      ${P.requestProjectIds}::int[]
+      ${P.requestProjectIds}::int[], ${P.requestSpoolIds}::uuid[],
+      ${P.requestSpoolEntries}::bigint[]
     )
-         AS r(req, key_id, project_id)`,
+         AS r(req, key_id, project_id, spool_id, spool_entry)`,
+  },
+  {
+    name: 'drained',
+    sql: `  INSERT INTO error_tracking.drained_spool_requests
+         (spool_id, request_id, drained_at)
+  SELECT spool_id, spool_entry, ${P.now}::timestamptz FROM requests
+   WHERE spool_id IS NOT NULL ORDER BY 1, 2
+  ON CONFLICT DO NOTHING
+  RETURNING spool_id, request_id`,
+  },
+  {
+    name: 'replayed',
+    sql: `  SELECT r.req FROM requests r
+   WHERE r.spool_id IS NOT NULL
+     AND NOT EXISTS (
+       SELECT 1 FROM drained d
+        WHERE d.spool_id = r.spool_id AND d.request_id = r.spool_entry)`,
   },
   {
     name: 'allowed',
@@ -36,7 +56,8 @@ export const ADMISSION: readonly FlushStep[] = [
          AS q(req, category, quantity)
     JOIN requests r USING (req)
    WHERE ${P.rateLimit}::int > 0
-     AND r.key_id IN (SELECT key_id FROM allowed)`,
+     AND r.key_id IN (SELECT key_id FROM allowed)
+     AND r.req NOT IN (SELECT req FROM replayed)`,
   },
   {
     name: 'demand',
@@ -70,11 +91,13 @@ export const ADMISSION: readonly FlushStep[] = [
     name: 'verdicts',
     sql: `  SELECT r.req,
          CASE
+           WHEN rp.req IS NOT NULL THEN 'replayed'
            WHEN a.key_id IS NULL THEN 'forbidden'
            WHEN l.req IS NOT NULL THEN 'rate_limited'
            ELSE 'ok'
          END AS verdict
     FROM requests r
+    LEFT JOIN replayed rp ON rp.req = r.req
     LEFT JOIN allowed a ON a.key_id = r.key_id
     LEFT JOIN limited l ON l.req = r.req`,
   },

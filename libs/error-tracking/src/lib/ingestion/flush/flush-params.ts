@@ -60,6 +60,10 @@ const GETTERS = {
   requestIndexes: (f) => f.batch.map((_, index) => index),
   requestKeyIds: (f) => f.batch.map((request) => request.keyId),
   requestProjectIds: (f) => f.batch.map((request) => request.projectId),
+  requestSpoolIds: (f) =>
+    f.batch.map((request) => request.spooled?.spoolId ?? null),
+  requestSpoolEntries: (f) =>
+    f.batch.map((request) => request.spooled?.entryId ?? null),
   quotaRequests: (f) => f.quotas.map((q) => q.index),
   quotaCategories: (f) => f.quotas.map((q) => q.category),
   quotaQuantities: (f) => f.quotas.map((q) => q.quantity),

@@ -6,10 +6,10 @@ import type { Registry } from 'prom-client';
 
 import { ERROR_TRACKING_OPTIONS } from '../../common/error-tracking.constants';
 import type { ErrorTrackingModuleOptions } from '../../common/error-tracking.options';
-import type { IngestRequest } from '../ingest-request';
 import { SpoolStore } from './spool-store';
 import type { ClaimedEntry, SpoolStats } from './spool-store';
 import { encodeSpooled } from './spooled-request';
+import type { SpooledRequest } from './spooled-request';
 
 interface PendingWrite {
   readonly body: string;
@@ -62,11 +62,16 @@ export class CollectorSpool {
     return this.store !== undefined;
   }
 
+  /** The spool file's identity (see `SpoolStore.identity`); '' when disabled. */
+  get identity(): string {
+    return this.store?.identity ?? '';
+  }
+
   /**
    * Resolves `true` once the request is on disk, `false` when the spool is
    * full or disabled (nothing of it kept).
    */
-  write(request: IngestRequest): Promise<boolean> {
+  write(request: SpooledRequest): Promise<boolean> {
     if (!this.store) return Promise.resolve(false);
     return new Promise((resolve, reject) => {
       if (this.pending.length === 0) setImmediate(() => this.commit());
@@ -99,6 +104,10 @@ export class CollectorSpool {
 
   park(id: number, reason: string): void {
     this.store?.park(id, reason);
+  }
+
+  lowestId(): number {
+    return this.store?.lowestId() ?? 1;
   }
 
   close(): void {

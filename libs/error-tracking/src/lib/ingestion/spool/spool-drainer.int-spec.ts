@@ -168,4 +168,83 @@ describe('spool drainer (into PostgreSQL)', () => {
     expect(stored.map((row) => row.project_id)).toEqual([kept.projectId]);
     expect(spool.stats().events).toBe(0);
   });
+
+  it('counts a request drained again after its commit once: its event, session aggregates and client reports', async () => {
+    const project = await seedProject(sql);
+    const started = new Date('2026-11-22T09:59:00.000Z');
+    await spool.write({
+      ...ingestRequest(project, [errorEvent(300, 'once')], clock.now()),
+      sessions: [
+        {
+          sid: 'session-once',
+          release: 'app@1',
+          environment: 'production',
+          startedAt: started,
+          seenAt: clock.now(),
+          errored: true,
+          crashed: false,
+          abnormal: false,
+        },
+      ],
+      buckets: [
+        {
+          release: 'app@1',
+          environment: 'production',
+          started,
+          exited: 5,
+          errored: 2,
+          crashed: 1,
+          abnormal: 0,
+        },
+      ],
+      discards: [
+        {
+          source: 'client',
+          reason: 'queue_overflow',
+          category: 'error',
+          quantity: 7,
+        },
+      ],
+    });
+    // A record a crash left behind after its request was removed.
+    await sql.rows(
+      `INSERT INTO error_tracking.drained_spool_requests (spool_id, request_id, drained_at)
+       VALUES ($1, 1, now())`,
+      [spool.identity],
+    );
+    // Committed, then not removed from the spool: as a crash between the
+    // two would leave it, it is drained again.
+    const removal = jest.spyOn(spool, 'remove').mockImplementationOnce(() => {
+      throw new Error('disk I/O error');
+    });
+    await drained();
+    expect(removal).toHaveBeenCalledTimes(2);
+
+    const [counts] = await sql.rows<Record<string, number>>(
+      `SELECT
+         (SELECT count(*)::int FROM error_tracking.events WHERE project_id = $1) AS events,
+         (SELECT sum(count)::int FROM error_tracking.errors WHERE project_id = $1) AS error_count,
+         (SELECT count(*)::int FROM error_tracking.release_sessions WHERE project_id = $1) AS sessions,
+         (SELECT sum(exited + errored + crashed)::int
+            FROM error_tracking.release_session_buckets WHERE project_id = $1) AS bucketed,
+         (SELECT sum(quantity)::int FROM error_tracking.discarded_events WHERE project_id = $1) AS discarded,
+         (SELECT sum(quantity)::int FROM error_tracking.rate_limit_windows WHERE key_id = $2) AS rate_counted`,
+      [project.projectId, project.keyId],
+    );
+    expect(counts).toEqual({
+      events: 1,
+      error_count: 1,
+      sessions: 1,
+      bucketed: 8,
+      discarded: 7,
+      // The event, the session and the bucket, and the report's entry.
+      rate_counted: 4,
+    });
+    // Gone from the spool, its drain record goes too, and the older one.
+    const records = await sql.rows(
+      'SELECT 1 FROM error_tracking.drained_spool_requests WHERE spool_id = $1',
+      [spool.identity],
+    );
+    expect(records).toEqual([]);
+  });
 });

@@ -7,8 +7,11 @@ import { Registry } from 'prom-client';
 
 import { TEST_OPTIONS } from '../../../testing/error-tracking-test-module';
 import { admittedAll } from '../../../testing/flush-result';
+import type { SourceMapResolver } from '../../artifacts/source-map-resolver';
+import type { JsonObject } from '../../sentry-event/event-json';
 import type { IngestRequest } from '../ingest-request';
 import type { IngestionQueue } from '../ingestion-queue';
+import type { IngestionRepository } from '../ingestion.repository';
 import { CollectorSpool } from './collector-spool';
 import { SpoolDrainer } from './spool-drainer';
 
@@ -45,6 +48,8 @@ describe('SpoolDrainer', () => {
   let fail:
     ((batch: readonly IngestRequest[]) => Error | undefined) | undefined;
   let drainer: SpoolDrainer;
+  let unreachableMaps: boolean;
+  let forgotten: Array<{ spoolId: string; ids: number[]; below: number }>;
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'quitanda-spool-'));
@@ -67,7 +72,19 @@ describe('SpoolDrainer', () => {
       },
       idle: async () => undefined,
     } as unknown as IngestionQueue;
-    drainer = new SpoolDrainer(spool, queue);
+    unreachableMaps = false;
+    const sourceMaps = {
+      resolve: async (raw: JsonObject) => {
+        if (unreachableMaps) throw refused();
+        return { ...raw, resolved: true };
+      },
+    } as unknown as SourceMapResolver;
+    forgotten = [];
+    const repository = {
+      forgetDrained: async (spoolId: string, ids: number[], below: number) =>
+        void forgotten.push({ spoolId, ids, below }),
+    } as unknown as IngestionRepository;
+    drainer = new SpoolDrainer(spool, queue, sourceMaps, repository);
   });
 
   afterEach(() => {
@@ -75,12 +92,35 @@ describe('SpoolDrainer', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('commits spooled requests in arrival order, then forgets them', async () => {
+  it('commits spooled requests in arrival order, each named by the spool and its row, then forgets them', async () => {
     await Promise.all([1, 2, 3].map((k) => spool.write(req(k))));
     expect(await drainer.drainOnce()).toBe('drained');
     expect(commits.map((b) => b.map((r) => r.keyId))).toEqual([[1, 2, 3]]);
     expect(commits[0]?.[0]?.sessions[0]?.seenAt).toEqual(new Date(1));
+    expect(commits[0]?.map((r) => r.spooled)).toEqual(
+      [1, 2, 3].map((entryId) => ({ spoolId: spool.identity, entryId })),
+    );
+    expect(spool.identity).toMatch(/^[0-9a-f-]{36}$/);
+    // Their drain records go too, and any below the lowest row left.
+    expect(forgotten).toEqual([
+      { spoolId: spool.identity, ids: [1, 2, 3], below: 4 },
+    ]);
     expect(await drainer.drainOnce()).toBe('empty');
+    expect(spool.stats().bytes).toBe(0);
+  });
+
+  it('drains a committed request again when removing it failed, keeping it claimed meanwhile', async () => {
+    await spool.write(req(1));
+    jest.spyOn(spool, 'remove').mockImplementationOnce(() => {
+      throw new Error('disk I/O error');
+    });
+    await expect(drainer.drainOnce()).rejects.toThrow('disk I/O error');
+    expect(forgotten).toEqual([]);
+    expect(await drainer.drainOnce()).toBe('drained');
+    expect(commits.map((b) => b.map((r) => r.spooled?.entryId))).toEqual([
+      [1],
+      [1],
+    ]);
     expect(spool.stats().bytes).toBe(0);
   });
 
@@ -108,5 +148,26 @@ describe('SpoolDrainer', () => {
     expect(await drainer.drainOnce()).toBe('empty');
     // Still there for an operator.
     expect(spool.stats().bytes).toBeGreaterThan(0);
+  });
+
+  it('resolves an event spooled unresolved when it drains, and keeps it while its maps cannot be read', async () => {
+    const eventId = 'e'.repeat(32);
+    await spool.write({
+      ...req(1),
+      events: [{ raw: { message: 'minified', exception: {} }, eventId }],
+    });
+    unreachableMaps = true;
+    expect(await drainer.drainOnce()).toBe('unavailable');
+    expect(commits).toEqual([]);
+    unreachableMaps = false;
+    expect(await drainer.drainOnce()).toBe('drained');
+    const event = commits[0]?.[0]?.events[0];
+    expect(event?.eventId).toBe(eventId);
+    expect(event?.receivedAt).toEqual(req(1).receivedAt);
+    expect(JSON.parse(event?.payloadJson ?? '{}')).toMatchObject({
+      event_id: eventId,
+      resolved: true,
+    });
+    expect(spool.stats().bytes).toBe(0);
   });
 });

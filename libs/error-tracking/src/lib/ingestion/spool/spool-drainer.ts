@@ -5,11 +5,16 @@ import type {
 } from '@nestjs/common';
 import { isConnectionFailure } from '@quitanda/database';
 
-import type { IngestRequest } from '../ingest-request';
+import { SourceMapResolver } from '../../artifacts/source-map-resolver';
+import type { IngestRequest, IngestVerdict } from '../ingest-request';
 import { IngestionQueue } from '../ingestion-queue';
+import { IngestionRepository } from '../ingestion.repository';
+import type { FlushResult } from '../ingestion.repository';
 import { CollectorSpool } from './collector-spool';
 import type { ClaimedEntry } from './spool-store';
+import { prepareSpooled } from './prepare-spooled';
 import { decodeSpooled } from './spooled-request';
+import type { SpooledRequest } from './spooled-request';
 
 /** One drain flush at most: the live flush's own bounds. */
 const MAX_DRAIN_REQUESTS = 512;
@@ -25,9 +30,12 @@ function message(error: unknown): string {
 
 /**
  * Moves spooled requests into PostgreSQL, oldest first, through the
- * collector's own flush (grouping, aggregates, alerts, rate-limit
- * accounting); a request leaves the spool only once its flush committed, so
- * a crash in between drains it again and the event ids deduplicate it. It
+ * collector's own flush (source maps read for events spooled unresolved,
+ * grouping, aggregates, alerts, rate-limit accounting); a request leaves
+ * the spool only once its flush committed. The flush records each drained
+ * request (spool identity and row id) in the same transaction, so one a
+ * crash left in the spool after its commit is skipped whole when drained
+ * again: its events, sessions and client reports are counted once. It
  * starts with the application (a spool left by a crash drains at once) and
  * keeps looking while the application runs, so a spool filled during an
  * outage drains as soon as the database answers.
@@ -44,6 +52,8 @@ export class SpoolDrainer
   constructor(
     private readonly spool: CollectorSpool,
     private readonly queue: IngestionQueue,
+    private readonly sourceMaps: SourceMapResolver,
+    private readonly repository: IngestionRepository,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -64,11 +74,33 @@ export class SpoolDrainer
     const claimed = this.spool.claim(MAX_DRAIN_REQUESTS, MAX_DRAIN_BYTES);
     if (claimed.length === 0) return 'empty';
     const readable: Array<{ entry: ClaimedEntry; request: IngestRequest }> = [];
-    for (const entry of claimed) {
+    for (const [index, entry] of claimed.entries()) {
+      let spooled: SpooledRequest;
       try {
-        readable.push({ entry, request: decodeSpooled(entry.body) });
+        spooled = decodeSpooled(entry.body);
       } catch (error) {
         this.park(entry.id, `unreadable: ${message(error)}`);
+        continue;
+      }
+      try {
+        // Events spooled unresolved read their source maps now.
+        const prepared = await prepareSpooled(spooled, this.sourceMaps);
+        readable.push({
+          entry,
+          request: {
+            ...prepared,
+            spooled: { spoolId: this.spool.identity, entryId: entry.id },
+          },
+        });
+      } catch (error) {
+        if (!isConnectionFailure(error)) {
+          this.park(entry.id, `unpreparable: ${message(error)}`);
+          continue;
+        }
+        this.spool.release(claimed.slice(index).map((c) => c.id));
+        // What was prepared before the failure would meet it too.
+        this.spool.release(readable.map((r) => r.entry.id));
+        return 'unavailable';
       }
     }
     return this.commit(readable);
@@ -98,22 +130,9 @@ export class SpoolDrainer
     batch: ReadonlyArray<{ entry: ClaimedEntry; request: IngestRequest }>,
   ): Promise<Pass> {
     if (batch.length === 0) return 'drained';
+    let result: FlushResult;
     try {
-      const result = await this.queue.commitSpooled(
-        batch.map((b) => b.request),
-      );
-      this.spool.remove(batch.map((b) => b.entry.id));
-      const refused = result.verdicts.filter((v) => v !== 'ok').length;
-      // A key deleted (or tracking turned off) during the outage: its
-      // requests are refused now, as they would have been live.
-      if (refused > 0)
-        this.logger.warn(
-          `${refused} spooled request(s) refused by their project (key deleted or tracking disabled)`,
-        );
-      this.logger.log(
-        `Drained ${batch.length} spooled request(s): ${result.stored} event(s) stored, ${result.duplicates} already there`,
-      );
-      return 'drained';
+      result = await this.queue.commitSpooled(batch.map((b) => b.request));
     } catch (error) {
       if (isConnectionFailure(error)) {
         this.spool.release(batch.map((b) => b.entry.id));
@@ -127,6 +146,46 @@ export class SpoolDrainer
       const [only] = batch;
       if (only) this.park(only.entry.id, message(error));
       return 'drained';
+    }
+    // Committed. Should this removal fail (or the process die first), the
+    // requests stay claimed and are drained again, and the flush skips them.
+    const ids = batch.map((b) => b.entry.id);
+    this.spool.remove(ids);
+    await this.forgetDrained(ids);
+    this.report(batch.length, result);
+    return 'drained';
+  }
+
+  private report(requests: number, result: FlushResult): void {
+    const count = (verdict: IngestVerdict) =>
+      result.verdicts.filter((v) => v === verdict).length;
+    const replayed = count('replayed');
+    const refused = requests - count('ok') - replayed;
+    // A key deleted (or tracking turned off) during the outage: its
+    // requests are refused now, as they would have been live.
+    if (refused > 0)
+      this.logger.warn(
+        `${refused} spooled request(s) refused by their project (key deleted or tracking disabled)`,
+      );
+    this.logger.log(
+      `Drained ${requests} spooled request(s): ${result.stored} event(s) stored, ${result.duplicates} already there, ${replayed} request(s) committed before`,
+    );
+  }
+
+  /**
+   * Drops the drain records of requests now gone from the spool; one left
+   * by a failure here goes with the next drain (it is below the lowest id
+   * then), and meanwhile only costs its row.
+   */
+  private async forgetDrained(ids: readonly number[]): Promise<void> {
+    try {
+      await this.repository.forgetDrained(
+        this.spool.identity,
+        ids,
+        this.spool.lowestId(),
+      );
+    } catch (error) {
+      this.logger.warn({ err: error }, 'Forgetting drained requests failed');
     }
   }
 

@@ -125,4 +125,27 @@ describe('SpoolStore', () => {
     ]);
     expect(store.stats(0).events).toBe(2);
   });
+
+  it('names its requests for good: one identity per file across reopens, ids never reused below the lowest left', () => {
+    const store = open();
+    const identity = store.identity;
+    expect(identity).toMatch(/^[0-9a-f-]{36}$/);
+    expect(store.lowestId()).toBe(1);
+    store.append([entry('a'), entry('b'), entry('c')], 0);
+    expect(store.lowestId()).toBe(1);
+    store.remove([1, 3]);
+    expect(store.lowestId()).toBe(2);
+    store.remove([2]);
+    // Empty: the next id, which a new request gets (not 1 again).
+    expect(store.lowestId()).toBe(4);
+    store.close();
+
+    const reopened = open();
+    expect(reopened.identity).toBe(identity);
+    reopened.append([entry('d')], 0);
+    expect(reopened.claim(10, 1_000_000).map((c) => c.id)).toEqual([4]);
+    // Another file is another spool.
+    path = join(dir, 'other.sqlite');
+    expect(open().identity).not.toBe(identity);
+  });
 });

@@ -43,6 +43,10 @@ CREATE TABLE IF NOT EXISTS spool_totals (
   bytes INTEGER NOT NULL
 );
 INSERT OR IGNORE INTO spool_totals (id, events, bytes) VALUES (1, 0, 0);
+CREATE TABLE IF NOT EXISTS spool_identity (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  uuid TEXT NOT NULL
+);
 CREATE TRIGGER IF NOT EXISTS spooled_in AFTER INSERT ON spooled_requests BEGIN
   UPDATE spool_totals SET events = events + new.events, bytes = bytes + new.bytes;
 END;
@@ -76,6 +80,11 @@ export class SpoolStore {
   private readonly db: Database.Database;
   /** `pid:uuid`: a restarted process that got the same pid is another owner. */
   private readonly owner = `${process.pid}:${randomUUID()}`;
+  /**
+   * This file's identity, made with it: with a row's id (AUTOINCREMENT,
+   * never reused) it names a spooled request wherever it is drained.
+   */
+  readonly identity: string;
   private readonly statements: {
     totals: Database.Statement<[], { events: number; bytes: number }>;
     insert: Database.Statement<[number, number, number, string]>;
@@ -87,6 +96,7 @@ export class SpoolStore {
     remove: Database.Statement<[number]>;
     unclaim: Database.Statement<[number]>;
     park: Database.Statement<[string, number]>;
+    lowest: Database.Statement<[], { below: number }>;
   };
 
   constructor(
@@ -99,6 +109,14 @@ export class SpoolStore {
     this.db.pragma('synchronous = FULL');
     this.db.exec(SCHEMA);
     const db = this.db;
+    db.prepare(
+      'INSERT OR IGNORE INTO spool_identity (id, uuid) VALUES (1, ?)',
+    ).run(randomUUID());
+    this.identity = (
+      db.prepare('SELECT uuid FROM spool_identity WHERE id = 1').get() as {
+        uuid: string;
+      }
+    ).uuid;
     this.statements = {
       totals: db.prepare('SELECT events, bytes FROM spool_totals WHERE id = 1'),
       insert: db.prepare(
@@ -126,6 +144,12 @@ export class SpoolStore {
         'UPDATE spooled_requests SET claimed_by = NULL WHERE id = ?',
       ),
       park: db.prepare('UPDATE spooled_requests SET parked = ? WHERE id = ?'),
+      lowest: db.prepare(
+        `SELECT coalesce(
+           (SELECT min(id) FROM spooled_requests),
+           (SELECT seq + 1 FROM sqlite_sequence WHERE name = 'spooled_requests'),
+           1) AS below`,
+      ),
     };
   }
 
@@ -198,6 +222,14 @@ export class SpoolStore {
    */
   park(id: number, reason: string): void {
     this.statements.park.run(reason, id);
+  }
+
+  /**
+   * The lowest id a request in the file has, or will have: every request
+   * below it is gone for good (ids only grow).
+   */
+  lowestId(): number {
+    return (this.statements.lowest.get() as { below: number }).below;
   }
 
   stats(now: number): SpoolStats {

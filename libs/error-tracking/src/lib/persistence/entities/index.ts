@@ -6,6 +6,7 @@ import { ArtifactChunkEntity } from './artifact-chunk.entity';
 import { ArtifactFileEntity } from './artifact-file.entity';
 import { ClientKeyEntity } from './client-key.entity';
 import { DiscardedEventEntity } from './discarded-event.entity';
+import { DrainedSpoolRequestEntity } from './drained-spool-request.entity';
 import { ErrorFacetEntity } from './error-facet.entity';
 import { ErrorHourlyCountEntity } from './error-hourly-count.entity';
 import { ErrorUserEntity } from './error-user.entity';
@@ -46,6 +47,7 @@ export const ERROR_TRACKING_ENTITIES = [
   ReleaseSessionBucketEntity,
   DiscardedEventEntity,
   RateLimitWindowEntity,
+  DrainedSpoolRequestEntity,
   MaintenanceRunEntity,
   InstanceSettingEntity,
   WebSessionEntity,

@@ -6,6 +6,7 @@ import { AddAlerts1795589959974 } from './1795589959974-AddAlerts';
 import { AddRateLimitCategories1795727981276 } from './1795727981276-AddRateLimitCategories';
 import { AddPasswordExpiresAtToUsers1795729156640 } from './1795729156640-AddPasswordExpiresAtToUsers';
 import { AddInstanceSettings1795800000000 } from './1795800000000-AddInstanceSettings';
+import { AddDrainedSpoolRequests1795900000000 } from './1795900000000-AddDrainedSpoolRequests';
 
 /** Every migration of the error_tracking schema, oldest first. */
 export const ERROR_TRACKING_MIGRATIONS = [
@@ -17,4 +18,5 @@ export const ERROR_TRACKING_MIGRATIONS = [
   AddRateLimitCategories1795727981276,
   AddPasswordExpiresAtToUsers1795729156640,
   AddInstanceSettings1795800000000,
+  AddDrainedSpoolRequests1795900000000,
 ];
