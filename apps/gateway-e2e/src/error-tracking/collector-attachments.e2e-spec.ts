@@ -1,12 +1,20 @@
 import { defined } from '@quitanda/testing';
 
+import { mostBodyBytesHeld } from '../support/body-bytes-held';
+
 import {
   createTrackedProject,
   sendRaw,
   startErrorTrackingGateway,
 } from './error-tracking-support';
 import type { ErrorTrackingGateway } from './error-tracking-support';
-import { pythonAttachmentEnvelope } from './python-attachment-envelope';
+import {
+  pythonAttachmentEnvelope,
+  zstdAttachmentEnvelope,
+} from './python-attachment-envelope';
+import type { PythonEnvelope } from './python-attachment-envelope';
+
+const MIB = 1024 * 1024;
 
 /**
  * An error is kept whatever it carries along (contract, "Limits": skipped
@@ -24,6 +32,28 @@ describe('collector: errors with large attachments (e2e)', () => {
 
   afterAll(() => gw?.close());
 
+  /** Its event stored, its attachment counted as discarded. */
+  async function expectKept(projectId: number, sent: PythonEnvelope) {
+    const [stored] = await gw.query<{ type: string }>(
+      `SELECT payload->'exception'->'values'->-1->>'type' AS type
+         FROM error_tracking.events WHERE project_id = $1 AND event_id = $2`,
+      [projectId, sent.eventId],
+    );
+    expect(defined(stored).type).toBe('ValueError');
+    const discarded = await gw.query(
+      'SELECT source, reason, category, quantity::int FROM error_tracking.discarded_events WHERE project_id = $1',
+      [projectId],
+    );
+    expect(discarded).toEqual([
+      {
+        source: 'server',
+        reason: 'unsupported_item',
+        category: 'attachment',
+        quantity: 1,
+      },
+    ]);
+  }
+
   it.each([
     ['plain', true],
     ['gzip', false],
@@ -38,25 +68,24 @@ describe('collector: errors with large attachments (e2e)', () => {
       const res = await sendRaw(gw.url, sent);
       expect(res.status).toBe(200);
       expect(res.json()).toEqual({ id: sent.eventId });
-
-      const [stored] = await gw.query<{ type: string }>(
-        `SELECT payload->'exception'->'values'->-1->>'type' AS type
-           FROM error_tracking.events WHERE project_id = $1 AND event_id = $2`,
-        [project.id, sent.eventId],
-      );
-      expect(defined(stored).type).toBe('ValueError');
-      const discarded = await gw.query(
-        'SELECT source, reason, category, quantity::int FROM error_tracking.discarded_events WHERE project_id = $1',
-        [project.id],
-      );
-      expect(discarded).toEqual([
-        {
-          source: 'server',
-          reason: 'unsupported_item',
-          category: 'attachment',
-          quantity: 1,
-        },
-      ]);
+      await expectKept(project.id, sent);
     },
   );
+
+  it('keeps the event of a zstd envelope with a 40 MiB attachment, holding the event and one window, never the attachment', async () => {
+    const project = await createTrackedProject(gw);
+    const sent = zstdAttachmentEnvelope(project.id, project.publicKey);
+    expect(sent.body.length).toBeLessThan(64 * 1024);
+    // Chunked, as a streaming encoder sends: decoded as it comes.
+    const { result: res, mostHeld } = await mostBodyBytesHeld(() =>
+      sendRaw(gw.url, { ...sent, chunked: true }),
+    );
+    expect(res.status).toBe(200);
+    expect(res.json()).toEqual({ id: sent.eventId });
+    await expectKept(project.id, sent);
+    // The frame's 2 MiB window and the event. Decoded whole, the 40 MiB
+    // were past the 32 MiB budget.
+    expect(mostHeld).toBeGreaterThan(2 * MIB);
+    expect(mostHeld).toBeLessThan(2 * MIB + 64 * 1024);
+  });
 });

@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 
 import { Client } from 'pg';
 
-import { pythonAttachmentEnvelope } from '../error-tracking/python-attachment-envelope';
+import {
+  pythonAttachmentEnvelope,
+  zstdAttachmentEnvelope,
+} from '../error-tracking/python-attachment-envelope';
 import { peakRssMb, startGatewayProcess } from './support/gateway-process';
 import { startFaultCluster } from './support/fault-cluster';
 import type { FaultCluster } from './support/fault-cluster';
@@ -18,8 +21,8 @@ import {
 const RSS_LIMIT_MB = 300;
 const MIB = 1024 * 1024;
 /**
- * Errors with a 30 MiB attachment uploaded at once: 6 in CI (half of them
- * gzip), 12 at full size (`FAULTS_SCALE` 2 or more).
+ * Errors with a large attachment uploaded at once: 6 in CI (a third each
+ * plain, gzip and zstd), 12 at full size (`FAULTS_SCALE` 2 or more).
  */
 const UPLOADS = SCALE > 1 ? 12 : 6;
 
@@ -28,7 +31,8 @@ const UPLOADS = SCALE > 1 ? 12 : 6;
  * (contract, "Limits": skipped items are read through and dropped as they
  * stream in; "Reliability": RSS under 300 MB under any load). Each upload
  * is a Python SDK 1.21.0 envelope of an error and a 30 MiB attachment
- * (31 MB as sent), half of them gzip: every one is answered 200 with its
+ * (31 MB as sent, plain or gzip), or the same error with 40 MiB of log
+ * text attached, zstd (6 KB as sent): every one is answered 200 with its
  * event's id and its event stored, while the gateway stays under 300 MB
  * resident and `/health/live` keeps answering.
  */
@@ -43,7 +47,7 @@ describe('errors with large attachments (fault)', () => {
     await cluster?.destroy();
   });
 
-  it(`keeps the event of ${UPLOADS} errors with 30 MiB attachments sent at once, under 300 MB resident`, async () => {
+  it(`keeps the event of ${UPLOADS} errors with 30-40 MiB attachments sent at once, under 300 MB resident`, async () => {
     const gw = await startGatewayProcess({
       ...GATEWAY_ENV,
       DATABASE_URL: cluster.databaseUrl,
@@ -55,10 +59,12 @@ describe('errors with large attachments (fault)', () => {
       const project = await trackedProject(gw.url);
       const attachment = randomBytes(30 * MIB);
       const uploads = Array.from({ length: UPLOADS }, (_, i) =>
-        pythonAttachmentEnvelope(project.id, project.publicKey, {
-          attachment,
-          plain: i % 2 === 0,
-        }),
+        i % 3 === 2
+          ? zstdAttachmentEnvelope(project.id, project.publicKey)
+          : pythonAttachmentEnvelope(project.id, project.publicKey, {
+              attachment,
+              plain: i % 3 === 0,
+            }),
       );
 
       // prom-client's event-loop lag: its maximum since the last scrape.
@@ -102,9 +108,9 @@ describe('errors with large attachments (fault)', () => {
         [project.id],
       );
       console.log(
-        `large attachments: ${UPLOADS} uploads of ${Math.round(
-          (uploads[0]?.body.length ?? 0) / 1e6,
-        )} MB at once in ${Math.round(elapsedMs)} ms; slowest probe ${Math.round(
+        `large attachments: ${UPLOADS} uploads (${Math.round(
+          uploads.reduce((sum, u) => sum + u.body.length, 0) / 1e6,
+        )} MB in all) at once in ${Math.round(elapsedMs)} ms; slowest probe ${Math.round(
           slowestProbeMs,
         )} ms (${[...probeStatuses].join(', ')}); gateway event loop held up at most ${Math.round(
           loopLagMs,

@@ -11,6 +11,7 @@ import {
 } from '../error-tracking/error-tracking-support';
 import type { ErrorTrackingGateway } from '../error-tracking/error-tracking-support';
 import { pythonAttachmentEnvelope } from '../error-tracking/python-attachment-envelope';
+import { mostBodyBytesHeld } from '../support/body-bytes-held';
 import {
   APP_KEY,
   MASTER_AUTH,
@@ -152,22 +153,11 @@ describe('body budget (e2e)', () => {
       const sent = pythonAttachmentEnvelope(project.id, project.publicKey, {
         plain,
       });
-      const takeBytes = BODY_BUDGET.tryTake.bind(BODY_BUDGET);
-      let mostHeld = 0;
-      const take = jest
-        .spyOn(BODY_BUDGET, 'tryTake')
-        .mockImplementation((bytes) => {
-          const taken = takeBytes(bytes);
-          mostHeld = Math.max(mostHeld, BODY_BUDGET.usedBytes);
-          return taken;
-        });
-      try {
-        const res = await sendRaw(gw.url, sent);
-        expect(res.status).toBe(200);
-        expect(res.json()).toEqual({ id: sent.eventId });
-      } finally {
-        take.mockRestore();
-      }
+      const { result: res, mostHeld } = await mostBodyBytesHeld(() =>
+        sendRaw(gw.url, sent),
+      );
+      expect(res.status).toBe(200);
+      expect(res.json()).toEqual({ id: sent.eventId });
       // The event (a few KB), never the attachment.
       expect(mostHeld).toBeGreaterThan(0);
       expect(mostHeld).toBeLessThan(64 * 1024);

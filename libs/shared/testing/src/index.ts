@@ -44,3 +44,10 @@ export type {
 } from './lib/sentry-cli-fixtures';
 export { newTestService, autoMock } from './lib/test-service';
 export type { TestService, AutoMocked } from './lib/test-service';
+export {
+  loadZstdFixture,
+  zstdRawFrame,
+  zstdRleFrame,
+  zstdSkippableFrame,
+} from './lib/zstd-fixtures';
+export type { ZstdFixture, ZstdFrameOptions } from './lib/zstd-fixtures';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   brotliCompressSync,
   deflateRawSync,
@@ -6,9 +7,12 @@ import {
 } from 'node:zlib';
 
 import { TransportErrorKind } from '@quitanda/kernel';
+import { loadZstdFixture, zstdRawFrame } from '@quitanda/testing';
 
 import { decodeBody } from './decode-body';
-import { zstdDecompress } from './zstd';
+
+const sha256 = (bytes: Buffer) =>
+  createHash('sha256').update(bytes).digest('hex');
 
 const payload = Buffer.from('{"hello":"world"}\n'.repeat(50));
 /** `{"event_id":…}\n{"type":"event"}\n{"message":"zstd encoded","level":"info"}\n`, zstd CLI. */
@@ -74,17 +78,28 @@ describe('decodeBody', () => {
     });
   });
 
-  it('refuses a zstd frame declaring a window over the limit before allocating it', () => {
-    // Magic, descriptor (no single segment), window descriptor 2^(10+21) = 2 GiB,
-    // then an empty last raw block.
-    const frame = Buffer.from([
-      0x28, 0xb5, 0x2f, 0xfd, 0x00, 0xa8, 0x01, 0x00, 0x00,
-    ]);
-    expect(() => zstdDecompress(frame, 1 << 20)).toThrow(
-      /larger than the limit/,
+  it('decodes a large zstd body as a stream, one block at a time, and answers its limits 413 and corrupt data 400', async () => {
+    const attachment = loadZstdFixture('attachment-40m.zst');
+    let held = 0;
+    const decoded = await decodeBody(
+      attachment.compressed,
+      'zstd',
+      100 << 20,
+      (bytes) => (held += bytes),
     );
-    expect(() => zstdDecompress(Buffer.from('not zstd'), 1 << 20)).toThrow(
-      /not zstd/,
-    );
+    expect(sha256(decoded)).toBe(attachment.sha256);
+    // The output, and the 2 MiB window the frame declares.
+    expect(held).toBe(attachment.bytes + (2 << 20));
+    await expect(
+      decodeBody(attachment.compressed, 'zstd', 16 << 20),
+    ).rejects.toMatchObject({ kind: TransportErrorKind.PayloadTooLarge });
+    // A 2 GiB window, refused before it is allocated.
+    const window = zstdRawFrame(Buffer.from('x'), { windowLog: 31 });
+    await expect(decodeBody(window, 'zstd', 1 << 20)).rejects.toMatchObject({
+      kind: TransportErrorKind.PayloadTooLarge,
+    });
+    await expect(
+      decodeBody(Buffer.from('not zstd'), 'zstd', 1 << 20),
+    ).rejects.toMatchObject({ kind: TransportErrorKind.MalformedBody });
   });
 });

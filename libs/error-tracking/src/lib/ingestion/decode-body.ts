@@ -10,39 +10,45 @@ import {
   inflateRawSync,
   inflateSync,
 } from 'node:zlib';
-import type { InputType, ZlibOptions } from 'node:zlib';
 import type { Transform } from 'node:stream';
 
 import { TransportError, TransportErrorKind } from '@quitanda/kernel';
 
-import { ZstdDataError, ZstdLimitError, zstdDecompress } from './zstd';
+import { zstdDecompress } from './zstd-stream';
+import { ZstdDecompressStream } from './zstd-transform';
 
 export const SUPPORTED_ENCODINGS = ['gzip', 'deflate', 'br', 'zstd'] as const;
 
 /** Told each decoded size before (or as soon as) it is held in memory; may throw. */
 type Hold = (bytes: number) => void;
-type Sync = (buffer: InputType, options: ZlibOptions) => Buffer;
+/** Decodes at once; a RangeError past `maxOutputLength`. */
+type Sync = (buffer: Buffer, options: { maxOutputLength: number }) => Buffer;
 
 interface Codec {
   sync: Sync;
-  stream: () => Transform;
+  /** `maxBytes` and `hold` for the decoders that need them (zstd's windows). */
+  stream: (maxBytes: number, hold: Hold) => Transform;
 }
 
 const GZIP: Codec = {
   sync: gunzipSync,
-  stream: createGunzip,
+  stream: () => createGunzip(),
 };
 const ZLIB: Codec = {
   sync: inflateSync,
-  stream: createInflate,
+  stream: () => createInflate(),
 };
 const RAW_DEFLATE: Codec = {
   sync: inflateRawSync,
-  stream: createInflateRaw,
+  stream: () => createInflateRaw(),
 };
 const BROTLI: Codec = {
-  sync: brotliDecompressSync as Sync,
-  stream: createBrotliDecompress,
+  sync: brotliDecompressSync,
+  stream: () => createBrotliDecompress(),
+};
+const ZSTD: Codec = {
+  sync: (body, options) => zstdDecompress(body, options.maxOutputLength),
+  stream: (maxBytes, hold) => new ZstdDecompressStream(maxBytes, hold),
 };
 
 /** Bodies up to this size decode on the event loop; larger ones off it. */
@@ -75,6 +81,16 @@ function isTooLarge(error: unknown): boolean {
   );
 }
 
+/** A decoder's error as the collector answers it: 413 past a limit, else 400. */
+export function decodeFailure(
+  error: unknown,
+  encoding: string,
+  maxBytes: number,
+): TransportError {
+  if (error instanceof TransportError) return error;
+  return isTooLarge(error) ? tooLarge(maxBytes) : corrupt(encoding);
+}
+
 /** zlib-wrapped deflate (RFC 1950) or raw deflate (RFC 1951), as sent. */
 function deflateCodec(body: Buffer): Codec {
   const [cmf, flg] = [body[0] ?? 0, body[1] ?? 0];
@@ -99,7 +115,7 @@ async function inflateHeld(
   let size = 0;
   await pipeline(
     Readable.from([body]),
-    codec.stream(),
+    codec.stream(maxBytes, hold),
     new Writable({
       write(chunk: Buffer, _encoding, done) {
         size += chunk.length;
@@ -157,42 +173,15 @@ async function decodeOnce(
       inflateHeld(body, codec, maxBytes, hold),
     );
   } catch (error) {
-    if (error instanceof TransportError) throw error;
-    if (isTooLarge(error)) throw tooLarge(maxBytes);
-    throw corrupt(encoding);
+    throw decodeFailure(error, encoding, maxBytes);
   }
 }
 
-async function decodeOne(
-  body: Buffer,
-  encoding: string,
-  maxBytes: number,
-  hold: Hold,
-): Promise<Buffer> {
-  switch (encoding) {
-    case 'gzip':
-    case 'x-gzip':
-      return decodeOnce(body, encoding, GZIP, maxBytes, hold);
-    case 'deflate':
-      return decodeOnce(body, encoding, deflateCodec(body), maxBytes, hold);
-    case 'br':
-      return decodeOnce(body, encoding, BROTLI, maxBytes, hold);
-    case 'zstd':
-      try {
-        const decoded = zstdDecompress(body, maxBytes);
-        hold(decoded.length);
-        return decoded;
-      } catch (error) {
-        if (error instanceof ZstdLimitError) throw tooLarge(maxBytes);
-        if (error instanceof ZstdDataError) throw corrupt(encoding);
-        throw error;
-      }
-    default:
-      throw new TransportError(
-        TransportErrorKind.UnsupportedMediaType,
-        `Unsupported Content-Encoding "${encoding}"; supported: identity, ${SUPPORTED_ENCODINGS.join(', ')}.`,
-      );
-  }
+function unsupported(encoding: string): TransportError {
+  return new TransportError(
+    TransportErrorKind.UnsupportedMediaType,
+    `Unsupported Content-Encoding "${encoding}"; supported: identity, ${SUPPORTED_ENCODINGS.join(', ')}.`,
+  );
 }
 
 /** The encodings of a `Content-Encoding` header, first applied first. */
@@ -203,8 +192,8 @@ export function encodingsOf(contentEncoding: string | undefined): string[] {
     .filter((e) => e !== '' && e !== 'identity');
 }
 
-/** The zlib codec of one encoding, given the body's first bytes. */
-function zlibCodec(encoding: string, firstBytes: Buffer): Codec | undefined {
+/** The codec of one encoding, given the body's first bytes. */
+function codecOf(encoding: string, firstBytes: Buffer): Codec | undefined {
   switch (encoding) {
     case 'gzip':
     case 'x-gzip':
@@ -213,26 +202,31 @@ function zlibCodec(encoding: string, firstBytes: Buffer): Codec | undefined {
       return deflateCodec(firstBytes);
     case 'br':
       return BROTLI;
+    case 'zstd':
+      return ZSTD;
     default:
       return undefined;
   }
 }
 
 /**
- * A decoder stream for one encoding that zlib undoes as it streams (gzip,
- * deflate in both wrappings, br), given the body's first bytes; undefined
- * for the others (zstd, unknown), which decode whole.
+ * A decoder stream for one encoding, given the body's first bytes; never
+ * more than `maxBytes` from zstd, whose frames' windows `hold` is told of
+ * (zlib's keep to their own small windows; the caller counts output).
+ * Undefined for an unknown encoding.
  */
 export function streamingDecoder(
   encoding: string,
   firstBytes: Buffer,
+  maxBytes: number,
+  hold: Hold,
 ): Transform | undefined {
-  return zlibCodec(encoding, firstBytes)?.stream();
+  return codecOf(encoding, firstBytes)?.stream(maxBytes, hold);
 }
 
-/** Whether zlib undoes `encoding` as it streams (gzip, deflate, br). */
+/** Whether `encoding` is undone as it streams (gzip, deflate, br, zstd). */
 export function decodesAsItStreams(encoding: string): boolean {
-  return zlibCodec(encoding, Buffer.alloc(0)) !== undefined;
+  return codecOf(encoding, Buffer.alloc(0)) !== undefined;
 }
 
 /**
@@ -245,7 +239,7 @@ export function decodeSmall(
   encoding: string,
   maxBytes: number,
 ): Buffer | undefined {
-  const codec = zlibCodec(encoding, body);
+  const codec = codecOf(encoding, body);
   if (!codec || body.length > SYNC_INPUT_LIMIT) return undefined;
   try {
     return codec.sync(body, {
@@ -272,8 +266,11 @@ export async function decodeBody(
 ): Promise<Buffer> {
   const encodings = encodingsOf(contentEncoding);
   let decoded = body;
-  for (const encoding of encodings.reverse())
-    decoded = await decodeOne(decoded, encoding, maxBytes, hold);
+  for (const encoding of encodings.reverse()) {
+    const codec = codecOf(encoding, decoded);
+    if (!codec) throw unsupported(encoding);
+    decoded = await decodeOnce(decoded, encoding, codec, maxBytes, hold);
+  }
   if (decoded.length > maxBytes) throw tooLarge(maxBytes);
   return decoded;
 }

@@ -7,8 +7,8 @@ import { TransportError } from '@quitanda/kernel';
 
 import { bodyChunks } from '../http/read-body';
 import {
-  corrupt,
   decodeBody,
+  decodeFailure,
   decodeSmall,
   decodesAsItStreams,
   encodingsOf,
@@ -19,8 +19,9 @@ import {
 export interface DecodeLimits {
   /**
    * Told the size of what is held whole before it is decoded (a small
-   * body; zstd and lists of encodings, which cannot stream) and of what
-   * that decodes to; may throw (the body budget).
+   * body; lists of encodings, which cannot stream) and of what that
+   * decodes to, and of the window a zstd frame allocates; may throw (the
+   * body budget).
    */
   readonly hold: (bytes: number) => void;
   /** Largest body as sent. */
@@ -76,13 +77,13 @@ function declaredSmall(req: IncomingMessage): boolean {
 }
 
 /**
- * The body of `req` decoded as it arrives (none, gzip, deflate, br: one
- * encoding, as SDKs send), never more than the limits, and never held
+ * The body of `req` decoded as it arrives (none, gzip, deflate, br, zstd:
+ * one encoding, as SDKs send), never more than the limits, and never held
  * whole: a reader that stops early (a wrong key in the envelope header)
  * has inflated only what it read, and one that drops what it reads holds
  * nothing. A small body is read whole and inflated at once (cheaper);
- * other encodings (zstd, lists) are read and decoded whole, bomb-safe,
- * held, and come as one chunk.
+ * a list of encodings is read and decoded whole, bomb-safe, held, and
+ * comes as one chunk.
  */
 export async function* decodedChunks(
   req: IncomingMessage,
@@ -127,28 +128,34 @@ export async function* decodedChunks(
     }
     source = [body];
   }
-  yield* streamDecoded(source, encoding, first.value, limits.maxDecodedBytes);
+  yield* streamDecoded(source, encoding, first.value, limits);
 }
 
 async function* streamDecoded(
   source: Iterable<Buffer> | AsyncIterable<Buffer>,
   encoding: string,
   firstBytes: Buffer,
-  maxDecodedBytes: number,
+  limits: DecodeLimits,
 ): AsyncGenerator<Buffer> {
   let failure: unknown;
   const decoded = pipeline(
     Readable.from(source),
-    streamingDecoder(encoding, firstBytes) as Transform,
+    streamingDecoder(
+      encoding,
+      firstBytes,
+      limits.maxDecodedBytes,
+      limits.hold,
+    ) as Transform,
     (error) => {
       failure = error;
     },
   );
   try {
-    yield* limited(decoded, maxDecodedBytes);
+    yield* limited(decoded, limits.maxDecodedBytes);
   } catch (error) {
     if (error instanceof TransportError) throw error;
-    throw failure instanceof TransportError ? failure : corrupt(encoding);
+    // The body's own error (a refused read) over what it did to the decoder.
+    throw decodeFailure(failure ?? error, encoding, limits.maxDecodedBytes);
   } finally {
     decoded.destroy();
   }

@@ -1,109 +1,125 @@
-import { Decompress } from 'fzstd';
-
 /**
- * Bomb-safe zstd decoding with fzstd (pure JavaScript, no install script).
- *
- * fzstd allocates each frame's window as its header declares, so before
- * decoding, every frame header is read (frames are self-delimiting: blocks
- * carry their sizes) and a declared size above the limit, or a window above
- * both the limit and zstd's ordinary 8 MiB, is refused. Decoding then stops
- * as soon as the output passes the limit.
+ * The zstd frame format (RFC 8878), as far as the decoder must read it
+ * itself to stay bomb-safe: fzstd allocates each frame's window as its
+ * header declares, so every header is read and checked before fzstd sees
+ * a byte of its frame, and blocks are found by their headers (frames are
+ * self-delimiting) so that fzstd is fed one block at a time.
  */
 
 const ZSTD_MAGIC = 0xfd2fb528;
 /** The largest window zstd uses at its normal levels (1..19): 8 MiB. */
 const MAX_ORDINARY_WINDOW = 8 * 1024 * 1024;
+/** No block holds (or decodes to) more than this (RFC 8878, 3.1.1.2.3). */
+export const MAX_BLOCK_BYTES = 128 * 1024;
+/** Magic, descriptor, window byte, 4-byte dictionary id, 8-byte content size. */
+export const MAX_FRAME_HEADER_BYTES = 18;
+export const BLOCK_HEADER_BYTES = 3;
+export const CHECKSUM_BYTES = 4;
 
-export class ZstdLimitError extends Error {}
+/** Past the limit; a RangeError, as zlib's own "too large" errors are. */
+export class ZstdLimitError extends RangeError {}
 export class ZstdDataError extends Error {}
 
-function frameWindowAndEnd(
-  data: Uint8Array,
-  start: number,
-): {
-  window: number;
-  contentSize: number;
-  end: number;
-} {
-  const view = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  if (start + 4 > view.length) throw new ZstdDataError('truncated frame');
-  const magic = view.readUInt32LE(start);
-  if ((magic & 0xfffffff0) === 0x184d2a50) {
-    // Skippable frame: magic, 4-byte size, payload.
-    if (start + 8 > view.length) throw new ZstdDataError('truncated frame');
-    return {
-      window: 0,
-      contentSize: 0,
-      end: start + 8 + view.readUInt32LE(start + 4),
+export type FrameHeader =
+  | { readonly skippable: true; readonly payloadBytes: number }
+  | {
+      readonly skippable: false;
+      /** What fzstd allocates for the frame: its window, or its content size in one segment. */
+      readonly window: number;
+      /** 0 when the header does not say. */
+      readonly contentSize: number;
+      readonly checksum: boolean;
     };
-  }
+
+function u32(bytes: Uint8Array, at: number): number {
+  return (
+    ((bytes[at] as number) |
+      ((bytes[at + 1] as number) << 8) |
+      ((bytes[at + 2] as number) << 16) |
+      ((bytes[at + 3] as number) << 24)) >>>
+    0
+  );
+}
+
+function isSkippable(magic: number): boolean {
+  return magic >>> 4 === 0x184d2a5;
+}
+
+/**
+ * How long the frame header starting `bytes` is, as far as its first bytes
+ * tell: 4 until the magic is in, 5 until a zstd frame's descriptor is, then
+ * the exact length (8 for a skippable frame). Throws on a wrong magic.
+ */
+export function frameHeaderLength(bytes: Uint8Array): number {
+  if (bytes.length < 4) return 4;
+  const magic = u32(bytes, 0);
+  if (isSkippable(magic)) return 8;
   if (magic !== ZSTD_MAGIC) throw new ZstdDataError('not zstd data');
-  let position = start + 4;
-  const descriptor = view[position++];
-  if (descriptor === undefined) throw new ZstdDataError('truncated frame');
+  const descriptor = bytes[4];
+  if (descriptor === undefined) return 5;
   const singleSegment = (descriptor >> 5) & 1;
-  const checksum = (descriptor >> 2) & 1;
-  const dictionaryBytes = [0, 1, 2, 4][descriptor & 3] as number;
   const sizeFlag = descriptor >> 6;
+  const dictionaryBytes = [0, 1, 2, 4][descriptor & 3] as number;
+  const sizeBytes = sizeFlag === 0 ? singleSegment : 1 << sizeFlag;
+  return 5 + (1 - singleSegment) + dictionaryBytes + sizeBytes;
+}
+
+/** Reads a whole frame header (`frameHeaderLength(bytes)` bytes). */
+export function readFrameHeader(bytes: Uint8Array): FrameHeader {
+  if (isSkippable(u32(bytes, 0)))
+    return { skippable: true, payloadBytes: u32(bytes, 4) };
+  const descriptor = bytes[4] as number;
+  if (descriptor & 8) throw new ZstdDataError('reserved frame header bit set');
+  const singleSegment = (descriptor >> 5) & 1;
   let window = 0;
   if (!singleSegment) {
-    const wd = view[position++];
-    if (wd === undefined) throw new ZstdDataError('truncated frame');
+    const wd = bytes[5] as number;
     const base = 2 ** (10 + (wd >> 3));
     window = base + (base / 8) * (wd & 7);
   }
-  position += dictionaryBytes;
+  const sizeFlag = descriptor >> 6;
   const sizeBytes = sizeFlag === 0 ? singleSegment : 1 << sizeFlag;
+  const sizeAt = bytes.length - sizeBytes;
   let contentSize = 0;
   for (let i = 0; i < sizeBytes; i++)
-    contentSize += (view[position + i] ?? 0) * 2 ** (8 * i);
+    contentSize += (bytes[sizeAt + i] as number) * 2 ** (8 * i);
   if (sizeBytes === 2) contentSize += 256;
-  position += sizeBytes;
-  if (singleSegment) window = contentSize;
-  // Blocks: 3-byte header (last flag, type, size), then the block's bytes.
-  for (;;) {
-    if (position + 3 > view.length) throw new ZstdDataError('truncated frame');
-    const blockHeader =
-      (view[position] as number) |
-      ((view[position + 1] as number) << 8) |
-      ((view[position + 2] as number) << 16);
-    position += 3;
-    const last = blockHeader & 1;
-    const type = (blockHeader >> 1) & 3;
-    const size = blockHeader >> 3;
-    if (type === 3) throw new ZstdDataError('reserved block type');
-    position += type === 1 ? 1 : size;
-    if (last) break;
-  }
-  return { window, contentSize, end: position + checksum * 4 };
+  return {
+    skippable: false,
+    window: singleSegment ? contentSize : window,
+    contentSize,
+    checksum: ((descriptor >> 2) & 1) === 1,
+  };
 }
 
-/** Decodes `data`; throws `ZstdLimitError` past `maxBytes` of output. */
-export function zstdDecompress(data: Uint8Array, maxBytes: number): Buffer {
-  for (let start = 0; start < data.length;) {
-    const frame = frameWindowAndEnd(data, start);
-    if (
-      frame.window > Math.max(maxBytes, MAX_ORDINARY_WINDOW) ||
-      frame.contentSize > maxBytes
-    )
-      throw new ZstdLimitError('zstd frame larger than the limit');
-    start = frame.end;
-  }
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const decoder = new Decompress((chunk) => {
-    total += chunk.length;
-    if (total > maxBytes)
-      throw new ZstdLimitError('decompressed body larger than the limit');
-    chunks.push(chunk);
-  });
-  try {
-    decoder.push(data, true);
-  } catch (error) {
-    if (error instanceof ZstdLimitError) throw error;
-    throw new ZstdDataError(
-      error instanceof Error ? error.message : 'invalid zstd data',
-    );
-  }
-  return Buffer.concat(chunks, total);
+/**
+ * Refuses a frame declaring more content than `maxBytes`, or a window
+ * above both `maxBytes` and zstd's ordinary 8 MiB, before it is allocated.
+ */
+export function checkFrame(frame: FrameHeader, maxBytes: number): void {
+  if (frame.skippable) return;
+  if (
+    frame.window > Math.max(maxBytes, MAX_ORDINARY_WINDOW) ||
+    frame.contentSize > maxBytes
+  )
+    throw new ZstdLimitError('zstd frame larger than the limit');
+}
+
+export interface BlockHeader {
+  readonly last: boolean;
+  /** Bytes of the block after its header (an RLE block carries one). */
+  readonly bodyBytes: number;
+}
+
+/** Reads the 3-byte block header at `bytes[0..2]`. */
+export function readBlockHeader(bytes: Uint8Array): BlockHeader {
+  const header =
+    (bytes[0] as number) |
+    ((bytes[1] as number) << 8) |
+    ((bytes[2] as number) << 16);
+  const type = (header >> 1) & 3;
+  const size = header >> 3;
+  if (type === 3) throw new ZstdDataError('reserved block type');
+  if (size > MAX_BLOCK_BYTES) throw new ZstdDataError('block too large');
+  return { last: (header & 1) === 1, bodyBytes: type === 1 ? 1 : size };
 }

@@ -1,0 +1,111 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+import { loadZstdFixture, seededRandom, zstdRleFrame } from '@quitanda/testing';
+
+import { ZstdDataError, ZstdLimitError } from './zstd';
+import { ZstdDecompressStream } from './zstd-transform';
+
+const MIB = 1024 * 1024;
+const BLOCK = 128 * 1024;
+
+/** `bytes` in pieces of 1 to `most` bytes, the sizes drawn from `seed`. */
+function randomPieces(bytes: Buffer, most: number, seed: number): Buffer[] {
+  const random = seededRandom(seed);
+  const pieces: Buffer[] = [];
+  for (let at = 0; at < bytes.length;) {
+    const size = 1 + Math.floor(random() * most);
+    pieces.push(bytes.subarray(at, at + size));
+    at += size;
+  }
+  return pieces;
+}
+
+/** What the stream puts out for `chunks`: its size and sha256. */
+async function drain(
+  chunks: Buffer[],
+  stream: ZstdDecompressStream,
+): Promise<{ bytes: number; sha256: string }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  await pipeline(Readable.from(chunks), stream, async (decoded) => {
+    for await (const piece of decoded as AsyncIterable<Buffer>) {
+      bytes += piece.length;
+      hash.update(piece);
+    }
+  });
+  return { bytes, sha256: hash.digest('hex') };
+}
+
+describe('ZstdDecompressStream', () => {
+  it.each([
+    ['mixed-300k.zst', 64, 1],
+    ['mixed-300k-stream.zst', 4096, 2],
+    ['attachment-40m.zst', 512, 3],
+  ])(
+    'decodes %s sent in pieces of up to %i bytes',
+    async (name, most, seed) => {
+      const fixture = loadZstdFixture(name);
+      await expect(
+        drain(
+          randomPieces(fixture.compressed, most, seed),
+          new ZstdDecompressStream(100 * MIB),
+        ),
+      ).resolves.toEqual({ bytes: fixture.bytes, sha256: fixture.sha256 });
+    },
+  );
+
+  it('decodes only as fast as it is read: a small chunk decoding to 8 MiB is not decoded ahead', async () => {
+    const stream = new ZstdDecompressStream(100 * MIB);
+    stream.write(zstdRleFrame(1, 64));
+    // Not 8 MiB: a block or three (fzstd takes a frame's first 18 bytes,
+    // here three RLE blocks, at once).
+    expect(stream.readableLength).toBeGreaterThan(0);
+    expect(stream.readableLength).toBeLessThanOrEqual(3 * BLOCK);
+    stream.end();
+    let bytes = 0;
+    let most = 0;
+    for await (const piece of stream as AsyncIterable<Buffer>) {
+      bytes += piece.length;
+      most = Math.max(most, stream.readableLength);
+    }
+    expect(bytes).toBe(8 * MIB);
+    expect(most).toBeLessThanOrEqual(3 * BLOCK);
+  });
+
+  it('tells hold each larger window before decoding its frame, and stops where hold throws', async () => {
+    const text = loadZstdFixture('text-1k.zst').compressed;
+    const streamed = loadZstdFixture('mixed-300k-stream.zst').compressed;
+    const held: number[] = [];
+    await drain(
+      [text, streamed, text, streamed],
+      new ZstdDecompressStream(100 * MIB, (bytes) => held.push(bytes)),
+    );
+    // 1000 bytes, then up to 8 MiB: one window at a time.
+    expect(held).toEqual([1000, 8 * MIB - 1000]);
+
+    const refused = new Error('budget spent');
+    const stream = new ZstdDecompressStream(100 * MIB, (bytes) => {
+      if (bytes > MIB) throw refused;
+    });
+    await expect(drain([text, streamed], stream)).rejects.toBe(refused);
+  });
+
+  it('errors past the limit, on a frame too large, and on truncated or corrupt input', async () => {
+    await expect(
+      drain([zstdRleFrame(0, 64)], new ZstdDecompressStream(MIB)),
+    ).rejects.toBeInstanceOf(ZstdLimitError);
+    const long = loadZstdFixture('text-1k-long.zst').compressed;
+    await expect(
+      drain([long], new ZstdDecompressStream(MIB)),
+    ).rejects.toBeInstanceOf(ZstdLimitError);
+    const text = loadZstdFixture('text-1k.zst').compressed;
+    await expect(
+      drain([text.subarray(0, 100)], new ZstdDecompressStream(MIB)),
+    ).rejects.toBeInstanceOf(ZstdDataError);
+    await expect(
+      drain([Buffer.from('not zstd')], new ZstdDecompressStream(MIB)),
+    ).rejects.toBeInstanceOf(ZstdDataError);
+  });
+});

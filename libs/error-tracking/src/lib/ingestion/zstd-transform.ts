@@ -1,0 +1,78 @@
+import { Transform } from 'node:stream';
+import type { TransformCallback } from 'node:stream';
+
+import { ZstdStreamDecoder } from './zstd-stream';
+
+/**
+ * zstd undone as a Node stream, as zlib's streams undo gzip, deflate and
+ * br, within `ZstdStreamDecoder`'s checks. Unlike zlib's, it waits for its
+ * reader between two blocks: a chunk that decodes to a lot (RLE blocks are
+ * 4 bytes for 128 KiB) is decoded as it is read, about a block at a time,
+ * never whole. `hold` is told the bytes of each frame's window before it
+ * is allocated (only what a larger window adds: one is held at a time).
+ */
+export class ZstdDecompressStream extends Transform {
+  private readonly decoder: ZstdStreamDecoder;
+  /** Decodes the rest of the chunk, once the reader wants more. */
+  private decodeRest?: () => void;
+
+  constructor(
+    maxBytes: number,
+    hold: (bytes: number) => void = () => undefined,
+  ) {
+    super();
+    let held = 0;
+    this.decoder = new ZstdStreamDecoder(maxBytes, (window) => {
+      if (window <= held) return;
+      hold(window - held);
+      held = window;
+    });
+  }
+
+  override _transform(
+    chunk: Buffer,
+    _encoding: BufferEncoding,
+    done: TransformCallback,
+  ): void {
+    this.decoder.feed(chunk);
+    this.decodeOn(done);
+  }
+
+  override _flush(done: TransformCallback): void {
+    try {
+      for (const piece of this.decoder.end()) this.push(piece);
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
+  }
+
+  override _read(size: number): void {
+    const decodeRest = this.decodeRest;
+    if (!decodeRest) {
+      super._read(size);
+      return;
+    }
+    this.decodeRest = undefined;
+    // Once read() has taken what it reads: finishing the chunk in here,
+    // with those bytes still counted, would leave the chunk's callback
+    // waiting for a _read that never comes.
+    process.nextTick(decodeRest);
+  }
+
+  private decodeOn(done: TransformCallback): void {
+    try {
+      for (let out = this.decoder.next(); out; out = this.decoder.next()) {
+        let wanted = true;
+        for (const piece of out) wanted = this.push(piece);
+        if (!wanted) {
+          this.decodeRest = () => this.decodeOn(done);
+          return;
+        }
+      }
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
+  }
+}
