@@ -34,3 +34,4 @@ export {
   pageOffset,
 } from './lib/pagination';
 export type { KeysetPosition } from './lib/pagination';
+export { inBackground, within } from './lib/promises';

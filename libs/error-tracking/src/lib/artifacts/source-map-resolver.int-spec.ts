@@ -223,4 +223,39 @@ describe('SourceMapResolver (PostgreSQL)', () => {
       debugIdEvent.expect.resolved_frames.map((f) => f.original.lineno),
     );
   });
+
+  it('leaves no rejection unhandled when a lookup it did not wait for fails', async () => {
+    const { projectId } = await seedProject(sqlOf(module));
+    await upload(projectId, 'f'.repeat(40), debugIdBundle);
+    const resolver = module.get(SourceMapResolver);
+    const event = debugIdEvent.parsed.event;
+    let fail: ((error: Error) => void) | undefined;
+    const lookups = jest
+      .spyOn(artifacts, 'eventArtifacts')
+      .mockImplementationOnce(
+        () => new Promise((_, reject) => (fail = reject)),
+      );
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      // One event waits for the lookup; a second, in the cool-down (a wait
+      // of 0), finds it in flight and gives up at once.
+      const waiting = resolver.resolve(event, projectId);
+      await expect(
+        resolver.resolve(event, projectId, 0),
+      ).rejects.toBeInstanceOf(SourceMapsUnavailableError);
+      defined(fail)(
+        Object.assign(new Error('Connection terminated'), {
+          code: 'ECONNRESET',
+        }),
+      );
+      await expect(waiting).rejects.toThrow('Connection terminated');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      lookups.mockRestore();
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { isConnectionFailure } from '@quitanda/database';
-import { CLOCK } from '@quitanda/kernel';
+import { CLOCK, within } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import { MIB } from '../common/error-tracking.constants';
@@ -144,20 +144,26 @@ export class SourceMapResolver {
     if (!plan) return raw;
     const now = this.clock.now().getTime();
     const lookups = new Map<string, SourceMapLookup>();
-    const waits: Array<Promise<unknown>> = [];
+    const inFlight = new Map<string, Promise<SourceMapLookup>>();
     const toLoad = new Map<string, SourceMapTarget>();
     for (const [key, target] of plan.targets) {
       const cacheKey = `${projectId}\n${key}`;
       const cached = this.cache.get(cacheKey, now);
       const loading = cached ? undefined : this.loading.get(cacheKey);
       if (cached) lookups.set(key, cached);
-      else if (loading)
-        waits.push(loading.then((lookup) => lookups.set(key, lookup)));
+      else if (loading) inFlight.set(key, loading);
       else toLoad.set(key, target);
     }
-    if (waits.length > 0 || toLoad.size > 0) {
+    if (inFlight.size > 0 || toLoad.size > 0) {
+      // Given up before any wait is made: a wait made and then abandoned
+      // would reject unhandled when the lookup fails.
       if (waitMs !== undefined && waitMs <= 0)
         throw new SourceMapsUnavailableError();
+      const waits = [...inFlight].map(([key, loading]) =>
+        loading.then((lookup) => {
+          lookups.set(key, lookup);
+        }),
+      );
       if (toLoad.size > 0) waits.push(this.loadAll(projectId, toLoad, lookups));
       await boundedWait(Promise.all(waits), waitMs);
     }
@@ -249,22 +255,11 @@ async function boundedWait(
     await work;
     return;
   }
-  let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
-      work,
-      new Promise((_, reject) => {
-        timer = setTimeout(
-          () => reject(new SourceMapsUnavailableError()),
-          waitMs,
-        );
-      }),
-    ]);
+    await within(work, waitMs, () => new SourceMapsUnavailableError());
   } catch (error) {
     if (isConnectionFailure(error)) throw new SourceMapsUnavailableError(error);
     throw error;
-  } finally {
-    clearTimeout(timer);
   }
 }
 
