@@ -107,6 +107,25 @@ export default [
     },
   },
   {
+    // Node 20 ends the process on a rejection nobody handles: every promise
+    // is awaited, returned, or handed to inBackground()/within() from
+    // @quitanda/kernel, which keep a handler on it.
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: {
+        projectService: true,
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { ignoreVoid: false },
+      ],
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
     // Only the gateway reads the environment; contexts get plain values.
     files: ['libs/**/*.ts'],
     ignores: [...specFiles, 'libs/shared/testing/**', 'libs/*/src/testing/**'],

@@ -5,6 +5,7 @@ module.exports = {
   displayName: 'faults',
   preset: '../../jest.preset.js',
   rootDir: __dirname,
+  setupFilesAfterEnv: ['<rootDir>/src/support/crash-guard.setup.ts'],
   testMatch: ['<rootDir>/src/faults/**/*.fault-spec.ts'],
   testTimeout: 180_000,
 };

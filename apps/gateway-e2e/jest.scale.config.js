@@ -5,6 +5,7 @@ module.exports = {
   displayName: 'gateway-scale',
   preset: '../../jest.preset.js',
   rootDir: __dirname,
+  setupFilesAfterEnv: ['<rootDir>/src/support/crash-guard.setup.ts'],
   testMatch: ['<rootDir>/src/scale/**/*.scale-spec.ts'],
   testTimeout: 600_000,
 };

@@ -110,4 +110,7 @@ ${down}
   }
 }
 
-void main();
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

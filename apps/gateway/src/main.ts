@@ -7,6 +7,7 @@ import { ConfigurationError } from './app/config/env.schema';
 import { loadConfig } from './app/config/gateway-config';
 import type { GatewayConfig } from './app/config/gateway-config';
 import { createGatewayLogger } from './app/logging/gateway-logger';
+import { reportCrashes } from './app/runtime/crash-report';
 import { applyHeapPolicy } from './app/runtime/heap-policy';
 import { stopSignal } from './app/runtime/stop-signal';
 import { runWorkerCluster } from './app/runtime/worker-cluster';
@@ -26,6 +27,8 @@ let log = createGatewayLogger({ logLevel: 'info', logFormat: 'auto' });
 function exitAfterLogs(code: number): void {
   log.flush(() => process.exit(code));
 }
+
+reportCrashes(() => log, exitAfterLogs);
 
 function configOrExit(): GatewayConfig & { envFile?: string } {
   try {
@@ -57,11 +60,16 @@ async function main(): Promise<void> {
     );
   }
   // Counted from the signal, even one received while booting.
-  void stopRequested.then(() =>
-    setTimeout(() => {
-      log.error('Shutdown timed out; exiting');
-      process.exit(1);
-    }, config.shutdownTimeoutMs).unref(),
+  // The primary loads no library (so not @quitanda/kernel's inBackground):
+  // the handler is written out here.
+  stopRequested.then(
+    () =>
+      setTimeout(() => {
+        log.error('Shutdown timed out; exiting');
+        process.exit(1);
+      }, config.shutdownTimeoutMs).unref(),
+    (error: unknown) =>
+      log.error({ err: error }, 'Arming the shutdown timeout failed'),
   );
   // Loaded here, not at the top: a cluster's primary serves nothing and
   // stays small without Nest, TypeORM and the contexts.

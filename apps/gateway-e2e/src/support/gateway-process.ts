@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
+import { watchForCrashes } from './crash-watch';
 import { spawnMain } from './main-process';
 
 export const ROOT = join(__dirname, '../../../..');
@@ -79,6 +80,7 @@ export function runCli(
       stdio: ['pipe', 'pipe', 'pipe'],
     },
   );
+  watchForCrashes(child, 'cli');
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess, StdioOptions } from 'node:child_process';
 import { join } from 'node:path';
 
+import { watchForCrashes } from './crash-watch';
+
 const ROOT = join(__dirname, '../../../..');
 
 /** The build's entry point (`npm run build`), as the Dockerfile runs it. */
@@ -36,7 +38,11 @@ export function mainEnvironment(
   };
 }
 
-/** `main.ts` in its own process (see `mainCommand`), in `cwd`. */
+/**
+ * `main.ts` in its own process (see `mainCommand`), in `cwd`, its output
+ * watched for crash reports (`watchForCrashes`): an inherited stdout or
+ * stderr is piped and passed on, so that it can be read.
+ */
 export function spawnMain(
   env: Record<string, string>,
   stdio: StdioOptions,
@@ -44,5 +50,17 @@ export function spawnMain(
   cwd = ROOT,
 ): ChildProcess {
   const [node, ...args] = mainCommand(built);
-  return spawn(node, args, { cwd, env: mainEnvironment(env), stdio });
+  const wanted = Array.isArray(stdio) ? stdio : [stdio, stdio, stdio];
+  const piped = wanted.map((option, fd) =>
+    fd > 0 && fd < 3 && option === 'inherit' ? 'pipe' : option,
+  );
+  const child = spawn(node, args, {
+    cwd,
+    env: mainEnvironment(env),
+    stdio: piped,
+  });
+  if (wanted[1] === 'inherit') child.stdout?.pipe(process.stdout);
+  if (wanted[2] === 'inherit') child.stderr?.pipe(process.stderr);
+  watchForCrashes(child);
+  return child;
 }

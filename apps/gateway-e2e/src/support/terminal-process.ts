@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
+import { watchForCrashes } from './crash-watch';
 import { mainCommand, mainEnvironment } from './main-process';
 
 /** `main.ts` with a pseudo-terminal as its standard output, as a person runs it. */
@@ -37,6 +38,7 @@ export function spawnMainOnTerminal(
     // Standard input stays open: at its end `script` would type ^D.
     stdio: ['pipe', 'pipe', 'inherit'],
   });
+  watchForCrashes(terminal);
   let shown = '';
   terminal.stdout.on('data', (chunk: Buffer) => (shown += chunk.toString()));
   const exited = new Promise<number | null>((resolve, reject) => {

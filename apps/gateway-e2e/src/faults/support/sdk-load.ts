@@ -10,6 +10,12 @@ export interface SdkProject {
   readonly publicKey: string;
 }
 
+const CLIENTS = {
+  python: 'sentry.python/2.0.0',
+  javascript: 'sentry.javascript.browser/8.0.0',
+  node: 'sentry.javascript.node/8.0.0',
+} as const;
+
 /** Error kinds the load raises: each one error (group) in the project. */
 const KINDS = ['ValueError', 'KeyError', 'TimeoutError'] as const;
 
@@ -22,6 +28,63 @@ export interface SentEnvelope {
 }
 
 /**
+ * What the SDK is: Python's by default; JavaScript's (browser) and Node's
+ * send frames at URLs and paths, which the collector looks up source maps
+ * for under the event's release (`release` may change from one event to
+ * the next, so that lookups keep reaching the database).
+ */
+export interface SdkShape {
+  readonly platform?: 'python' | 'javascript' | 'node';
+  readonly release?: () => string;
+}
+
+function framesOf(platform: NonNullable<SdkShape['platform']>) {
+  switch (platform) {
+    case 'python':
+      return [
+        { function: 'handle', module: 'app.views', lineno: 10 },
+        { function: 'work', module: 'app.jobs', lineno: 20 },
+      ];
+    case 'javascript':
+      return [
+        {
+          function: 'n',
+          abs_path: 'https://shop.example/static/app.min.js',
+          lineno: 1,
+          colno: 1024,
+          in_app: true,
+        },
+        {
+          function: 'r',
+          abs_path: 'https://shop.example/static/vendor.min.js',
+          lineno: 2,
+          colno: 88,
+          in_app: false,
+        },
+      ];
+    case 'node':
+      return [
+        {
+          function: 'handle',
+          abs_path: '/srv/app/dist/server.js',
+          filename: 'app:///dist/server.js',
+          lineno: 3,
+          colno: 512,
+          in_app: true,
+        },
+        {
+          function: 'work',
+          abs_path: '/srv/app/dist/jobs.js',
+          filename: 'app:///dist/jobs.js',
+          lineno: 7,
+          colno: 64,
+          in_app: true,
+        },
+      ];
+  }
+}
+
+/**
  * An envelope as a server SDK sends one (Python's: header with the DSN and
  * sent_at, an `event` item with an exception and its stack trace, a
  * `session` update), with a fresh event id each time.
@@ -31,27 +94,24 @@ function envelope(
   project: SdkProject,
   eventId: string,
   kind: string,
+  shape: SdkShape,
 ): string {
   const now = new Date().toISOString();
   const dsn = `${url.replace('//', `//${project.publicKey}@`)}/${project.id}`;
+  const release = shape.release?.() ?? 'app@1.0.0';
   const event = {
     event_id: eventId,
     timestamp: now,
-    platform: 'python',
+    platform: shape.platform ?? 'python',
     level: 'error',
-    release: 'app@1.0.0',
+    release,
     environment: 'production',
     exception: {
       values: [
         {
           type: kind,
           value: `${kind} in the spool scenario`,
-          stacktrace: {
-            frames: [
-              { function: 'handle', module: 'app.views', lineno: 10 },
-              { function: 'work', module: 'app.jobs', lineno: 20 },
-            ],
-          },
+          stacktrace: { frames: framesOf(shape.platform ?? 'python') },
         },
       ],
     },
@@ -81,7 +141,10 @@ function envelope(
 export class SdkLoad {
   readonly sent: SentEnvelope[] = [];
 
-  constructor(private readonly project: SdkProject) {}
+  constructor(
+    private readonly project: SdkProject,
+    private readonly shape: SdkShape = {},
+  ) {}
 
   run(workers: number, target: () => string, done: () => boolean) {
     return Promise.all(
@@ -101,9 +164,9 @@ export class SdkLoad {
         method: 'POST',
         headers: {
           'content-type': 'application/x-sentry-envelope',
-          'x-sentry-auth': `Sentry sentry_version=7, sentry_client=sentry.python/2.0.0, sentry_key=${this.project.publicKey}`,
+          'x-sentry-auth': `Sentry sentry_version=7, sentry_client=${CLIENTS[this.shape.platform ?? 'python']}, sentry_key=${this.project.publicKey}`,
         },
-        body: envelope(url, this.project, eventId, kind),
+        body: envelope(url, this.project, eventId, kind, this.shape),
       },
     );
     const sent = { eventId, kind, sentAt, answer };

@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
+import { watchForCrashes } from '../../support/crash-watch';
+
 const ROOT = join(__dirname, '../../../../..');
 /** The built gateway, as production runs it (`npm run build` first). */
 export const GATEWAY_MAIN = join(ROOT, 'dist/apps/gateway/src/main.js');
@@ -38,6 +40,7 @@ export function startGatewayProcess(
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
+  watchForCrashes(child);
   const problems: string[] = [];
   let applied: string[] = [];
   const exited = new Promise<number | null>((resolve) =>
@@ -52,12 +55,14 @@ export function startGatewayProcess(
   return new Promise((resolve, reject) => {
     let buffered = '';
     child.once('error', reject);
-    void exited.then((code) =>
-      reject(
-        new Error(
-          `gateway exited with ${code} before listening:\n${problems.join('')}`,
+    exited.then(
+      (code) =>
+        reject(
+          new Error(
+            `gateway exited with ${code} before listening:\n${problems.join('')}`,
+          ),
         ),
-      ),
+      reject,
     );
     child.stdout?.on('data', (chunk: Buffer) => {
       buffered += chunk.toString('utf8');

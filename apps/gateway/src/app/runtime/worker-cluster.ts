@@ -105,7 +105,7 @@ export function runWorkerCluster(
       setTimeout(start, delayMs);
     });
 
-    void stopRequested.then((signal) => {
+    const stopAll = (signal: NodeJS.Signals) => {
       if (stopping) return;
       stopping = true;
       log.info(
@@ -119,7 +119,12 @@ export function runWorkerCluster(
         for (const id of live) cluster.workers?.[id]?.process.kill('SIGKILL');
       }, options.shutdownTimeoutMs + STOP_MARGIN_MS).unref();
       finishIfStopped();
-    });
+    };
+    // The primary loads no library (so not @quitanda/kernel's
+    // inBackground): the handler is written out here.
+    stopRequested.then(stopAll, (error: unknown) =>
+      log.error({ err: error }, 'Stopping the workers failed'),
+    );
 
     start();
   });

@@ -3,7 +3,7 @@ import type {
   BeforeApplicationShutdown,
   OnApplicationBootstrap,
 } from '@nestjs/common';
-import { CLOCK } from '@quitanda/kernel';
+import { CLOCK, inBackground } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import { AccountsRepository } from '../accounts/accounts.repository';
@@ -105,7 +105,13 @@ export class AlertsWorker
         if (this.again) {
           this.again = false;
           this.kick();
-        } else void this.scheduleWake();
+        } else
+          inBackground(this.scheduleWake(), (error) =>
+            this.logger.error(
+              { err: error },
+              'Scheduling the next alert run failed',
+            ),
+          );
       });
   }
 

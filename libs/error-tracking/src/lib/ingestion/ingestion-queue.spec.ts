@@ -114,14 +114,14 @@ describe('IngestionQueue (group commit)', () => {
 
   it('acknowledges nothing before the commit', async () => {
     let acknowledged = false;
-    void queue.submit(req(1)).then(() => {
+    const submitted = queue.submit(req(1)).then(() => {
       acknowledged = true;
     });
     await settle();
     await settle();
     expect(acknowledged).toBe(false);
     flushes[0]?.resolve(ok(flushes[0].batch));
-    await settle();
+    await submitted;
     expect(acknowledged).toBe(true);
   });
 

@@ -124,7 +124,9 @@ export class IngestionQueue
         finish();
       };
       const toSpool = () =>
-        settle(() => this.spoolOrRefuse(request).then(resolve, reject));
+        settle(() => {
+          this.spoolOrRefuse(request).then(resolve, reject);
+        });
       const waiter: Waiter = {
         request,
         resolve: (verdict) => settle(() => resolve(verdict)),
@@ -241,9 +243,12 @@ export class IngestionQueue
    */
   private spoolOrRefuse(request: SpooledRequest): Promise<IngestVerdict> {
     const spooling = this.spoolOnce(request);
-    const tracked = spooling.catch(() => undefined);
+    // Tracked until settled, for shutdown; its outcome is the caller's.
+    const untrack = () => {
+      this.spooling.delete(tracked);
+    };
+    const tracked: Promise<void> = spooling.then(untrack, untrack);
     this.spooling.add(tracked);
-    void tracked.then(() => this.spooling.delete(tracked));
     return spooling;
   }
 

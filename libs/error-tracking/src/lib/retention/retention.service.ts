@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { CLOCK } from '@quitanda/kernel';
+import { CLOCK, inBackground } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import { ERROR_TRACKING_OPTIONS } from '../common/error-tracking.constants';
@@ -35,9 +35,10 @@ export class RetentionService implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     const minutes = this.options.retentionIntervalMinutes;
     if (minutes <= 0) return;
-    const tick = () => {
-      void this.runScheduled();
-    };
+    const tick = () =>
+      inBackground(this.runScheduled(), (error) =>
+        this.logger.error({ err: error }, 'Scheduled retention run failed'),
+      );
     const first = setTimeout(tick, FIRST_RUN_DELAY_MS);
     first.unref();
     this.scheduler.addTimeout('error-tracking-retention-first', first);

@@ -3,7 +3,7 @@ import type {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { CLOCK } from '@quitanda/kernel';
+import { CLOCK, inBackground } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import { MARKETPLACE_OPTIONS } from '../common/marketplace.constants';
@@ -33,7 +33,10 @@ export class LoginAttemptsPurgeService
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(
-      () => void this.purgeScheduled(),
+      () =>
+        inBackground(this.purgeScheduled(), (error) =>
+          this.logger.error({ err: error }, 'Purging login attempts failed'),
+        ),
       PURGE_INTERVAL_MS,
     );
     this.timer.unref();

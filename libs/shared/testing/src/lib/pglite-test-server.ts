@@ -17,7 +17,10 @@ async function main(): Promise<void> {
   const embedded = await startEmbeddedPostgres({ loadDataDir: dump });
   process.stdout.write(`${JSON.stringify({ url: embedded.url })}\n`);
   const stop = () => {
-    embedded.close().finally(() => process.exit(0));
+    embedded.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.stdin.on('end', stop);
   process.stdin.on('close', stop);

@@ -59,7 +59,9 @@ describe('SharedQuery', () => {
     pending.shift()?.reject(new Error('down'));
     await expect(failed).rejects.toThrow('down');
     expect(shared.last).toBeUndefined();
-    void shared.recent(5);
+    const again = shared.recent(5);
     expect(pending).toHaveLength(1);
+    pending.shift()?.reject(new Error('still down'));
+    await expect(again).rejects.toThrow('still down');
   });
 });
