@@ -49,12 +49,15 @@ async function main(): Promise<void> {
   log = createGatewayLogger(config);
   if (config.envFile && cluster.isPrimary)
     log.info({ file: config.envFile }, 'Read settings from .env');
+  // With a database server the gateway always runs under its primary, one
+  // worker or many, so that a worker that dies is replaced within seconds.
+  // The embedded database lives in the one process that serves.
+  if (cluster.isPrimary && config.databaseUrl) {
+    const code = await runWorkerCluster(config, log, stopRequested);
+    log.info('Stopped');
+    return exitAfterLogs(code);
+  }
   if (config.workers > 1 && cluster.isPrimary) {
-    if (config.databaseUrl) {
-      const code = await runWorkerCluster(config, log, stopRequested);
-      log.info('Stopped');
-      return exitAfterLogs(code);
-    }
     log.warn(
       `WORKERS=${config.workers} asked, but the embedded database serves one process: running one gateway process (set DATABASE_URL to run several)`,
     );

@@ -5,7 +5,13 @@ import type { GatewayProcess } from './support/gateway-process';
 import { MixedLoad } from './support/mixed-load';
 import { startFaultCluster } from './support/fault-cluster';
 import type { FaultCluster } from './support/fault-cluster';
-import { GATEWAY_ENV, SCALE, SEED, trackedProject } from './support/scenario';
+import {
+  GATEWAY_ENV,
+  SCALE,
+  SEED,
+  trackedProject,
+  waitFor,
+} from './support/scenario';
 
 const WORKERS = 8;
 /** kill -9 this many times (2 in CI; FAULTS_SCALE=10: 20). */
@@ -46,10 +52,16 @@ describe('crash under mixed load (fault)', () => {
     );
     const next = seededRandom(SEED + 1);
     for (let kill = 0; kill < KILLS; kill++) {
-      // Let load build up for a while (random, so kills land anywhere).
-      const before = load.requests;
+      // Writes are being acknowledged (a fresh process's first ones are
+      // slow on a busy machine), then load builds up for a while (random,
+      // so kills land anywhere).
+      const before = load.acknowledged.size;
+      await waitFor(
+        async () => load.acknowledged.size > before,
+        30_000,
+        'writes to be acknowledged',
+      );
       await new Promise((resolve) => setTimeout(resolve, 300 + next() * 700));
-      expect(load.requests).toBeGreaterThan(before);
       gw.kill('SIGKILL');
       expect(await gw.exited).toBeNull();
       gw = await startGatewayProcess(env);

@@ -294,7 +294,7 @@ describe('seeded fuzz (fault)', () => {
     const statuses = new Map<number, number>();
     for (const o of outcomes)
       statuses.set(o.status, (statuses.get(o.status) ?? 0) + 1);
-    const rss = await peakRssMb(gw.pid);
+    const rss = await peakRssMb(await gw.servingPid());
     console.log(
       `fuzz: seed ${SEED}, ${outcomes.length} inputs over ${world.operations.length} operations, ` +
         `the web form and ${world.fixtures.length} SDK fixtures; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}; ` +

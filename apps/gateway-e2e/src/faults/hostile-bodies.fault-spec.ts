@@ -165,7 +165,7 @@ describe('hostile request bodies (fault)', () => {
       });
       expect(write.status).toBe(201);
 
-      const rss = await peakRssMb(gw.pid);
+      const rss = await peakRssMb(await gw.servingPid());
       const counts = new Map<number, number>();
       for (const status of statuses)
         counts.set(status, (counts.get(status) ?? 0) + 1);

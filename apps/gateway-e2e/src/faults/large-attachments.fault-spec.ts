@@ -102,7 +102,7 @@ describe('errors with large attachments (fault)', () => {
       await probe;
       const loopLagMs = await maxLoopLagMs();
 
-      const rss = await peakRssMb(gw.pid);
+      const rss = await peakRssMb(await gw.servingPid());
       const { rows } = await db.query<{ n: number }>(
         'SELECT count(*)::int AS n FROM error_tracking.events WHERE project_id = $1',
         [project.id],

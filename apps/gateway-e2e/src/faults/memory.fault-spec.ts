@@ -140,7 +140,7 @@ describe('memory under sustained load (fault)', () => {
         // Load that failed would not have exercised the gateway's memory.
         expect(result['2xx']).toBeGreaterThan(result.requests.total * 0.99);
       }
-      const rss = await peakRssMb(gw.pid);
+      const rss = await peakRssMb(await gw.servingPid());
       console.log(
         `memory: ${PHASE_SECONDS} s per phase at ${CONNECTIONS} connections; ` +
           `${answered.join('; ')}; gateway peak RSS ${Math.round(rss)} MB`,

@@ -14,7 +14,10 @@ export type LogLine = Record<string, unknown>;
 
 /** The gateway as `npm start` runs it: its own process, real signals. */
 export interface GatewayProcess {
+  /** The process started: with `DATABASE_URL`, the cluster's primary. */
   readonly pid: number;
+  /** The process serving requests (the primary's one worker, else `pid`). */
+  servingPid(): Promise<number>;
   readonly url: string;
   /** Every JSON line it has logged so far, and its raw stdout and stderr. */
   readonly lines: readonly LogLine[];
@@ -52,6 +55,7 @@ export async function startGatewayProcess(
   );
   const handle: GatewayProcess = {
     pid: child.pid ?? 0,
+    servingPid: () => servingPidOf(child.pid ?? 0),
     url,
     lines,
     output: () => raw.join(''),
@@ -84,6 +88,17 @@ export async function startGatewayProcess(
   throw new Error(
     `gateway did not serve within ${bootMs} ms:\n${raw.join('')}`,
   );
+}
+
+/**
+ * The worker a primary runs (the one child with `WORKERS=1`), or `pid`
+ * itself when it has none (the embedded database serves in one process).
+ */
+async function servingPidOf(pid: number): Promise<number> {
+  const children = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8')
+    .then((text) => text.trim().split(/\s+/).filter(Boolean).map(Number))
+    .catch(() => []);
+  return children.length === 1 ? (children[0] as number) : pid;
 }
 
 /**

@@ -24,7 +24,8 @@ export interface WorkerClusterOptions {
 }
 
 /**
- * The primary process of `WORKERS` > 1. It serves nothing itself: it forks
+ * The primary process whenever `DATABASE_URL` is set (`WORKERS` of them,
+ * one by default). It serves nothing itself: it forks
  * the workers (each runs `main.ts`, the whole gateway, on the same port
  * through Node's cluster module), the first alone so that migrations,
  * first-boot credentials and generated secrets are made once before the
@@ -69,7 +70,9 @@ export function runWorkerCluster(
       now(() =>
         log.info(
           { worker: worker.process.pid, workers: options.workers },
-          `First worker is serving; starting the other ${options.workers - 1}`,
+          options.workers > 1
+            ? `First worker is serving; starting the other ${options.workers - 1}`
+            : 'Worker is serving',
         ),
       );
     });
