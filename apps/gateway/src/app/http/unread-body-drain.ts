@@ -57,8 +57,11 @@ export function unreadBodyDrainMiddleware(
   limits: UnreadBodyLimits,
 ): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
   return (req, res, next) => {
+    // Before `finish`: there Node starts reading and dropping, without any
+    // bound, a body that no one began to read (an answer to its declared
+    // length), unless a reader is already attached.
     if (hasBody(req))
-      res.once('finish', () => {
+      res.once('prefinish', () => {
         if (!req.complete) drain(req, limits);
       });
     next();
