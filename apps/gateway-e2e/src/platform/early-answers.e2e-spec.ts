@@ -9,6 +9,11 @@ import {
   startErrorTrackingGateway,
 } from '../error-tracking/error-tracking-support';
 import type { ErrorTrackingGateway } from '../error-tracking/error-tracking-support';
+import {
+  APP_AUTH,
+  APP_KEY,
+  MARKETPLACE_ENV,
+} from '../marketplace/marketplace-support';
 
 const MIB = 1024 * 1024;
 /** The collector's body limit on this gateway. */
@@ -60,6 +65,7 @@ function writeThenRead(
   headers: Record<string, string>,
   body: Buffer,
   pace: Pace,
+  method = 'POST',
 ): Promise<Outcome> {
   const { hostname, port } = new URL(url);
   const { chunked, gapMs } = pace;
@@ -83,7 +89,7 @@ function writeThenRead(
     })
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('');
-    socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n`);
+    socket.write(`${method} ${path} HTTP/1.1\r\n${head}\r\n`);
     const frame = (bytes: Buffer) =>
       chunked
         ? Buffer.concat([
@@ -318,4 +324,59 @@ describe('early answers reach a client writing past the request deadline (e2e)',
       });
     },
   );
+});
+
+/**
+ * Upload routes check their caller before they read a body larger than the
+ * JSON APIs' limit: their answer is heard too, the rest of the body read up
+ * to the upload limit (plus 10%), not the 1 MiB assumed for a route that
+ * noted none.
+ */
+describe('early answers of upload routes reach a client still writing (e2e)', () => {
+  const UPLOAD_LIMIT = 32 * MIB;
+  /** Under both routes' limits, far over what the socket buffers hold. */
+  const UPLOAD = Buffer.alloc(24 * MIB, 'u');
+  const FULL_SPEED = { chunked: false, gapMs: 0 } as const;
+
+  let gw: ErrorTrackingGateway;
+
+  beforeAll(async () => {
+    gw = await startErrorTrackingGateway({
+      ...MARKETPLACE_ENV,
+      MARKETPLACE_MAX_UPLOAD_BYTES: String(UPLOAD_LIMIT),
+    });
+  });
+
+  afterAll(() => gw?.close());
+
+  const heard = (status: string) => ({
+    status: expect.stringMatching(new RegExp(`^HTTP/1\\.1 ${status} `)),
+    error: undefined,
+  });
+
+  it('hears 401 for an upload to a spent upload URL (marketplace)', async () => {
+    const created = await gw.http
+      .post(`/blob/${APP_KEY}`)
+      .set('Authorization', APP_AUTH)
+      .send({ _filename: 'a.bin', mimeType: 'text/plain', size: 4 })
+      .expect(201);
+    const url = new URL(created.body._uploadURL);
+    const path = `${url.pathname}${url.search}`;
+    await gw.http.put(path).send(Buffer.from('1234')).expect(201);
+    await expect(
+      writeThenRead(gw.url, path, {}, UPLOAD, FULL_SPEED, 'PUT'),
+    ).resolves.toEqual(heard('401'));
+  });
+
+  it("hears 401 for sentry-cli's chunks without a token", async () => {
+    await expect(
+      writeThenRead(
+        gw.url,
+        '/api/0/organizations/quitanda/chunk-upload/',
+        { 'Content-Type': 'multipart/form-data; boundary=x' },
+        UPLOAD,
+        FULL_SPEED,
+      ),
+    ).resolves.toEqual(heard('401'));
+  });
 });
