@@ -258,9 +258,9 @@ describe('early answers reach a client still writing (e2e)', () => {
  */
 describe('early answers reach a client writing past the request deadline (e2e)', () => {
   /** The request deadline here: shorter than any body below takes to send. */
-  const DEADLINE_MS = 1000;
-  /** 64 KiB pieces 50 ms apart: 1.6 s for these bodies. */
-  const SLOW = { gapMs: 50 } as const;
+  const DEADLINE_MS = 1500;
+  /** 64 KiB pieces 75 ms apart: 2.4 s for these bodies. */
+  const SLOW = { gapMs: 75 } as const;
   const SLOW_LIMIT = 2 * MIB;
 
   let gw: ErrorTrackingGateway;
