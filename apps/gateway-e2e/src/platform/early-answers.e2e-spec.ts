@@ -9,6 +9,11 @@ import {
   startErrorTrackingGateway,
 } from '../error-tracking/error-tracking-support';
 import type { ErrorTrackingGateway } from '../error-tracking/error-tracking-support';
+import {
+  APP_AUTH,
+  APP_KEY,
+  MARKETPLACE_ENV,
+} from '../marketplace/marketplace-support';
 
 const MIB = 1024 * 1024;
 /** The collector's body limit on this gateway. */
@@ -31,7 +36,16 @@ function blankLinesAfter(prefix: string, bytes = LIMIT): Buffer {
   ]);
 }
 
-type Pace = 'slowly, declared' | 'chunked at full speed';
+interface Pace {
+  readonly chunked: boolean;
+  /** Pause after each 64 KiB piece; 0: as fast as the socket takes them. */
+  readonly gapMs: number;
+}
+
+const PACES = {
+  'slowly, declared': { chunked: false, gapMs: 2 },
+  'chunked at full speed': { chunked: true, gapMs: 0 },
+} satisfies Record<string, Pace>;
 
 interface Outcome {
   /** The status line read, if any. */
@@ -42,9 +56,8 @@ interface Outcome {
 
 /**
  * A client that writes its whole request before it reads anything (as
- * Python's http stack does), then reads the status line. `slowly,
- * declared`: a Content-Length, the body in 64 KiB pieces 2 ms apart;
- * `chunked at full speed`: chunked, as fast as the socket takes it.
+ * Python's http stack does), then reads the status line: the body chunked
+ * or with its Content-Length, in 64 KiB pieces `pace.gapMs` apart.
  */
 function writeThenRead(
   url: string,
@@ -52,9 +65,10 @@ function writeThenRead(
   headers: Record<string, string>,
   body: Buffer,
   pace: Pace,
+  method = 'POST',
 ): Promise<Outcome> {
   const { hostname, port } = new URL(url);
-  const chunked = pace === 'chunked at full speed';
+  const { chunked, gapMs } = pace;
   return new Promise((resolve) => {
     const socket = connect(Number(port), hostname);
     let answer = '';
@@ -75,7 +89,7 @@ function writeThenRead(
     })
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('');
-    socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n`);
+    socket.write(`${method} ${path} HTTP/1.1\r\n${head}\r\n`);
     const frame = (bytes: Buffer) =>
       chunked
         ? Buffer.concat([
@@ -96,8 +110,8 @@ function writeThenRead(
         const piece = body.subarray(sent, sent + PIECE_BYTES);
         sent += piece.length;
         const more = socket.write(frame(piece));
-        if (!chunked) {
-          setTimeout(writeMore, 2);
+        if (gapMs > 0) {
+          setTimeout(writeMore, gapMs);
           return;
         }
         if (!more) {
@@ -199,7 +213,7 @@ describe('early answers reach a client still writing (e2e)', () => {
     ],
   ];
 
-  describe.each(['slowly, declared', 'chunked at full speed'] as const)(
+  describe.each(Object.keys(PACES) as Array<keyof typeof PACES>)(
     'a body written %s',
     (pace) => {
       it.each(cases)(
@@ -217,7 +231,7 @@ describe('early answers reach a client still writing (e2e)', () => {
                 path,
                 headers,
                 body,
-                pace,
+                PACES[pace],
               );
               expect(outcome).toEqual({
                 status: expect.stringMatching(
@@ -233,4 +247,136 @@ describe('early answers reach a client still writing (e2e)', () => {
       );
     },
   );
+});
+
+/**
+ * The client's transfer is not the request's deadline (`DB_TIMEOUT_MS`,
+ * what the server may wait for the database): a client whose body takes
+ * longer than that to arrive behind an early answer still hears it (the
+ * rest is read within the request timeout, `HTTP_REQUEST_TIMEOUT_MS`). A
+ * 101 MiB envelope over a 100 Mbit/s link takes 9 s, and was cut at 5 s.
+ */
+describe('early answers reach a client writing past the request deadline (e2e)', () => {
+  /** The request deadline here: shorter than any body below takes to send. */
+  const DEADLINE_MS = 1500;
+  /** 64 KiB pieces 75 ms apart: 2.4 s for these bodies. */
+  const SLOW = { gapMs: 75 } as const;
+  const SLOW_LIMIT = 2 * MIB;
+
+  let gw: ErrorTrackingGateway;
+  let project: { id: number; publicKey: string };
+
+  beforeAll(async () => {
+    gw = await startErrorTrackingGateway({
+      ERROR_TRACKING_MAX_BODY_BYTES: String(SLOW_LIMIT),
+      DB_TIMEOUT_MS: String(DEADLINE_MS),
+    });
+    project = await createTrackedProject(gw);
+  });
+
+  afterAll(() => gw?.close());
+
+  const envelope = (key?: string) =>
+    `/api/v4/error_tracking/collector/api/${project.id}/envelope/${key ? `?sentry_key=${key}` : ''}`;
+
+  const cases: ReadonlyArray<[string, boolean, () => string, Buffer, string]> =
+    [
+      [
+        '413 (its declared length)',
+        false,
+        () => envelope(project.publicKey),
+        blankLinesAfter('{}\n', SLOW_LIMIT + 64 * 1024),
+        '413',
+      ],
+      ...[false, true].flatMap(
+        (chunked): Array<[string, boolean, () => string, Buffer, string]> => [
+          [
+            "413 (an event item's header)",
+            chunked,
+            () => envelope(project.publicKey),
+            blankLinesAfter(
+              `{}\n{"type":"event","length":${MIB + 1}}\n`,
+              SLOW_LIMIT,
+            ),
+            '413',
+          ],
+          [
+            '401 (no key)',
+            chunked,
+            () => envelope(),
+            blankLinesAfter('{}\n', SLOW_LIMIT),
+            '401',
+          ],
+        ],
+      ),
+    ];
+
+  it.each(cases)(
+    'hears %s (chunked: %s)',
+    async (_name, chunked, path, body, status) => {
+      const outcome = await writeThenRead(gw.url, path(), {}, body, {
+        ...SLOW,
+        chunked,
+      });
+      expect(outcome).toEqual({
+        status: expect.stringMatching(new RegExp(`^HTTP/1\\.1 ${status} `)),
+        error: undefined,
+      });
+    },
+  );
+});
+
+/**
+ * Upload routes check their caller before they read a body larger than the
+ * JSON APIs' limit: their answer is heard too, the rest of the body read up
+ * to the upload limit (plus 10%), not the 1 MiB assumed for a route that
+ * noted none.
+ */
+describe('early answers of upload routes reach a client still writing (e2e)', () => {
+  const UPLOAD_LIMIT = 32 * MIB;
+  /** Under both routes' limits, far over what the socket buffers hold. */
+  const UPLOAD = Buffer.alloc(24 * MIB, 'u');
+  const FULL_SPEED = { chunked: false, gapMs: 0 } as const;
+
+  let gw: ErrorTrackingGateway;
+
+  beforeAll(async () => {
+    gw = await startErrorTrackingGateway({
+      ...MARKETPLACE_ENV,
+      MARKETPLACE_MAX_UPLOAD_BYTES: String(UPLOAD_LIMIT),
+    });
+  });
+
+  afterAll(() => gw?.close());
+
+  const heard = (status: string) => ({
+    status: expect.stringMatching(new RegExp(`^HTTP/1\\.1 ${status} `)),
+    error: undefined,
+  });
+
+  it('hears 401 for an upload to a spent upload URL (marketplace)', async () => {
+    const created = await gw.http
+      .post(`/blob/${APP_KEY}`)
+      .set('Authorization', APP_AUTH)
+      .send({ _filename: 'a.bin', mimeType: 'text/plain', size: 4 })
+      .expect(201);
+    const url = new URL(created.body._uploadURL);
+    const path = `${url.pathname}${url.search}`;
+    await gw.http.put(path).send(Buffer.from('1234')).expect(201);
+    await expect(
+      writeThenRead(gw.url, path, {}, UPLOAD, FULL_SPEED, 'PUT'),
+    ).resolves.toEqual(heard('401'));
+  });
+
+  it("hears 401 for sentry-cli's chunks without a token", async () => {
+    await expect(
+      writeThenRead(
+        gw.url,
+        '/api/0/organizations/quitanda/chunk-upload/',
+        { 'Content-Type': 'multipart/form-data; boundary=x' },
+        UPLOAD,
+        FULL_SPEED,
+      ),
+    ).resolves.toEqual(heard('401'));
+  });
 });

@@ -138,6 +138,15 @@ describe('platform operations (e2e)', () => {
     });
   });
 
+  it('keeps an idle keep-alive connection 75 s, and says so', async () => {
+    // Closing an idle connection races a client reusing it that instant
+    // (ECONNRESET): most clients pool theirs longer than Node's 5 s, and
+    // Node's and undici's drop theirs before the advertised timeout.
+    const res = await http.get('/health/live').set('Connection', 'keep-alive');
+    expect(res.headers['connection']).toBe('keep-alive');
+    expect(res.headers['keep-alive']).toBe('timeout=75');
+  });
+
   it('does not advertise its framework and forbids content sniffing', async () => {
     const res = await http.get('/health/live');
     expect(res.headers['x-powered-by']).toBeUndefined();

@@ -43,7 +43,9 @@ export function configureApp(
   app.use(
     unreadBodyDrainMiddleware({
       defaultLimitBytes: DEFAULT_DRAIN_LIMIT_BYTES,
-      timeoutMs: config.dbTimeoutMs,
+      // The client's transfer, not a wait for the database: a large body
+      // on a slow link outlasts the request deadline (DB_TIMEOUT_MS).
+      timeoutMs: config.http.requestTimeoutMs,
     }),
   );
   // No response of this API is meant to be sniffed into something else.

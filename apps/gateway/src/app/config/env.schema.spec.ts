@@ -236,7 +236,7 @@ describe('environment validation', () => {
     expect(loadConfig({}).http).toEqual({
       headersTimeoutMs: 15_000,
       requestTimeoutMs: 60_000,
-      keepAliveTimeoutMs: 5_000,
+      keepAliveTimeoutMs: 75_000,
       maxConnections: 2_048,
     });
     expect(

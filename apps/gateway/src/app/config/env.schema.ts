@@ -359,9 +359,13 @@ export class EnvironmentVariables {
   @IntRange(100, 3_600_000)
   HTTP_REQUEST_TIMEOUT_MS = 60_000;
 
+  /**
+   * nginx's `keepalive_timeout`: longer than clients pool an idle
+   * connection, whose reuse would race the close (docs/decisions.md).
+   */
   @Transform(toInt)
   @IntRange(100, 600_000)
-  HTTP_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+  HTTP_KEEP_ALIVE_TIMEOUT_MS = 75_000;
 
   @Transform(toInt)
   @IntRange(1, 1_000_000)

@@ -8,7 +8,10 @@ export interface UnreadBodyLimits {
    * up to a route's limit plus 10% of an unread body is read and dropped.
    */
   readonly defaultLimitBytes: number;
-  /** How long the rest may take to arrive. */
+  /**
+   * How long the rest may take to arrive: the time a client has to send a
+   * whole request, as slow links need for a large body.
+   */
   readonly timeoutMs: number;
 }
 
@@ -50,15 +53,18 @@ function drain(req: IncomingMessage, limits: UnreadBodyLimits): void {
  * that stopped (a limit, the body budget) leaves the body paused, the
  * client blocked writing. So once such a response is sent, the rest of the
  * body is read and dropped (no memory kept), within bounds: at most the
- * route's body limit plus 10% and `timeoutMs` (the request deadline),
+ * route's body limit plus 10% and `timeoutMs` (the request timeout),
  * after which the connection is closed.
  */
 export function unreadBodyDrainMiddleware(
   limits: UnreadBodyLimits,
 ): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
   return (req, res, next) => {
+    // Before `finish`: there Node starts reading and dropping, without any
+    // bound, a body that no one began to read (an answer to its declared
+    // length), unless a reader is already attached.
     if (hasBody(req))
-      res.once('finish', () => {
+      res.once('prefinish', () => {
         if (!req.complete) drain(req, limits);
       });
     next();

@@ -1,18 +1,18 @@
 import type { IncomingMessage } from 'node:http';
 
-import { holdBodyBytes, noteBodyLimit } from '@quitanda/http';
+import { holdBodyBytes } from '@quitanda/http';
 
 import { MarketplaceError } from '../common/marketplace.errors';
 
 /**
  * The request body as bytes, refusing (413) more than `limit`; the bytes
  * count against the gateway's body budget as they arrive (429 past it).
+ * The route notes its own body limit (`noteBodyLimit`), before its checks.
  */
 export async function readBytes(
   stream: IncomingMessage,
   limit: number,
 ): Promise<Buffer> {
-  noteBodyLimit(stream, limit);
   const parts: Buffer[] = [];
   let total = 0;
   try {

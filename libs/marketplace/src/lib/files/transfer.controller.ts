@@ -16,7 +16,12 @@ import {
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { ApiErrorResponses, ApiPublic, endWithBody } from '@quitanda/http';
+import {
+  ApiErrorResponses,
+  ApiPublic,
+  endWithBody,
+  noteBodyLimit,
+} from '@quitanda/http';
 import type { Request, Response } from 'express';
 
 import { KINVEY_ENTITY, KinveyErrorDto } from '../http/kinvey-api.decorators';
@@ -91,6 +96,10 @@ export class TransferController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
+    // Noted before any check, so that a refusal (a spent or forged URL, a
+    // body over the file's size) is heard by a client still writing: the
+    // rest is read and dropped up to the upload limit, not 1 MiB.
+    noteBodyLimit(req, this.transfer.maxUploadBytes);
     const file = await this.transfer.authorise('upload', appKey, id, params);
     const range = parseContentRange(contentRange);
     if (contentRange && !range) {

@@ -80,6 +80,11 @@ export class TransferService {
     return file;
   }
 
+  /** The most bytes any upload carries (`MARKETPLACE_MAX_UPLOAD_BYTES`). */
+  get maxUploadBytes(): number {
+    return this.options.maxUploadBytes;
+  }
+
   /** The most bytes this upload may still carry. */
   limitFor(file: StoredFile, range: UploadRange | undefined): number {
     const declared = file.size >= 0 ? file.size : this.options.maxUploadBytes;
