@@ -117,6 +117,11 @@ export function firstScreen(
   return lines.join('\n');
 }
 
+/** The migrations a start applied, as one line of the first screen. */
+export function migrationsLine(count: number): string {
+  return `Applied ${count} migration${count === 1 ? '' : 's'}`;
+}
+
 async function readCredentials(
   file: string,
 ): Promise<InitialCredentials | undefined> {
