@@ -83,9 +83,10 @@ export async function startGateway(
     configureApp(app, config, log);
     const connections = new ConnectionDrain(app.getHttpServer());
     await app.init();
-    const generated = await bootstrapContexts(app, activeContexts(config));
-    if (Object.keys(generated).length > 0)
-      await recordInitialCredentials(config.dataDir, generated);
+    await recordInitialCredentials(
+      config.dataDir,
+      await bootstrapContexts(app, activeContexts(config)),
+    );
     await app.listen(config.port, config.host);
     const address = app.getHttpServer().address() as AddressInfo;
     const host =

@@ -8,6 +8,7 @@ import {
   bootstrapErrorTracking,
   errorTrackingDataSourceOptions,
   errorTrackingHttpErrorFormat,
+  retiredErrorTrackingCredentials,
 } from '@quitanda/error-tracking';
 import type { ErrorTrackingModuleOptions } from '@quitanda/error-tracking';
 
@@ -44,6 +45,7 @@ export const ERROR_TRACKING_CONTEXT: ContextEntry = {
   cliModule: (config) =>
     ErrorTrackingCliModule.forRoot(errorTrackingOptions(config)),
   bootstrap: (app) => bootstrapErrorTracking(app),
+  retiredCredentials: (app) => retiredErrorTrackingCredentials(app),
   errorFormat: errorTrackingHttpErrorFormat,
   securitySchemes: ERROR_TRACKING_SECURITY_SCHEMES,
 };

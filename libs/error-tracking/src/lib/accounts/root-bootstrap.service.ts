@@ -28,6 +28,17 @@ export class RootBootstrapService {
     private readonly options: ErrorTrackingModuleOptions,
   ) {}
 
+  /**
+   * The recorded first-boot credentials that no longer sign in: root's
+   * generated password once one was chosen for root (at the first sign-in,
+   * or by `users:set-password`), or once root is gone.
+   */
+  async retired(): Promise<string[]> {
+    const root = await this.accounts.findUserByUsername(ROOT_USERNAME);
+    // Only a generated password expires; choosing one clears the date.
+    return root?.passwordExpiresAt ? [] : ['root_username', 'root_password'];
+  }
+
   async run(): Promise<Record<string, string> | undefined> {
     const configured = this.options.initialRootToken;
     // Slow hashing happens before the transaction, never inside it.
