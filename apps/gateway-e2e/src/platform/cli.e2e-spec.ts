@@ -1,5 +1,12 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import {
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  rm,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -7,7 +14,7 @@ import request from 'supertest';
 
 import { signedInAgent } from '../error-tracking/web-support';
 import { basic } from '../marketplace/marketplace-support';
-import { ROOT, runCli } from '../support/gateway-process';
+import { ROOT, runCli, serveEmbedded } from '../support/gateway-process';
 import { startTestGateway } from '../support/test-gateway';
 import type { TestGateway } from '../support/test-gateway';
 
@@ -176,5 +183,64 @@ describe('the operator CLI and the version (e2e)', () => {
     expect(metrics.text).toContain(
       `quitanda_build_info{version="${version}",commit="${res.body.commit}"} 1`,
     );
+  });
+});
+
+describe('the operator CLI where DATA_DIR holds no database (e2e)', () => {
+  let work: string;
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'quitanda-cli-no-database-'));
+  });
+
+  afterAll(() => rm(work, { recursive: true, force: true }));
+
+  const refusal = (dataDir: string) =>
+    `No database in ${dataDir}: DATA_DIR is the folder of the embedded database, made by the gateway's first start ` +
+    '(by default .data in the directory it starts from). Set DATA_DIR to that folder, or DATABASE_URL to use a PostgreSQL server.\n';
+
+  it('refuses a command at once, naming the folder it looked in, and creates nothing', async () => {
+    const missing = join(work, 'missing');
+    expect(
+      await runCli(['tokens:create', '--username', 'root'], {
+        DATA_DIR: missing,
+      }),
+    ).toEqual({ code: 1, stdout: '', stderr: refusal(missing) });
+    expect(existsSync(missing)).toBe(false);
+
+    const empty = join(work, 'empty');
+    await mkdir(empty);
+    expect(
+      await runCli(['marketplace:apps:list'], { DATA_DIR: empty }),
+    ).toEqual({ code: 1, stdout: '', stderr: refusal(empty) });
+    expect(await readdir(empty)).toEqual([]);
+  });
+
+  it('answers --help without opening or creating a database', async () => {
+    const missing = join(work, 'help');
+    const run = await runCli(['--help'], { DATA_DIR: missing });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toContain('tokens:create');
+    expect(existsSync(missing)).toBe(false);
+  });
+
+  it('names a database with no Quitanda tables and how to point at the right one', async () => {
+    const stray = join(work, 'stray');
+    const embedded = await serveEmbedded(stray);
+    try {
+      const run = await runCli(['tokens:create', '--username', 'root'], {
+        DATA_DIR: stray,
+      });
+      expect(run).toMatchObject({ code: 1, stdout: '' });
+      expect(run.stderr).toMatch(
+        new RegExp(
+          `^relation "error_tracking\\.\\w+" does not exist \\(the embedded database in ${stray} has no Quitanda tables: ` +
+            'if it is not the gateway.s, set DATA_DIR to the gateway.s folder or DATABASE_URL to its server; ' +
+            'a new database is set up by `npm run migrate`\\)\\n$',
+        ),
+      );
+    } finally {
+      await embedded.close();
+    }
   });
 });

@@ -42,3 +42,21 @@ export async function contextsForCommand(
   );
   return Promise.all(names.map((name) => LOADERS[name]()));
 }
+
+/**
+ * Whether a command makes a database where there is none: `migrate` and
+ * `restore` do; every other one needs an existing one.
+ */
+export function createsDatabase(command: string | undefined): boolean {
+  return command === 'migrate' || command === 'restore';
+}
+
+/** Whether the command line only asks for help (which runs no command). */
+export function onlyHelp(args: readonly string[]): boolean {
+  return (
+    args.length === 0 ||
+    args[0] === 'help' ||
+    args.includes('--help') ||
+    args.includes('-h')
+  );
+}
