@@ -25,6 +25,7 @@ async function main(): Promise<void> {
   // `--version` does without; of the contexts, only the command's.
   await import('reflect-metadata');
   const { CommandFactory } = await import('nest-commander');
+  const { DomainError } = await import('@quitanda/kernel');
   const { loadDotEnv } = await import('./app/config/env-file');
   const { ConfigurationError } = await import('./app/config/env.schema');
   const { loadConfig } = await import('./app/config/gateway-config');
@@ -74,7 +75,9 @@ async function main(): Promise<void> {
               "set DATA_DIR to the gateway's folder or DATABASE_URL to its server; " +
               'a new database is set up by `npm run migrate`)'
             : '';
-        process.stderr.write(`${error.message}${hint}\n`);
+        const text =
+          error instanceof DomainError ? error.plainMessage : error.message;
+        process.stderr.write(`${text}${hint}\n`);
         process.exitCode = 1;
       },
     });

@@ -36,6 +36,18 @@ describe('the operator CLI and the version (e2e)', () => {
 
   afterAll(() => gw?.close());
 
+  /** A marketplace app made by the CLI: its key and master secret. */
+  async function createApp(name: string) {
+    const created = await runCli(
+      ['marketplace:apps:create', '--name', name],
+      env,
+    );
+    return JSON.parse(created.stdout) as {
+      appKey: string;
+      masterSecret: string;
+    };
+  }
+
   it('--version answers without opening (or creating) a database', async () => {
     const nowhere = join(tmpdir(), `quitanda-never-created-${process.pid}`);
     const run = await runCli(['--version'], { DATA_DIR: nowhere });
@@ -68,8 +80,44 @@ describe('the operator CLI and the version (e2e)', () => {
     expect(failing).toEqual({
       code: 1,
       stdout: '',
-      stderr: '404 User Not Found\n',
+      stderr: 'No user named ghost.\n',
     });
+  });
+
+  it("says what is missing in plain words; the API keeps Kinvey's and GitLab's texts on the wire", async () => {
+    const { appKey, masterSecret } = await createApp('Plain words');
+    expect(
+      await runCli(
+        ['marketplace:collections:show', '--app', appKey, 'nosuch'],
+        env,
+      ),
+    ).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'No collection nosuch in this app.\n',
+    });
+    expect(
+      await runCli(
+        ['marketplace:collections:list', '--app', 'kid_nosuchapp'],
+        env,
+      ),
+    ).toEqual({ code: 1, stdout: '', stderr: 'No app kid_nosuchapp.\n' });
+
+    const wire = await request(gw.url)
+      .get(`/appdata/${appKey}/nosuch/_count`)
+      .set('Authorization', basic(appKey, masterSecret));
+    expect(wire.body).toMatchObject({
+      error: 'CollectionNotFound',
+      description: 'This collection not found for this app backend',
+    });
+    const { 'error-tracking': root } = JSON.parse(
+      await readFile(join(gw.dataDir, 'initial-credentials.json'), 'utf8'),
+    ) as { 'error-tracking': { root_token: string } };
+    const gitlab = await request(gw.url)
+      .post('/api/v4/users/999999/personal_access_tokens')
+      .set('PRIVATE-TOKEN', root.root_token)
+      .send({ name: 'ci', scopes: ['api'] });
+    expect(gitlab.body).toEqual({ message: '404 User Not Found' });
   });
 
   it('takes a password from standard input, never from argv, and it signs in', async () => {
@@ -111,14 +159,7 @@ describe('the operator CLI and the version (e2e)', () => {
   });
 
   it('marketplace:import shows progress, reports rejections and is idempotent', async () => {
-    const created = await runCli(
-      ['marketplace:apps:create', '--name', 'Moving in'],
-      env,
-    );
-    const { appKey, masterSecret } = JSON.parse(created.stdout) as {
-      appKey: string;
-      masterSecret: string;
-    };
+    const { appKey, masterSecret } = await createApp('Moving in');
     const dir = await mkdtemp(join(tmpdir(), 'kinvey-export-'));
     try {
       await writeFile(

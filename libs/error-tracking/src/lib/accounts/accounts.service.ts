@@ -194,7 +194,8 @@ export class AccountsService {
 
   async getUserByUsername(username: string): Promise<UserRecord> {
     const user = await this.repository.findUserByUsername(username);
-    if (!user) throw ErrorTrackingError.notFound('User');
+    if (!user)
+      throw ErrorTrackingError.notFound('User', `No user named ${username}.`);
     return user;
   }
 
