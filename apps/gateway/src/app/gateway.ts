@@ -6,10 +6,8 @@ import type { Logger } from 'pino';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 
 import { AppModule } from './app.module';
-import {
-  bootstrapContexts,
-  recordInitialCredentials,
-} from './bootstrap/initial-credentials';
+import { recordInitialCredentials } from './bootstrap/initial-credentials';
+import { bootstrapContexts } from './contexts/context-bootstrap';
 import { withAlertsKey } from './bootstrap/generated-secrets';
 import {
   firstScreen,

@@ -2,13 +2,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { INestApplicationContext } from '@nestjs/common';
-
-import type { ContextEntry } from '../contexts/context-catalog';
-import {
-  bootstrapContexts,
-  recordInitialCredentials,
-} from './initial-credentials';
+import { recordInitialCredentials } from './initial-credentials';
 
 describe('initial credentials', () => {
   let dataDir: string;
@@ -18,27 +12,6 @@ describe('initial credentials', () => {
   });
 
   afterEach(() => rm(dataDir, { recursive: true, force: true }));
-
-  it('collects what each context generated and what no longer works, skipping contexts with neither', async () => {
-    const entries = [
-      {
-        name: 'marketplace',
-        bootstrap: async () => ({ appKey: 'kid_x', appSecret: 's' }),
-      },
-      { name: 'events' },
-      {
-        name: 'error-tracking',
-        bootstrap: async () => undefined,
-        retiredCredentials: async () => ['root_password'],
-      },
-    ] as unknown as ContextEntry[];
-    await expect(
-      bootstrapContexts({} as INestApplicationContext, entries),
-    ).resolves.toEqual({
-      generated: { marketplace: { appKey: 'kid_x', appSecret: 's' } },
-      retired: { 'error-tracking': ['root_password'] },
-    });
-  });
 
   it('writes them owner-only, keeping what an earlier boot recorded', async () => {
     const path = join(dataDir, 'initial-credentials.json');

@@ -2,10 +2,6 @@ import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
-import type { INestApplicationContext } from '@nestjs/common';
-
-import type { ContextEntry } from '../contexts/context-catalog';
-
 export const INITIAL_CREDENTIALS_FILE = 'initial-credentials.json';
 
 /** What first boot generated, per context: `{ marketplace: {...}, "error-tracking": {...} }`. */
@@ -18,29 +14,6 @@ export type InitialCredentials = Record<
 export interface CredentialChanges {
   readonly generated: InitialCredentials;
   readonly retired: Readonly<Record<string, readonly string[]>>;
-}
-
-/**
- * Runs every served context's first-boot work (ensure the configured
- * credentials exist; on an empty database, generate demo ones) and returns
- * what was generated and which recorded credentials no longer work.
- * Contexts do their part under a database lock, so replicas booting
- * together generate one set.
- */
-export async function bootstrapContexts(
-  app: INestApplicationContext,
-  entries: readonly ContextEntry[],
-): Promise<CredentialChanges> {
-  const generated: InitialCredentials = {};
-  const retired: Record<string, readonly string[]> = {};
-  for (const entry of entries) {
-    const values = await entry.bootstrap?.(app);
-    if (values && Object.keys(values).length > 0)
-      generated[entry.name] = values;
-    const gone = await entry.retiredCredentials?.(app);
-    if (gone && gone.length > 0) retired[entry.name] = gone;
-  }
-  return { generated, retired };
 }
 
 /** The recorded credentials of `file`; none when it is missing or unreadable. */

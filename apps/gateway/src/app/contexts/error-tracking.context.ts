@@ -12,6 +12,7 @@ import {
 } from '@quitanda/error-tracking';
 import type { ErrorTrackingModuleOptions } from '@quitanda/error-tracking';
 
+import { recordInitialCredentials } from '../bootstrap/initial-credentials';
 import type { GatewayConfig } from '../config/gateway-config';
 import type { ContextEntry } from './context-entry';
 
@@ -23,6 +24,11 @@ function errorTrackingOptions(
     publicBaseUrl: config.publicBaseUrl,
     trustProxy: config.trustProxy,
     initialRootToken: config.initialRootToken,
+    retireInitialCredentials: (names) =>
+      recordInitialCredentials(config.dataDir, {
+        generated: {},
+        retired: { 'error-tracking': names },
+      }),
     ...errorTracking,
     // The embedded database runs in this process: no outage to spool through.
     spool: config.databaseUrl

@@ -7,8 +7,12 @@ import type { ErrorTrackingModuleOptions } from '../common/error-tracking.option
 import { ErrorTrackingDatabase } from '../persistence/error-tracking.database';
 import { AccountsRepository } from './accounts.repository';
 import { newAccessToken } from './accounts.service';
+import {
+  ROOT_PASSWORD_CREDENTIALS,
+  ROOT_USERNAME,
+} from './initial-credentials-retirement';
 
-export const ROOT_USERNAME = 'root';
+export { ROOT_USERNAME };
 export const INITIAL_ROOT_TOKEN_NAME = 'INITIAL_ROOT_TOKEN';
 
 /**
@@ -36,7 +40,7 @@ export class RootBootstrapService {
   async retired(): Promise<string[]> {
     const root = await this.accounts.findUserByUsername(ROOT_USERNAME);
     // Only a generated password expires; choosing one clears the date.
-    return root?.passwordExpiresAt ? [] : ['root_username', 'root_password'];
+    return root?.passwordExpiresAt ? [] : [...ROOT_PASSWORD_CREDENTIALS];
   }
 
   async run(): Promise<Record<string, string> | undefined> {
