@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   const { databaseDescription, openGatewayDatabase } =
     await import('./app/database/gateway-database');
   const { CliModule } = await import('./cli/cli.module');
-  const { contextsForCommand, createsDatabase, onlyHelp } =
+  const { contextsForCommand, createsDatabase, runsCommand } =
     await import('./cli/cli-contexts');
   let config;
   try {
@@ -46,13 +46,13 @@ async function main(): Promise<void> {
     throw error;
   }
   const contexts = await contextsForCommand(first, config);
-  // Help runs no command: it needs no database, and must not create one.
-  const database = onlyHelp(process.argv.slice(2))
-    ? undefined
-    : await openGatewayDatabase(config, {
+  // Help, or a name no command has, needs no database (nor creates one).
+  const database = runsCommand(process.argv.slice(2))
+    ? await openGatewayDatabase(config, {
         attach: true,
         create: createsDatabase(first),
-      });
+      })
+    : undefined;
   try {
     await CommandFactory.run(CliModule.forRoot(config, database, contexts), {
       logger: ['error', 'warn'],

@@ -257,11 +257,17 @@ describe('the operator CLI where DATA_DIR holds no database (e2e)', () => {
     expect(await readdir(empty)).toEqual([]);
   });
 
-  it('answers --help without opening or creating a database', async () => {
+  it('answers --help and an unknown command without opening or creating a database', async () => {
     const missing = join(work, 'help');
     const run = await runCli(['--help'], { DATA_DIR: missing });
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).toContain('tokens:create');
+    expect(await runCli(['toknes:create'], { DATA_DIR: missing })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        "error: unknown command 'toknes:create'\n(Did you mean tokens:create?)\n",
+    });
     expect(existsSync(missing)).toBe(false);
   });
 

@@ -51,12 +51,24 @@ export function createsDatabase(command: string | undefined): boolean {
   return command === 'migrate' || command === 'restore';
 }
 
-/** Whether the command line only asks for help (which runs no command). */
-export function onlyHelp(args: readonly string[]): boolean {
+/** The platform's own commands (cli/*.command.ts). */
+const PLATFORM_COMMANDS: ReadonlySet<string> = new Set([
+  'migrate',
+  'backup',
+  'restore',
+]);
+
+/**
+ * Whether the command line runs a command, which needs a database: not a
+ * help request, nor a name no context or the platform could own (commander
+ * answers those with its own error, no database needed).
+ */
+export function runsCommand(args: readonly string[]): boolean {
+  const [command] = args;
+  if (!command || command === 'help') return false;
+  if (args.includes('--help') || args.includes('-h')) return false;
   return (
-    args.length === 0 ||
-    args[0] === 'help' ||
-    args.includes('--help') ||
-    args.includes('-h')
+    PLATFORM_COMMANDS.has(command) ||
+    OWNERS[command.split(':')[0] ?? ''] !== undefined
   );
 }
