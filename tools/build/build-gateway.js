@@ -7,20 +7,23 @@ const {
   copyFileSync,
   mkdirSync,
   readFileSync,
-  readdirSync,
   rmSync,
   writeFileSync,
 } = require('node:fs');
 const { dirname, join, relative } = require('node:path');
 const { transformFileSync } = require('@swc/core');
 const { buildInfo } = require('./build-info');
+const {
+  DIGEST_FILE,
+  assetFiles,
+  inputsDigest,
+  sourceRoots,
+  typescriptFiles,
+} = require('./build-inputs');
 
 const root = join(__dirname, '../..');
 const outDir = join(root, 'dist');
-const sources = [join(root, 'apps/gateway/src'), join(root, 'libs')];
-const skip =
-  /(\.spec\.ts|\.int-spec\.ts|\.e2e-spec\.ts|\.d\.ts)$|\/src\/testing\//;
-
+const sources = sourceRoots(root);
 const swcrc = JSON.parse(readFileSync(join(root, '.swcrc'), 'utf8'));
 const { compilerOptions } = JSON.parse(
   readFileSync(join(root, 'tsconfig.base.json'), 'utf8'),
@@ -28,30 +31,8 @@ const { compilerOptions } = JSON.parse(
 swcrc.jsc.baseUrl = root;
 swcrc.jsc.paths = compilerOptions.paths;
 
-// Files the code reads at run time (the web UI's CSS and JS) live in
-// `assets/` folders beside it and are copied as they are.
-function* assetFiles(dir, inAssets = false) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (entry.name !== 'node_modules')
-        yield* assetFiles(path, inAssets || entry.name === 'assets');
-    } else if (inAssets) {
-      yield path;
-    }
-  }
-}
-
-function* typescriptFiles(dir) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (entry.name !== 'node_modules') yield* typescriptFiles(path);
-    } else if (entry.name.endsWith('.ts') && !skip.test(path)) {
-      yield path;
-    }
-  }
-}
+// Taken before compiling: a file changed meanwhile makes the next check differ.
+const digest = inputsDigest(root);
 
 rmSync(outDir, { recursive: true, force: true });
 let count = 0;
@@ -86,4 +67,6 @@ writeFileSync(
   join(outDir, 'build-info.json'),
   `${JSON.stringify(buildInfo(root))}\n`,
 );
+// Last: its presence says the build above finished.
+writeFileSync(join(root, DIGEST_FILE), `${digest}\n`);
 console.log(`Built ${count} files into ${relative(root, outDir)}/`);

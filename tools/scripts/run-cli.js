@@ -2,47 +2,24 @@
 // since the last build (quietly, through Nx's cache), then runs the operator
 // CLI with the given arguments.
 const { spawnSync } = require('node:child_process');
-const { readdirSync, statSync } = require('node:fs');
+const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
-const root = join(__dirname, '../..');
-const built = join(root, 'dist/build-info.json');
+const { DIGEST_FILE, inputsDigest } = require('../build/build-inputs');
 
-/** Newest modification time under `dir` (skipping node_modules). */
-function newest(dir) {
-  let latest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules') continue;
-    const path = join(dir, entry.name);
-    latest = Math.max(
-      latest,
-      entry.isDirectory() ? newest(path) : statSync(path).mtimeMs,
-    );
-  }
-  return latest;
-}
+const root = join(__dirname, '../..');
 
 /**
- * Asking Nx costs a second or more (it hashes the workspace); a look at the
- * sources' modification times costs milliseconds, so Nx is asked only when
- * something may have changed since dist/ was written.
+ * Asking Nx costs a second or more (it hashes the workspace); the digest of
+ * what the build reads costs milliseconds, so Nx is asked only when dist/
+ * was built from other sources than these (or is not there).
  */
 function upToDate() {
   try {
-    const builtAt = statSync(built).mtimeMs;
-    return [
-      'apps/gateway',
-      'libs',
-      'tools/build',
-      'package.json',
-      'tsconfig.base.json',
-    ].every((path) => {
-      const full = join(root, path);
-      const latest = statSync(full).isDirectory()
-        ? newest(full)
-        : statSync(full).mtimeMs;
-      return latest < builtAt;
-    });
+    return (
+      readFileSync(join(root, DIGEST_FILE), 'utf8').trim() ===
+      inputsDigest(root)
+    );
   } catch {
     return false;
   }

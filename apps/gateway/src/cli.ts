@@ -25,13 +25,15 @@ async function main(): Promise<void> {
   // `--version` does without; of the contexts, only the command's.
   await import('reflect-metadata');
   const { CommandFactory } = await import('nest-commander');
+  const { DomainError } = await import('@quitanda/kernel');
   const { loadDotEnv } = await import('./app/config/env-file');
   const { ConfigurationError } = await import('./app/config/env.schema');
   const { loadConfig } = await import('./app/config/gateway-config');
-  const { openGatewayDatabase } =
+  const { databaseDescription, openGatewayDatabase } =
     await import('./app/database/gateway-database');
   const { CliModule } = await import('./cli/cli.module');
-  const { contextsForCommand } = await import('./cli/cli-contexts');
+  const { contextsForCommand, createsDatabase, runsCommand } =
+    await import('./cli/cli-contexts');
   let config;
   try {
     loadDotEnv();
@@ -44,7 +46,13 @@ async function main(): Promise<void> {
     throw error;
   }
   const contexts = await contextsForCommand(first, config);
-  const database = await openGatewayDatabase(config, { attach: true });
+  // Help, or a name no command has, needs no database (nor creates one).
+  const database = runsCommand(process.argv.slice(2))
+    ? await openGatewayDatabase(config, {
+        attach: true,
+        create: createsDatabase(first),
+      })
+    : undefined;
   try {
     await CommandFactory.run(CliModule.forRoot(config, database, contexts), {
       logger: ['error', 'warn'],
@@ -59,17 +67,22 @@ async function main(): Promise<void> {
         // Commander runs the errorHandler inside its parse, so what it
         // threw arrives here: passed on, not reported a second time.
         if (error instanceof Reported) throw error;
-        // PostgreSQL's undefined_table: a database nothing has migrated yet.
+        // PostgreSQL's undefined_table: a database nothing has migrated,
+        // most often not the gateway's (a mistyped DATA_DIR or URL).
         const hint =
           (error as { code?: string }).code === '42P01'
-            ? ' (this database is not migrated yet: run `npm run migrate` or start the gateway once)'
+            ? ` (${databaseDescription(config)} has no Quitanda tables: if it is not the gateway's, ` +
+              "set DATA_DIR to the gateway's folder or DATABASE_URL to its server; " +
+              'a new database is set up by `npm run migrate`)'
             : '';
-        process.stderr.write(`${error.message}${hint}\n`);
+        const text =
+          error instanceof DomainError ? error.plainMessage : error.message;
+        process.stderr.write(`${text}${hint}\n`);
         process.exitCode = 1;
       },
     });
   } finally {
-    await database.close();
+    await database?.close();
   }
 }
 

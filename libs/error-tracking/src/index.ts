@@ -1,6 +1,7 @@
 export {
   ErrorTrackingModule,
   bootstrapErrorTracking,
+  retiredErrorTrackingCredentials,
 } from './lib/composition/error-tracking.module';
 export { ErrorTrackingCliModule } from './lib/cli/error-tracking-cli.module';
 export type {

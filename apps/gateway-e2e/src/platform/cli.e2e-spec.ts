@@ -1,5 +1,12 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import {
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  rm,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -7,7 +14,7 @@ import request from 'supertest';
 
 import { signedInAgent } from '../error-tracking/web-support';
 import { basic } from '../marketplace/marketplace-support';
-import { ROOT, runCli } from '../support/gateway-process';
+import { ROOT, runCli, serveEmbedded } from '../support/gateway-process';
 import { startTestGateway } from '../support/test-gateway';
 import type { TestGateway } from '../support/test-gateway';
 
@@ -28,6 +35,18 @@ describe('the operator CLI and the version (e2e)', () => {
   });
 
   afterAll(() => gw?.close());
+
+  /** A marketplace app made by the CLI: its key and master secret. */
+  async function createApp(name: string) {
+    const created = await runCli(
+      ['marketplace:apps:create', '--name', name],
+      env,
+    );
+    return JSON.parse(created.stdout) as {
+      appKey: string;
+      masterSecret: string;
+    };
+  }
 
   it('--version answers without opening (or creating) a database', async () => {
     const nowhere = join(tmpdir(), `quitanda-never-created-${process.pid}`);
@@ -61,8 +80,44 @@ describe('the operator CLI and the version (e2e)', () => {
     expect(failing).toEqual({
       code: 1,
       stdout: '',
-      stderr: '404 User Not Found\n',
+      stderr: 'No user named ghost.\n',
     });
+  });
+
+  it("says what is missing in plain words; the API keeps Kinvey's and GitLab's texts on the wire", async () => {
+    const { appKey, masterSecret } = await createApp('Plain words');
+    expect(
+      await runCli(
+        ['marketplace:collections:show', '--app', appKey, 'nosuch'],
+        env,
+      ),
+    ).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'No collection nosuch in this app.\n',
+    });
+    expect(
+      await runCli(
+        ['marketplace:collections:list', '--app', 'kid_nosuchapp'],
+        env,
+      ),
+    ).toEqual({ code: 1, stdout: '', stderr: 'No app kid_nosuchapp.\n' });
+
+    const wire = await request(gw.url)
+      .get(`/appdata/${appKey}/nosuch/_count`)
+      .set('Authorization', basic(appKey, masterSecret));
+    expect(wire.body).toMatchObject({
+      error: 'CollectionNotFound',
+      description: 'This collection not found for this app backend',
+    });
+    const { 'error-tracking': root } = JSON.parse(
+      await readFile(join(gw.dataDir, 'initial-credentials.json'), 'utf8'),
+    ) as { 'error-tracking': { root_token: string } };
+    const gitlab = await request(gw.url)
+      .post('/api/v4/users/999999/personal_access_tokens')
+      .set('PRIVATE-TOKEN', root.root_token)
+      .send({ name: 'ci', scopes: ['api'] });
+    expect(gitlab.body).toEqual({ message: '404 User Not Found' });
   });
 
   it('takes a password from standard input, never from argv, and it signs in', async () => {
@@ -104,14 +159,7 @@ describe('the operator CLI and the version (e2e)', () => {
   });
 
   it('marketplace:import shows progress, reports rejections and is idempotent', async () => {
-    const created = await runCli(
-      ['marketplace:apps:create', '--name', 'Moving in'],
-      env,
-    );
-    const { appKey, masterSecret } = JSON.parse(created.stdout) as {
-      appKey: string;
-      masterSecret: string;
-    };
+    const { appKey, masterSecret } = await createApp('Moving in');
     const dir = await mkdtemp(join(tmpdir(), 'kinvey-export-'));
     try {
       await writeFile(
@@ -176,5 +224,70 @@ describe('the operator CLI and the version (e2e)', () => {
     expect(metrics.text).toContain(
       `quitanda_build_info{version="${version}",commit="${res.body.commit}"} 1`,
     );
+  });
+});
+
+describe('the operator CLI where DATA_DIR holds no database (e2e)', () => {
+  let work: string;
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'quitanda-cli-no-database-'));
+  });
+
+  afterAll(() => rm(work, { recursive: true, force: true }));
+
+  const refusal = (dataDir: string) =>
+    `No database in ${dataDir}: DATA_DIR is the folder of the embedded database, made by the gateway's first start ` +
+    '(by default .data in the directory it starts from). Set DATA_DIR to that folder, or DATABASE_URL to use a PostgreSQL server.\n';
+
+  it('refuses a command at once, naming the folder it looked in, and creates nothing', async () => {
+    const missing = join(work, 'missing');
+    expect(
+      await runCli(['tokens:create', '--username', 'root'], {
+        DATA_DIR: missing,
+      }),
+    ).toEqual({ code: 1, stdout: '', stderr: refusal(missing) });
+    expect(existsSync(missing)).toBe(false);
+
+    const empty = join(work, 'empty');
+    await mkdir(empty);
+    expect(
+      await runCli(['marketplace:apps:list'], { DATA_DIR: empty }),
+    ).toEqual({ code: 1, stdout: '', stderr: refusal(empty) });
+    expect(await readdir(empty)).toEqual([]);
+  });
+
+  it('answers --help and an unknown command without opening or creating a database', async () => {
+    const missing = join(work, 'help');
+    const run = await runCli(['--help'], { DATA_DIR: missing });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toContain('tokens:create');
+    expect(await runCli(['toknes:create'], { DATA_DIR: missing })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        "error: unknown command 'toknes:create'\n(Did you mean tokens:create?)\n",
+    });
+    expect(existsSync(missing)).toBe(false);
+  });
+
+  it('names a database with no Quitanda tables and how to point at the right one', async () => {
+    const stray = join(work, 'stray');
+    const embedded = await serveEmbedded(stray);
+    try {
+      const run = await runCli(['tokens:create', '--username', 'root'], {
+        DATA_DIR: stray,
+      });
+      expect(run).toMatchObject({ code: 1, stdout: '' });
+      expect(run.stderr).toMatch(
+        new RegExp(
+          `^relation "error_tracking\\.\\w+" does not exist \\(the embedded database in ${stray} has no Quitanda tables: ` +
+            'if it is not the gateway.s, set DATA_DIR to the gateway.s folder or DATABASE_URL to its server; ' +
+            'a new database is set up by `npm run migrate`\\)\\n$',
+        ),
+      );
+    } finally {
+      await embedded.close();
+    }
   });
 });

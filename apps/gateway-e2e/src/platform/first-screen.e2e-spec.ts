@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { migrationTargets } from '@quitanda/gateway';
 import { openTestDatabase } from '@quitanda/testing';
 import type { TestDatabase } from '@quitanda/testing';
 
@@ -73,6 +74,53 @@ describe('the first screen a person reads (e2e)', () => {
     );
     expect(screen).toMatch(/^\[\d\d:\d\d:\d\d\] INFO.*: Shutting down/m);
     expect(screen).toMatch(/^\[\d\d:\d\d:\d\d\] INFO.*: Stopped$/m);
+  });
+
+  it('on a new install starts with the banner, then one line for the migrations and one per request', async () => {
+    // No DATABASE_URL: the embedded database, created and migrated by this
+    // start, as on a person's first `npm start`.
+    const fresh = await mkdtemp(join(tmpdir(), 'quitanda-first-screen-new-'));
+    try {
+      terminal = spawnMainOnTerminal({ DATA_DIR: fresh });
+      await terminal.waitFor(/Stopping: Ctrl\+C.*\n/);
+      const api = /^ {2}API {6}(\S+)$/m.exec(terminal.screen())?.[1];
+      expect((await fetch(`${api}/version`)).status).toBe(200);
+      expect((await fetch(`${api}/no/such/page`)).status).toBe(404);
+      await terminal.waitFor(/GET \/no\/such\/page 404 \d+ ms\n/);
+      process.kill(terminal.gatewayPid(), 'SIGTERM');
+      expect(await terminal.exited).toBe(0);
+
+      const lines = terminal.screen().split('\n');
+      const time = String.raw`\[\d\d:\d\d:\d\d\] INFO: `;
+      expect(lines[0]).toMatch(new RegExp(`^${time}Quitanda \\S+ is ready$`));
+      const migrations = migrationTargets().reduce(
+        (sum, target) =>
+          sum + Object.values(target('postgres://x/y').migrations ?? {}).length,
+        0,
+      );
+      expect(lines.filter((line) => /migration/i.test(line))).toEqual([
+        expect.stringMatching(
+          new RegExp(`^${time}Applied ${migrations} migrations$`),
+        ),
+      ]);
+      expect(
+        lines.findIndex((line) => line.includes('Applied')),
+      ).toBeGreaterThan(
+        lines.findIndex((line) => line.includes('Stopping: Ctrl+C')),
+      );
+      expect(lines).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(
+            new RegExp(`^${time}GET /version 200 \\d+ ms$`),
+          ),
+          expect.stringMatching(
+            new RegExp(`^${time}GET /no/such/page 404 \\d+ ms$`),
+          ),
+        ]),
+      );
+    } finally {
+      await rm(fresh, { recursive: true, force: true });
+    }
   });
 
   it('on a terminal with LOG_FORMAT=json is JSON lines', async () => {

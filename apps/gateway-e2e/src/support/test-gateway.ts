@@ -16,6 +16,22 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
+/** What a test gateway runs with: a free port, an already migrated database, no log. */
+export function testGatewayEnv(
+  databaseUrl: string,
+  dataDir: string,
+): Record<string, string> {
+  return {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    MIGRATIONS: 'off',
+    LOG_LEVEL: 'silent',
+    DB_POOL_SIZE: '4',
+  };
+}
+
 /**
  * The real gateway, listening on a free port, over this test file's own
  * migrated database. `env` is what an operator would set; as a function it
@@ -31,13 +47,7 @@ export async function startTestGateway(
   try {
     const gateway = await startGateway(
       loadConfig({
-        HOST: '127.0.0.1',
-        PORT: '0',
-        DATABASE_URL: database.url,
-        DATA_DIR: dataDir,
-        MIGRATIONS: 'off',
-        LOG_LEVEL: 'silent',
-        DB_POOL_SIZE: '4',
+        ...testGatewayEnv(database.url, dataDir),
         ...(typeof env === 'function' ? await env(database.url) : env),
       }),
     );

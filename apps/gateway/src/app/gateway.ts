@@ -6,14 +6,13 @@ import type { Logger } from 'pino';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 
 import { AppModule } from './app.module';
-import {
-  bootstrapContexts,
-  recordInitialCredentials,
-} from './bootstrap/initial-credentials';
+import { recordInitialCredentials } from './bootstrap/initial-credentials';
+import { bootstrapContexts } from './contexts/context-bootstrap';
 import { withAlertsKey } from './bootstrap/generated-secrets';
 import {
   firstScreen,
   listeningLine,
+  migrationsLine,
   signInLine,
 } from './bootstrap/start-summary';
 import type { GatewayConfig } from './config/gateway-config';
@@ -60,15 +59,17 @@ export async function startGateway(
       `Generated the alerts encryption key into ${generatedIn} (owner-only); give every replica the same ALERTS_ENCRYPTION_KEY`,
     );
   const database = await openGatewayDatabase(config);
+  const readable = logFormatOf(config.logFormat) === 'pretty';
   let started: NestExpressApplication | undefined;
   try {
-    if (config.migrations === 'auto') {
-      const applied = await migrateContexts(
-        activeContexts(config),
-        database.url,
-      );
-      if (applied.length > 0) log.info({ applied }, 'Applied migrations');
-    }
+    const applied =
+      config.migrations === 'auto'
+        ? await migrateContexts(activeContexts(config), database.url)
+        : [];
+    // On a terminal the banner comes first and the list would wrap over
+    // lines: there it is one counted line after the banner.
+    if (applied.length > 0 && !readable)
+      log.info({ applied }, 'Applied migrations');
     const app = await NestFactory.create<NestExpressApplication>(
       AppModule.forRoot({ config, databaseUrl: database.url }),
       new GatewayExpressAdapter(config.http, {
@@ -80,9 +81,10 @@ export async function startGateway(
     configureApp(app, config, log);
     const connections = new ConnectionDrain(app.getHttpServer());
     await app.init();
-    const generated = await bootstrapContexts(app, activeContexts(config));
-    if (Object.keys(generated).length > 0)
-      await recordInitialCredentials(config.dataDir, generated);
+    await recordInitialCredentials(
+      config.dataDir,
+      await bootstrapContexts(app, activeContexts(config)),
+    );
     await app.listen(config.port, config.host);
     const address = app.getHttpServer().address() as AddressInfo;
     const host =
@@ -100,11 +102,15 @@ export async function startGateway(
     const signIn = await signInLine(config, url);
     // One first screen per start, not one per worker (WORKERS).
     const firstProcess = cluster.isPrimary || cluster.worker?.id === 1;
-    if (logFormatOf(config.logFormat) === 'pretty' && firstProcess) {
+    if (readable && firstProcess) {
       log.info(firstScreen(buildInfo().version, listening, signIn));
     } else {
       log.info(listening.fields, listening.msg);
       if (signIn) log.info(signIn.fields, signIn.msg);
+    }
+    if (applied.length > 0 && readable) {
+      log.info(migrationsLine(applied.length));
+      log.debug({ applied }, 'Applied migrations');
     }
     // Boot lines go out now (supervisors and tests wait for them), not
     // once 4 KiB more have been logged; request lines stay batched. A flush

@@ -42,3 +42,33 @@ export async function contextsForCommand(
   );
   return Promise.all(names.map((name) => LOADERS[name]()));
 }
+
+/**
+ * Whether a command makes a database where there is none: `migrate` and
+ * `restore` do; every other one needs an existing one.
+ */
+export function createsDatabase(command: string | undefined): boolean {
+  return command === 'migrate' || command === 'restore';
+}
+
+/** The platform's own commands (cli/*.command.ts). */
+const PLATFORM_COMMANDS: ReadonlySet<string> = new Set([
+  'migrate',
+  'backup',
+  'restore',
+]);
+
+/**
+ * Whether the command line runs a command, which needs a database: not a
+ * help request, nor a name no context or the platform could own (commander
+ * answers those with its own error, no database needed).
+ */
+export function runsCommand(args: readonly string[]): boolean {
+  const [command] = args;
+  if (!command || command === 'help') return false;
+  if (args.includes('--help') || args.includes('-h')) return false;
+  return (
+    PLATFORM_COMMANDS.has(command) ||
+    OWNERS[command.split(':')[0] ?? ''] !== undefined
+  );
+}

@@ -7,6 +7,8 @@ export { runMigrations, pendingMigrations } from './lib/migration-runner';
 export {
   startEmbeddedPostgres,
   probeEmbeddedPostgres,
+  hasEmbeddedDatabase,
+  embeddedDatabaseUrl,
   dumpSocketOf,
 } from './lib/embedded-postgres';
 export { requestDump } from './lib/embedded-dump-socket';

@@ -2,13 +2,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { INestApplicationContext } from '@nestjs/common';
-
-import type { ContextEntry } from '../contexts/context-catalog';
-import {
-  bootstrapContexts,
-  recordInitialCredentials,
-} from './initial-credentials';
+import { recordInitialCredentials } from './initial-credentials';
 
 describe('initial credentials', () => {
   let dataDir: string;
@@ -19,22 +13,6 @@ describe('initial credentials', () => {
 
   afterEach(() => rm(dataDir, { recursive: true, force: true }));
 
-  it('collects what each context generated, skipping contexts that generated nothing', async () => {
-    const entries = [
-      {
-        name: 'marketplace',
-        bootstrap: async () => ({ appKey: 'kid_x', appSecret: 's' }),
-      },
-      { name: 'events' },
-      { name: 'error-tracking', bootstrap: async () => undefined },
-    ] as unknown as ContextEntry[];
-    await expect(
-      bootstrapContexts({} as INestApplicationContext, entries),
-    ).resolves.toEqual({
-      marketplace: { appKey: 'kid_x', appSecret: 's' },
-    });
-  });
-
   it('writes them owner-only, keeping what an earlier boot recorded', async () => {
     const path = join(dataDir, 'initial-credentials.json');
     await writeFile(
@@ -42,15 +20,48 @@ describe('initial credentials', () => {
       JSON.stringify({ marketplace: { appKey: 'kid_old' } }),
       { mode: 0o644 },
     );
-    await expect(
-      recordInitialCredentials(dataDir, {
-        'error-tracking': { rootToken: 'glpat-x' },
-      }),
-    ).resolves.toBe(path);
+    await recordInitialCredentials(dataDir, {
+      generated: { 'error-tracking': { rootToken: 'glpat-x' } },
+      retired: {},
+    });
     expect((await stat(path)).mode & 0o777).toBe(0o600);
     expect(JSON.parse(await readFile(path, 'utf8'))).toEqual({
       marketplace: { appKey: 'kid_old' },
       'error-tracking': { rootToken: 'glpat-x' },
     });
+  });
+
+  it('removes what no longer works, and the file once nothing in it does', async () => {
+    const path = join(dataDir, 'initial-credentials.json');
+    await writeFile(
+      path,
+      JSON.stringify({
+        marketplace: { app_key: 'kid_x' },
+        'error-tracking': { root_username: 'root', root_password: 'p' },
+      }),
+      { mode: 0o600 },
+    );
+    const retired = {
+      'error-tracking': ['root_username', 'root_password'],
+    };
+    await recordInitialCredentials(dataDir, { generated: {}, retired });
+    expect(JSON.parse(await readFile(path, 'utf8'))).toEqual({
+      marketplace: { app_key: 'kid_x' },
+    });
+    await recordInitialCredentials(dataDir, {
+      generated: {},
+      retired: { ...retired, marketplace: ['app_key'] },
+    });
+    await expect(stat(path)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('creates no file when nothing was generated', async () => {
+    await recordInitialCredentials(dataDir, {
+      generated: {},
+      retired: { 'error-tracking': ['root_password'] },
+    });
+    await expect(
+      stat(join(dataDir, 'initial-credentials.json')),
+    ).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

@@ -1,9 +1,6 @@
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-
-import type { INestApplicationContext } from '@nestjs/common';
-
-import type { ContextEntry } from '../contexts/context-catalog';
+import { isDeepStrictEqual } from 'node:util';
 
 export const INITIAL_CREDENTIALS_FILE = 'initial-credentials.json';
 
@@ -13,47 +10,53 @@ export type InitialCredentials = Record<
   Readonly<Record<string, string>>
 >;
 
-/**
- * Runs every served context's first-boot work (ensure the configured
- * credentials exist; on an empty database, generate demo ones) and returns
- * what was generated. Contexts do their part under a database lock, so
- * replicas booting together generate one set.
- */
-export async function bootstrapContexts(
-  app: INestApplicationContext,
-  entries: readonly ContextEntry[],
-): Promise<InitialCredentials> {
-  const generated: InitialCredentials = {};
-  for (const entry of entries) {
-    const values = await entry.bootstrap?.(app);
-    if (values && Object.keys(values).length > 0)
-      generated[entry.name] = values;
+/** What a start generated, and the recorded names that no longer work. */
+export interface CredentialChanges {
+  readonly generated: InitialCredentials;
+  readonly retired: Readonly<Record<string, readonly string[]>>;
+}
+
+/** The recorded credentials of `file`; none when it is missing or unreadable. */
+export async function readInitialCredentials(
+  file: string,
+): Promise<InitialCredentials | undefined> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as InitialCredentials;
+  } catch {
+    return undefined;
   }
-  return generated;
 }
 
 /**
- * Adds generated credentials to `DATA_DIR/initial-credentials.json`, readable
- * by the owner only, and returns its path. Secrets go to this file, never to
- * the log.
+ * Brings `DATA_DIR/initial-credentials.json` up to date: adds what was
+ * generated, removes what no longer works (the file itself once nothing in
+ * it does), and leaves it untouched when nothing changed. Readable by the
+ * owner only. Secrets go to this file, never to the log.
  */
 export async function recordInitialCredentials(
   dataDir: string,
-  credentials: InitialCredentials,
-): Promise<string> {
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  changes: CredentialChanges,
+): Promise<void> {
   const path = join(dataDir, INITIAL_CREDENTIALS_FILE);
-  let existing: InitialCredentials = {};
-  try {
-    existing = JSON.parse(await readFile(path, 'utf8')) as InitialCredentials;
-  } catch {
-    existing = {};
+  const existing = (await readInitialCredentials(path)) ?? {};
+  const updated: InitialCredentials = {};
+  for (const [context, values] of Object.entries({
+    ...existing,
+    ...changes.generated,
+  })) {
+    const retired = new Set(changes.retired[context]);
+    const kept = Object.entries(values).filter(([name]) => !retired.has(name));
+    if (kept.length > 0) updated[context] = Object.fromEntries(kept);
   }
-  const merged = { ...existing, ...credentials };
-  await writeFile(path, `${JSON.stringify(merged, null, 2)}\n`, {
+  if (isDeepStrictEqual(updated, existing)) return;
+  if (Object.keys(updated).length === 0) {
+    await rm(path, { force: true });
+    return;
+  }
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await writeFile(path, `${JSON.stringify(updated, null, 2)}\n`, {
     mode: 0o600,
   });
   // writeFile's mode applies only when it creates the file.
   await chmod(path, 0o600);
-  return path;
 }

@@ -1,9 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import type { GatewayConfig } from '../config/gateway-config';
-import { INITIAL_CREDENTIALS_FILE } from './initial-credentials';
-import type { InitialCredentials } from './initial-credentials';
+import {
+  INITIAL_CREDENTIALS_FILE,
+  readInitialCredentials,
+} from './initial-credentials';
 
 /** One log line: its fields and its message. */
 export interface SummaryLine {
@@ -48,7 +49,7 @@ export async function signInLine(
   url: string,
 ): Promise<SignInLine | undefined> {
   const file = join(config.dataDir, INITIAL_CREDENTIALS_FILE);
-  const recorded = await readCredentials(file);
+  const recorded = await readInitialCredentials(file);
   const base = config.publicBaseUrl ?? url;
   const parts: string[] = [];
   const fields: Record<string, unknown> = {};
@@ -117,12 +118,7 @@ export function firstScreen(
   return lines.join('\n');
 }
 
-async function readCredentials(
-  file: string,
-): Promise<InitialCredentials | undefined> {
-  try {
-    return JSON.parse(await readFile(file, 'utf8')) as InitialCredentials;
-  } catch {
-    return undefined;
-  }
+/** The migrations a start applied, as one line of the first screen. */
+export function migrationsLine(count: number): string {
+  return `Applied ${count} migration${count === 1 ? '' : 's'}`;
 }

@@ -32,6 +32,12 @@ export interface ContextEntry {
   bootstrap?(
     app: INestApplicationContext,
   ): Promise<Readonly<Record<string, string>> | undefined>;
+  /**
+   * Names of the credentials it recorded at first boot that no longer work
+   * (a generated password since replaced): removed from the file, so that
+   * neither it nor the first screen names them any more.
+   */
+  retiredCredentials?(app: INestApplicationContext): Promise<readonly string[]>;
   readonly errorFormat: HttpErrorFormat;
   /** The OpenAPI security schemes its operations name (unique names). */
   readonly securitySchemes: Readonly<Record<string, SecuritySchemeObject>>;

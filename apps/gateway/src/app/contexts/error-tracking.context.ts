@@ -8,9 +8,11 @@ import {
   bootstrapErrorTracking,
   errorTrackingDataSourceOptions,
   errorTrackingHttpErrorFormat,
+  retiredErrorTrackingCredentials,
 } from '@quitanda/error-tracking';
 import type { ErrorTrackingModuleOptions } from '@quitanda/error-tracking';
 
+import { recordInitialCredentials } from '../bootstrap/initial-credentials';
 import type { GatewayConfig } from '../config/gateway-config';
 import type { ContextEntry } from './context-entry';
 
@@ -22,6 +24,11 @@ function errorTrackingOptions(
     publicBaseUrl: config.publicBaseUrl,
     trustProxy: config.trustProxy,
     initialRootToken: config.initialRootToken,
+    retireInitialCredentials: (names) =>
+      recordInitialCredentials(config.dataDir, {
+        generated: {},
+        retired: { 'error-tracking': names },
+      }),
     ...errorTracking,
     // The embedded database runs in this process: no outage to spool through.
     spool: config.databaseUrl
@@ -44,6 +51,7 @@ export const ERROR_TRACKING_CONTEXT: ContextEntry = {
   cliModule: (config) =>
     ErrorTrackingCliModule.forRoot(errorTrackingOptions(config)),
   bootstrap: (app) => bootstrapErrorTracking(app),
+  retiredCredentials: (app) => retiredErrorTrackingCredentials(app),
   errorFormat: errorTrackingHttpErrorFormat,
   securitySchemes: ERROR_TRACKING_SECURITY_SCHEMES,
 };

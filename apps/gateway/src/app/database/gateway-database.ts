@@ -1,5 +1,6 @@
 import {
   dumpSocketOf,
+  hasEmbeddedDatabase,
   probeEmbeddedPostgres,
   requestDump,
   runMigrations,
@@ -33,14 +34,27 @@ class DatabaseInUseError extends Error {
   }
 }
 
+/** An operator command pointed at a DATA_DIR without an embedded database. */
+export class NoDatabaseError extends Error {
+  constructor(dataDir: string) {
+    super(
+      `No database in ${dataDir}: DATA_DIR is the folder of the embedded database, made by the gateway's first start ` +
+        '(by default .data in the directory it starts from). Set DATA_DIR to that folder, or DATABASE_URL to use a PostgreSQL server.',
+    );
+    this.name = 'NoDatabaseError';
+  }
+}
+
 /**
  * The database the gateway talks to: `DATABASE_URL`, or the embedded PGlite
  * under `DATA_DIR`. `attach` lets an operator command (the CLI) use the
- * embedded database of a running gateway instead of refusing.
+ * embedded database of a running gateway instead of refusing; `create:
+ * false` refuses a DATA_DIR holding none (a mistyped one would otherwise get
+ * a new, empty database).
  */
 export async function openGatewayDatabase(
   config: GatewayConfig,
-  options: { attach?: boolean } = {},
+  options: { attach?: boolean; create?: boolean } = {},
 ): Promise<GatewayDatabase> {
   if (config.databaseUrl) {
     return {
@@ -61,6 +75,8 @@ export async function openGatewayDatabase(
       close: async () => undefined,
     };
   }
+  if (options.create === false && !hasEmbeddedDatabase(config.dataDir))
+    throw new NoDatabaseError(config.dataDir);
   const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir });
   return {
     url: embedded.url,
@@ -68,6 +84,19 @@ export async function openGatewayDatabase(
     pgDump: (args) => embedded.pgDump(args),
     close: () => embedded.close(),
   };
+}
+
+/**
+ * Which database `config` names, as a person reads it: never a password.
+ */
+export function databaseDescription(config: GatewayConfig): string {
+  if (!config.databaseUrl) return `the embedded database in ${config.dataDir}`;
+  try {
+    const url = new URL(config.databaseUrl);
+    return `the database at DATABASE_URL (${url.host}${url.pathname})`;
+  } catch {
+    return 'the database at DATABASE_URL';
+  }
 }
 
 /** Applies pending migrations of `contexts`; returns their names. */

@@ -3,6 +3,7 @@ import type { DestinationStream, Logger } from 'pino';
 import { prettyFactory } from 'pino-pretty';
 
 import type { GatewayConfig } from '../config/gateway-config';
+import { readableEntry } from './readable-entry';
 
 /** How lines are written: `LOG_FORMAT`, with `auto` settled by the output. */
 export function logFormatOf(
@@ -41,7 +42,10 @@ function prettyDestination(): DestinationStream {
     singleLine: true,
   });
   const destination = pino.destination({ dest: 1, sync: true });
-  return { write: (line: string) => destination.write(pretty(line)) };
+  return {
+    write: (line: string) =>
+      destination.write(pretty(readableEntry(JSON.parse(line)))),
+  };
 }
 
 /** The gateway's one pino logger, in the format `LOG_FORMAT` asks for. */

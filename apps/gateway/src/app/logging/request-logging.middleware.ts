@@ -15,6 +15,12 @@ const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Probed every few seconds; logging them would drown the log. */
 const QUIET = /^\/health\/(live|ready)(\?|$)/;
 
+/** The messages of the one line per request (a readable terminal shortens it). */
+export const REQUEST_MESSAGES: ReadonlySet<string> = new Set([
+  'request',
+  'request failed',
+]);
+
 export function scrubUrl(url: string): string {
   return url.replace(SECRET_QUERY_PARAMS, '$1[REDACTED]');
 }

@@ -14,6 +14,7 @@ import { ErrorTrackingError } from '../common/error-tracking.errors';
 import { TOKEN_PREFIX, isExpired } from './account.types';
 import type { Caller, TokenRecord, UserRecord } from './account.types';
 import { AccountsRepository } from './accounts.repository';
+import { InitialCredentialsRetirement } from './initial-credentials-retirement';
 
 export interface CreateUserInput {
   readonly username: string;
@@ -57,6 +58,7 @@ export class AccountsService {
   constructor(
     private readonly repository: AccountsRepository,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly initialCredentials: InitialCredentialsRetirement,
   ) {}
 
   /** 401 unless `secret` is a live token of an active user. */
@@ -113,6 +115,7 @@ export class AccountsService {
       user.id,
       await hashPassword(password),
     );
+    await this.initialCredentials.passwordReplaced(user);
     return user;
   }
 
@@ -148,6 +151,7 @@ export class AccountsService {
       user.id,
       await hashPassword(change.password),
     );
+    await this.initialCredentials.passwordReplaced(user);
   }
 
   async createUser(input: CreateUserInput): Promise<UserRecord> {
@@ -194,7 +198,8 @@ export class AccountsService {
 
   async getUserByUsername(username: string): Promise<UserRecord> {
     const user = await this.repository.findUserByUsername(username);
-    if (!user) throw ErrorTrackingError.notFound('User');
+    if (!user)
+      throw ErrorTrackingError.notFound('User', `No user named ${username}.`);
     return user;
   }
 

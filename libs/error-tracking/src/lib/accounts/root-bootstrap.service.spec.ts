@@ -51,6 +51,28 @@ describe('RootBootstrapService', () => {
       }
   }
 
+  it("retires root's generated password once one was chosen for root, or root is gone", async () => {
+    const service = await bootstrap();
+    accounts.findUserByUsername.mockResolvedValue({
+      ...ROOT,
+      passwordExpiresAt: NOW,
+    });
+    await expect(service.retired()).resolves.toEqual([]);
+    accounts.findUserByUsername.mockResolvedValue({
+      ...ROOT,
+      passwordExpiresAt: null,
+    });
+    await expect(service.retired()).resolves.toEqual([
+      'root_username',
+      'root_password',
+    ]);
+    accounts.findUserByUsername.mockResolvedValue(undefined);
+    await expect(service.retired()).resolves.toEqual([
+      'root_username',
+      'root_password',
+    ]);
+  });
+
   it('makes root with a generated password and token on an empty database', async () => {
     const service = await bootstrap();
     accounts.findUserByUsername.mockResolvedValue(undefined);

@@ -7,8 +7,12 @@ import type { ErrorTrackingModuleOptions } from '../common/error-tracking.option
 import { ErrorTrackingDatabase } from '../persistence/error-tracking.database';
 import { AccountsRepository } from './accounts.repository';
 import { newAccessToken } from './accounts.service';
+import {
+  ROOT_PASSWORD_CREDENTIALS,
+  ROOT_USERNAME,
+} from './initial-credentials-retirement';
 
-export const ROOT_USERNAME = 'root';
+export { ROOT_USERNAME };
 export const INITIAL_ROOT_TOKEN_NAME = 'INITIAL_ROOT_TOKEN';
 
 /**
@@ -27,6 +31,17 @@ export class RootBootstrapService {
     @Inject(ERROR_TRACKING_OPTIONS)
     private readonly options: ErrorTrackingModuleOptions,
   ) {}
+
+  /**
+   * The recorded first-boot credentials that no longer sign in: root's
+   * generated password once one was chosen for root (at the first sign-in,
+   * or by `users:set-password`), or once root is gone.
+   */
+  async retired(): Promise<string[]> {
+    const root = await this.accounts.findUserByUsername(ROOT_USERNAME);
+    // Only a generated password expires; choosing one clears the date.
+    return root?.passwordExpiresAt ? [] : [...ROOT_PASSWORD_CREDENTIALS];
+  }
 
   async run(): Promise<Record<string, string> | undefined> {
     const configured = this.options.initialRootToken;

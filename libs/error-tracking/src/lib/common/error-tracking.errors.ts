@@ -27,8 +27,14 @@ export class ErrorTrackingError extends DomainError<ErrorTrackingErrorCode> {
     code: ErrorTrackingErrorCode,
     message: string,
     details: Readonly<Record<string, unknown>> = {},
+    /** What a person reads instead of the wire text, where that differs. */
+    private readonly plain?: string,
   ) {
     super(code, message, details);
+  }
+
+  override get plainMessage(): string {
+    return this.plain ?? this.message;
   }
 
   static unauthorized(message = '401 Unauthorized'): ErrorTrackingError {
@@ -55,11 +61,16 @@ export class ErrorTrackingError extends DomainError<ErrorTrackingErrorCode> {
     );
   }
 
-  /** `404 <Resource> Not Found`, or GitLab's bare `404 Not found`. */
-  static notFound(resource?: string): ErrorTrackingError {
+  /**
+   * `404 <Resource> Not Found`, or GitLab's bare `404 Not found`; `plain`
+   * says which one in plain words (`No user named ana.`).
+   */
+  static notFound(resource?: string, plain?: string): ErrorTrackingError {
     return new ErrorTrackingError(
       ErrorTrackingErrorCode.NotFound,
       resource ? `404 ${resource} Not Found` : '404 Not found',
+      {},
+      plain ?? (resource ? `No such ${resource.toLowerCase()}.` : 'Not found.'),
     );
   }
 

@@ -11,6 +11,13 @@ export interface ErrorTrackingModuleOptions {
   readonly trustProxy: boolean;
   /** `api` token of the admin user `root` (INITIAL_ROOT_TOKEN). */
   readonly initialRootToken?: string;
+  /**
+   * Removes first-boot credentials (by name) that stopped working from the
+   * gateway's record of them: root's generated password once replaced.
+   */
+  readonly retireInitialCredentials?: (
+    names: readonly string[],
+  ) => Promise<void>;
   /** Events older than this many days are deleted (default 90). */
   readonly retentionDays: number;
   /** Minutes between scheduled retention runs; 0 disables the schedule. */

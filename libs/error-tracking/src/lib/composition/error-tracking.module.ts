@@ -48,3 +48,13 @@ export function bootstrapErrorTracking(
 ): Promise<Record<string, string> | undefined> {
   return app.get(RootBootstrapService, { strict: false }).run();
 }
+
+/**
+ * Names of recorded first-boot credentials that no longer work (root's
+ * generated password once root chose one), for the gateway to remove.
+ */
+export function retiredErrorTrackingCredentials(
+  app: INestApplicationContext,
+): Promise<string[]> {
+  return app.get(RootBootstrapService, { strict: false }).retired();
+}

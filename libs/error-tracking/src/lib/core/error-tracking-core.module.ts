@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 
 import { AccountsRepository } from '../accounts/accounts.repository';
 import { AccountsService } from '../accounts/accounts.service';
+import { InitialCredentialsRetirement } from '../accounts/initial-credentials-retirement';
 import { RootBootstrapService } from '../accounts/root-bootstrap.service';
 import { TokenAuthGuard } from '../accounts/token-auth.guard';
 import { AlertSignal } from '../alerting/alert-signal';
@@ -38,6 +39,7 @@ import { SettingsService } from '../settings/settings.service';
     ErrorTrackingDatabase,
     AccountsRepository,
     AccountsService,
+    InitialCredentialsRetirement,
     RootBootstrapService,
     TokenAuthGuard,
     ProjectsRepository,

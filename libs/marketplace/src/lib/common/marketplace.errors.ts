@@ -33,6 +33,24 @@ const NEEDS_INFRASTRUCTURE =
   'it needs infrastructure (e-mail, identity providers) this server does not have';
 
 /**
+ * What each not-found error names, in plain words, and where: its `debug`
+ * is the missing one's name or `_id`.
+ */
+const MISSING: Partial<
+  Record<MarketplaceErrorCode, readonly [string, string]>
+> = {
+  [MarketplaceErrorCode.AppNotFound]: ['app', ''],
+  [MarketplaceErrorCode.CollectionNotFound]: ['collection', ' in this app'],
+  [MarketplaceErrorCode.EntityNotFound]: ['record', ' in this collection'],
+  [MarketplaceErrorCode.UserNotFound]: ['user', ' in this app'],
+  [MarketplaceErrorCode.BlobNotFound]: ['file', ' in this app'],
+  [MarketplaceErrorCode.EndpointDoesNotExist]: [
+    'custom endpoint',
+    ' in this app',
+  ],
+};
+
+/**
  * A Kinvey error: `code` is its name, the message its `description`.
  * Every error the context raises is built by one of the factories below,
  * so each description is written once.
@@ -47,6 +65,20 @@ export class MarketplaceError extends DomainError<MarketplaceErrorCode> {
     details: Readonly<Record<string, unknown>> = {},
   ) {
     super(code, description, details);
+  }
+
+  /**
+   * Kinvey's descriptions of a missing thing read oddly (`This collection
+   * not found for this app backend`): a person reads which one is missing;
+   * any other error reads as its description, with its debug detail.
+   */
+  override get plainMessage(): string {
+    const missing = MISSING[this.code];
+    if (missing) {
+      const [thing, where] = missing;
+      return `No ${thing}${this.debug ? ` ${this.debug}` : ''}${where}.`;
+    }
+    return this.debug ? `${this.message} (${this.debug})` : this.message;
   }
 
   static badRequest(description: string, debug = ''): MarketplaceError {

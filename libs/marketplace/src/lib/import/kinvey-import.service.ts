@@ -55,8 +55,7 @@ type Outcome = 'imported' | 'unchanged';
 class Rejected extends Error {}
 
 function reasonOf(error: unknown): string {
-  if (error instanceof MarketplaceError)
-    return error.debug ? `${error.message} (${error.debug})` : error.message;
+  if (error instanceof MarketplaceError) return error.plainMessage;
   if (error instanceof Rejected) return error.message;
   throw error;
 }

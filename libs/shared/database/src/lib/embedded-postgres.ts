@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -40,6 +41,9 @@ const MAX_SOCKET_PATH = 100;
 
 const DUMP_SOCKET = '.s.quitanda-dump';
 
+/** The PostgreSQL data directory inside a DATA_DIR. */
+const PGDATA = 'pglite';
+
 /** Where a running gateway answers backup requests for `dataDir`. */
 export function dumpSocketOf(dataDir: string): string {
   return join(socketDirOf(dataDir), DUMP_SOCKET);
@@ -47,6 +51,19 @@ export function dumpSocketOf(dataDir: string): string {
 
 function socketDirOf(dataDir: string): string {
   return join(dataDir, 'run');
+}
+
+/**
+ * Whether `dataDir` holds an embedded database (a PostgreSQL cluster's
+ * PG_VERSION, written when PGlite creates one); nothing is created.
+ */
+export function hasEmbeddedDatabase(dataDir: string): boolean {
+  return existsSync(join(dataDir, PGDATA, 'PG_VERSION'));
+}
+
+/** The URL a gateway serving the embedded database of `dataDir` answers on. */
+export function embeddedDatabaseUrl(dataDir: string): string {
+  return socketUrl(socketDirOf(dataDir));
 }
 
 function socketUrl(socketDir: string): string {
@@ -107,7 +124,7 @@ export async function startEmbeddedPostgres(
 ): Promise<EmbeddedPostgres> {
   let db: PGlite;
   if (options.dataDir) {
-    const pgdata = join(options.dataDir, 'pglite');
+    const pgdata = join(options.dataDir, PGDATA);
     await mkdir(pgdata, { recursive: true, mode: 0o700 });
     // DATA_DIR holds the credentials file and the socket directory too. One
     // the process does not own (a mount point) keeps its mode: what is in

@@ -17,4 +17,13 @@ export abstract class DomainError<Code extends string = string> extends Error {
     super(message);
     this.name = new.target.name;
   }
+
+  /**
+   * The error in plain words, for a person (the CLI prints it). `message`
+   * is the text clients read on the wire (a Kinvey `description`, GitLab's
+   * `404 User Not Found`): SDKs match it, so it keeps that wording there.
+   */
+  get plainMessage(): string {
+    return this.message;
+  }
 }
