@@ -633,7 +633,7 @@ describe('error tracking REST API (e2e)', () => {
       const all = await gw.http.get(`${base()}/errors`).set(root).expect(200);
       expect(all.body).toHaveLength(3);
       const alpha = all.body.find(
-        (e: { culprit: string }) => e.culprit === 'alpha (app)',
+        (e: { culprit: string }) => e.culprit === 'alpha(app)',
       );
       expect(alpha).toMatchObject({
         count: 2,

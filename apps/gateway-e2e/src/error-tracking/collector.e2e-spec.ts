@@ -765,7 +765,7 @@ describe('Sentry collector (e2e)', () => {
             ]),
           ).toEqual(originalFrames(fixture));
           expect(payload['errors']).toBeUndefined();
-          expect(defined(row).culprit).toBe('validateItem (src/validate.js)');
+          expect(defined(row).culprit).toBe('validateItem(src/validate.js)');
         }
       } finally {
         await outage.close();
