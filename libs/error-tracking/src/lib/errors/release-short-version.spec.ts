@@ -1,6 +1,8 @@
 import { loadSentryFixtures } from '@quitanda/testing';
 
+import { recordedEvent } from '../../testing/recorded-event';
 import { errorRecord } from '../../testing/records';
+import { normalizeEvent } from '../ingestion/normalize-event';
 import { toDetailedErrorResponse } from './dto/error.response.dto';
 import { releaseShortVersion } from './release-short-version';
 
@@ -32,10 +34,16 @@ describe("a release's short version, as Sentry describes it", () => {
   });
 
   it('is what the detailed error shows for its first and last release', () => {
+    // A recorded Node event, released as `package@version` (Sentry's advice).
+    const release = (version: string) =>
+      normalizeEvent(
+        recordedEvent('node-11.12.0/002-exception.json', { release: version }),
+        { receivedAt: new Date('2026-11-27T10:00:00.000Z') },
+      ).release;
     const detail = toDetailedErrorResponse(
       errorRecord({
-        firstRelease: 'storefront@1.0.0',
-        lastRelease: 'storefront@1.0.1',
+        firstRelease: release('storefront@1.0.0'),
+        lastRelease: release('storefront@1.0.1'),
       }),
       [],
       { errorUrl: 'https://errors.example.com/e/1', issueUrl: null },
