@@ -95,7 +95,8 @@ export function eventTitle(sources: TitleSources): string {
  * Sentry's `get_culprit` and `generate_culprit`: the SDK's culprit, the
  * transaction, the culprit of the last stack trace (the exceptions', else
  * a message's own; threads never), the request URL. A synthetic exception
- * gets none at all: its frames are the crash handler's, its URL no place.
+ * gets none at all, not even the URL: `generate_culprit` returns before
+ * looking at either.
  */
 export function eventCulprit(sources: TitleSources): string {
   if (sources.sentCulprit) return sources.sentCulprit;
