@@ -633,7 +633,7 @@ describe('error tracking REST API (e2e)', () => {
       const all = await gw.http.get(`${base()}/errors`).set(root).expect(200);
       expect(all.body).toHaveLength(3);
       const alpha = all.body.find(
-        (e: { culprit: string }) => e.culprit === 'alpha (app)',
+        (e: { culprit: string }) => e.culprit === 'alpha(app)',
       );
       expect(alpha).toMatchObject({
         count: 2,
@@ -731,8 +731,8 @@ describe('error tracking REST API (e2e)', () => {
         id,
         count: 2,
         first_release_version: '0123456789abcdef',
-        first_release_short_version: '0123456789',
-        last_release_short_version: '0123456789',
+        first_release_short_version: '0123456789ab',
+        last_release_short_version: '0123456789ab',
         tags: { level: 'error', logger: 'console' },
         gitlab_issue: null,
         external_url: `https://errors.example.com/base/projects/${project.id}/error_tracking/${id}`,

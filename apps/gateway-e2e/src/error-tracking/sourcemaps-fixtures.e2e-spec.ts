@@ -252,7 +252,7 @@ describe('sentry-cli source map uploads replayed byte for byte (e2e)', () => {
       expect(event.body.errors).toBeUndefined();
 
       const detail = await gw.http.get(base).set(auth).expect(200);
-      expect(detail.body.culprit).toBe('validateItem (src/validate.js)');
+      expect(detail.body.culprit).toBe('validateItem(src/validate.js)');
       const issue = await gw.http
         .post(`${base}/issue`)
         .set(auth)

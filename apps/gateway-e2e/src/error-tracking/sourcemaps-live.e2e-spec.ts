@@ -237,7 +237,7 @@ describe('sentry-cli + esbuild + @sentry/browser in Chromium: minified errors co
       ),
       'the TypeError',
     );
-    expect(error.culprit).toBe('validateItem (src/validate.js)');
+    expect(error.culprit).toBe('validateItem(src/validate.js)');
     const trace = await gw.http
       .get(`${base}/errors/${error.id}/stack_trace`)
       .set(auth)

@@ -12,6 +12,7 @@ export {
   expectedUser,
   fixtureBody,
   fixtureQuery,
+  fixtureEvent,
 } from './lib/sentry-fixtures';
 export type {
   SentryFixture,

@@ -86,7 +86,7 @@ describe('source map resolution of the browser fixtures', () => {
     );
     const ctx = { receivedAt: new Date('2026-11-25T06:00:00Z') };
     const event = normalizeEvent(resolved, ctx);
-    expect(event.culprit).toBe('validateItem (src/validate.js)');
+    expect(event.culprit).toBe('validateItem(src/validate.js)');
     // Two different bundles of the same code: one error.
     expect(groupingCandidates(event)).toEqual(
       groupingCandidates(normalizeEvent(legacy, ctx)),

@@ -1,6 +1,7 @@
+import { recordedEvent } from '../../testing/recorded-event';
+import type { JsonObject } from '../sentry-event/event-json';
 import { groupingCandidates, maskVariables, userKeyOf } from './grouping';
 import { normalizeEvent } from './normalize-event';
-import type { JsonObject } from '../sentry-event/event-json';
 
 const ctx = { receivedAt: new Date('2026-11-22T10:00:00Z') };
 const fingerprint = (raw: JsonObject) =>
@@ -104,13 +105,19 @@ describe('grouping', () => {
     );
   });
 
-  it('hashes by this version and by version 1, whose hashes never change', () => {
-    // Version 1's hashes of these events when it was the only version.
-    const v1 = (raw: JsonObject) =>
+  it('hashes by this version and by versions 2 and 1, whose hashes never change', () => {
+    // Each earlier version's hashes of these events when it was the latest.
+    const versions = (raw: JsonObject) =>
       groupingCandidates(normalizeEvent(raw, ctx)).map((c) => c.version);
-    expect(v1({ message: 'x' })).toEqual([2, 1]);
-    const previous = (raw: JsonObject) =>
+    expect(versions({ message: 'x' })).toEqual([3, 2, 1]);
+    const v2 = (raw: JsonObject) =>
       groupingCandidates(normalizeEvent(raw, ctx))[1]?.fingerprint;
+    expect(v2({ message: 'cache miss for 42' })).toBe(
+      '4eb1dd9f-f17e-9af7-33e9-5819691aabd8',
+    );
+    expect(v2(thrown('save', 10))).toBe('7343701d-ac09-b125-5d6d-fce8cd8d5219');
+    const previous = (raw: JsonObject) =>
+      groupingCandidates(normalizeEvent(raw, ctx))[2]?.fingerprint;
     expect(
       previous({
         platform: 'python',
@@ -311,5 +318,107 @@ describe('grouping version 2, as Sentry groups', () => {
     ],
   ])('%s', (_case, a, b, same) => {
     expect(fingerprint(a) === fingerprint(b)).toBe(same);
+  });
+});
+
+describe("grouping version 3, Sentry's rules (recorded SDK payloads)", () => {
+  const hashes = (raw: JsonObject) =>
+    groupingCandidates(normalizeEvent(raw, ctx)).map((c) => c.fingerprint);
+  const message = (text: string) =>
+    recordedEvent('python-1.21.0/002-message.json', { message: text });
+
+  it('parameterises messages on whole tokens only', () => {
+    const [v3a, v2a] = hashes(message('sync of iso_40days failed'));
+    const [v3b, v2b] = hashes(message('sync of iso_25days failed'));
+    expect(v3a).not.toBe(v3b);
+    // Version 2 masked digits inside words.
+    expect(v2a).toBe(v2b);
+  });
+
+  it("replaces Sentry's kinds of value, so occurrences differing only in them are one error", () => {
+    const a = message(
+      'order 1234 for jane@example.com from 10.0.0.12 took 120ms at 2026-11-29T05:45:20Z (trace 0190b6e2-7d3a-7c4e-9b1a-3f4f5e6d7c8a, https://shop.example/o/1234)',
+    );
+    const b = message(
+      'order 98 for li@example.org from 2001:db8::7 took 3.5s at 2026-12-01T22:10:00Z (trace 3f4f5e6d-7d3a-7c4e-9b1a-0190b6e27c8a, https://shop.example/o/98?x=1)',
+    );
+    expect(hashes(a)[0]).toBe(hashes(b)[0]);
+    // The recorded Python 1.9 and 1.21 messages differ only in the version.
+    const older = recordedEvent('python-1.9.10/002-message.json');
+    const newer = recordedEvent('python-1.21.0/002-message.json');
+    expect(hashes(older)[0]).toBe(hashes(newer)[0]);
+  });
+
+  it('groups a message by its first two non-empty lines', () => {
+    const a = message('import failed\n\nline 2 of 9\ndetail a');
+    const b = message('import failed\nline 2 of 9\ndetail b');
+    expect(hashes(a)[0]).toBe(hashes(b)[0]);
+    expect(hashes(a)[0]).not.toBe(hashes(message('import failed'))[0]);
+  });
+
+  it('parameterises a frameless exception value', () => {
+    const withValue = (value: string) => {
+      const event = recordedEvent(
+        'python-1.21.0/001-exception.json',
+        {},
+        () => [],
+      );
+      const [exception] = (event['exception'] as { values: JsonObject[] })
+        .values;
+      return { ...event, exception: { values: [{ ...exception, value }] } };
+    };
+    expect(hashes(withValue('timeout after 30s on db-7'))[0]).toBe(
+      hashes(withValue('timeout after 45s on db-7'))[0],
+    );
+    expect(hashes(withValue('timeout on db_7'))[0]).not.toBe(
+      hashes(withValue('timeout on db_8'))[0],
+    );
+  });
+
+  describe('native stack traces (recorded: a Rust panic)', () => {
+    /** An address inside the recorded event's libc image. */
+    const LIBC = '0x7fe831a50000';
+    const rust = (edit: (frame: JsonObject) => JsonObject[]) =>
+      recordedEvent('rust-0.31.0/001-exception+session.json', {}, (frames) =>
+        frames.flatMap(edit),
+      );
+    const generic = (type: string) => (frame: JsonObject) =>
+      frame['function'] === 'sentry_rust_client::outer'
+        ? [{ ...frame, function: `sentry_rust_client::outer::<${type}>` }]
+        : [frame];
+
+    it('lands crashes differing only in system frames and function decorations in one error', () => {
+      const a = rust(generic('u8'));
+      const b = rust((frame) => {
+        const [edited] = generic('u16')(frame) as [JsonObject];
+        // The SDK marks every frame without a crate in app, libc's too.
+        if (edited['function'] === '__libc_start_main_impl')
+          return [{ ...edited, function: '__libc_start_main_alias_2' }];
+        if (edited['function'] === 'sentry_rust_client::middle')
+          return [
+            {
+              function: 'qsort_r',
+              filename: 'qsort.c',
+              in_app: true,
+              instruction_addr: LIBC,
+            },
+            { ...edited, function: 'sentry_rust_client::middle + 0x1b' },
+          ];
+        return [edited];
+      });
+      const [v3a, v2a] = hashes(a);
+      const [v3b, v2b] = hashes(b);
+      expect(v3a).toBe(v3b);
+      expect(v2a).not.toBe(v2b);
+    });
+
+    it('still tells different crashes apart', () => {
+      const other = rust((frame) =>
+        frame['function'] === 'sentry_rust_client::innermost'
+          ? [{ ...frame, function: 'sentry_rust_client::parse' }]
+          : [frame],
+      );
+      expect(hashes(other)[0]).not.toBe(hashes(rust((f) => [f]))[0]);
+    });
   });
 });

@@ -6,17 +6,14 @@ import {
   maskVariables,
   withFingerprint,
 } from './grouping-v1';
+import type { GroupingRules } from './grouping-rules';
+import { withoutGenerated } from './grouping-rules';
+import { GROUPING_V2 } from './grouping-v2';
+import { nativeFunctionName, nativeInApp } from './native-frames';
 import type { NormalizedEvent } from './normalize-event';
+import { parameterize } from './parameterize';
 
 export { maskVariables };
-
-/**
- * Version of the grouping algorithm, stored with each error. An event is
- * hashed by this version and by the one before it (`groupingCandidates`),
- * and joins the error either already names: changing the algorithm never
- * splits existing errors.
- */
-export const GROUPING_VERSION = 2;
 
 /** Platforms whose SDKs send source lines worth grouping by. */
 const SOURCE_PLATFORMS = new Set([
@@ -33,36 +30,50 @@ const CONTEXT_LINE_MAX = 120;
 const WHITESPACE_RUN = /\s+/g;
 const QUERY_OR_FRAGMENT = /[?#]/;
 
-/** Generated parts of names (JVM lambdas and proxies), which vary by run. */
-const GENERATED = [
-  [/\$\$Lambda[$/][^.\s]*/g, '$$$$Lambda'],
-  [/\$\$(\w+?)(?:BySpringCGLIB|ByCGLIB|ByGuice)\$\$\w+/g, '$$$$$1$$$$'],
-  [/\$HibernateProxy\$\w+/g, '$$HibernateProxy$$'],
-  [/\b0x[0-9a-f]+\b/gi, '<hex>'],
-] as const;
-
 function str(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
-function withoutGenerated(name: string): string {
-  // Most names have neither mark: no expression runs for them.
-  if (!name.includes('$') && !name.includes('0x')) return name;
-  let result = name;
-  for (const [pattern, replacement] of GENERATED)
-    result = result.replace(pattern, replacement);
-  return result;
+/**
+ * Sentry's message grouping (`normalize_message_for_grouping`): its first
+ * two non-empty lines (`...` when more was cut), parameterised.
+ */
+function messageKey(message: string): string {
+  const lines = message.split(/\r\n|\r|\n/).filter((l) => l.trim() !== '');
+  const trimmed = lines.slice(0, 2).join('\n');
+  return parameterize(trimmed === message ? message : `${trimmed}...`);
 }
 
-/** A native symbol without its parameter list or offset: `ns::f(int) + 12` is `ns::f`. */
-function nativeFunction(name: string): string {
-  let result = name.replace(/\s*\+\s*(?:0x[0-9a-f]+|\d+)$/i, '');
-  if (!result.startsWith('-[') && !result.startsWith('+[')) {
-    const open = result.indexOf('(');
-    if (open > 0) result = result.slice(0, open);
-  }
-  return withoutGenerated(result.trim());
-}
+/**
+ * Version 3, Sentry's rules: values and messages parameterised on whole
+ * tokens; native functions without parameters, templates, return types or
+ * offsets; native frames in system libraries never the application's.
+ */
+const GROUPING_V3: GroupingRules = {
+  version: 3,
+  maskValue: parameterize,
+  maskMessage: messageKey,
+  nativeFunction: (name) => withoutGenerated(nativeFunctionName(name)),
+  inApp: (frames, platforms, event) => {
+    const isNative = platforms.map((p) => NATIVE_PLATFORMS.has(p));
+    const nativeMarks = nativeInApp(
+      frames.filter((_, i) => isNative[i]),
+      event.payload,
+    );
+    let next = 0;
+    return frames.map((frame, i) =>
+      isNative[i] ? (nativeMarks[next++] as boolean) : frame.in_app === true,
+    );
+  },
+};
+
+/**
+ * Version of the grouping algorithm, stored with each error. An event is
+ * hashed by this version and by every one before it (`groupingCandidates`),
+ * and joins the error any of them names: changing the algorithm never
+ * splits existing errors.
+ */
+export const GROUPING_VERSION = GROUPING_V3.version;
 
 /** A source line with runs of whitespace collapsed; none when it is too long. */
 function contextLine(frame: Frame): string | undefined {
@@ -82,60 +93,81 @@ function location(frame: Frame): string {
   return end < 0 ? file : file.slice(0, end);
 }
 
-function frameComponent(frame: Frame, platform: string): string | undefined {
-  const framePlatform = str(frame['platform']) || platform;
+function framePlatform(frame: Frame, platform: string): string {
+  return str(frame['platform']) || platform;
+}
+
+function frameComponent(
+  frame: Frame,
+  platform: string,
+  rules: GroupingRules,
+): string | undefined {
   const fn = str(frame.function);
-  if (NATIVE_PLATFORMS.has(framePlatform))
-    return fn ? `fn:${nativeFunction(fn)}` : undefined;
+  if (NATIVE_PLATFORMS.has(platform))
+    return fn ? `fn:${rules.nativeFunction(fn)}` : undefined;
   const key = `frame:${location(frame)}:${withoutGenerated(fn)}`;
-  if (!SOURCE_PLATFORMS.has(framePlatform)) return key;
+  if (!SOURCE_PLATFORMS.has(platform)) return key;
   const line = contextLine(frame);
   return line === undefined ? key : `${key}:${line}`;
 }
 
-/** In-app frames (all when none is marked), each as its component. */
-function frameComponents(frames: readonly Frame[], platform: string): string[] {
-  const inApp = frames.filter((frame) => frame.in_app === true);
+/** In-app frames (all when none is), each as its component. */
+function frameComponents(
+  frames: readonly Frame[],
+  event: NormalizedEvent,
+  rules: GroupingRules,
+): string[] {
+  const platforms = frames.map((frame) => framePlatform(frame, event.platform));
+  const marks = rules.inApp(frames, platforms, event);
+  const anyInApp = marks.includes(true);
   const components: string[] = [];
-  for (const frame of inApp.length > 0 ? inApp : frames) {
-    const component = frameComponent(frame, platform);
+  frames.forEach((frame, i) => {
+    if (anyInApp && !marks[i]) return;
+    const component = frameComponent(frame, platforms[i] as string, rules);
     if (component !== undefined) components.push(component);
-  }
+  });
   return components;
 }
 
 function exceptionComponents(
   exception: ExceptionValue,
-  platform: string,
+  event: NormalizedEvent,
+  rules: GroupingRules,
 ): string[] {
-  const frames = frameComponents(exception.frames, platform);
+  const frames = frameComponents(exception.frames, event, rules);
   // A synthetic exception's type and value are a signal's name, the same
   // for every crash: its frames say which crash it is.
   if (exception.synthetic)
     return frames.length > 0 ? frames : [`type:${exception.type ?? ''}`];
   const type = `type:${exception.type ?? ''}`;
   if (frames.length > 0) return [type, ...frames];
-  return [type, `value:${maskVariables(exception.value ?? '')}`];
+  return [type, `value:${rules.maskValue(exception.value ?? '')}`];
 }
 
 /** The default grouping components of an event (without fingerprint). */
-export function defaultComponents(event: NormalizedEvent): string[] {
+function defaultComponents(
+  event: NormalizedEvent,
+  rules: GroupingRules,
+): string[] {
   const thrown = event.exceptions.filter((e) => e.synthetic || e.type);
   if (thrown.length > 0 || (event.exceptions.length > 0 && !event.message)) {
     const chain = thrown.length > 0 ? thrown : event.exceptions;
     const components = ['exception'];
     for (const exception of chain)
-      components.push(...exceptionComponents(exception, event.platform));
+      components.push(...exceptionComponents(exception, event, rules));
     return components;
   }
   if (event.messageTemplate !== null)
-    return ['message', maskVariables(event.messageTemplate)];
-  return ['fallback', event.transaction ?? '', maskVariables(event.title)];
+    return ['message', rules.maskMessage(event.messageTemplate)];
+  return ['fallback', event.transaction ?? '', rules.maskValue(event.title)];
 }
 
 /** The grouping components: fingerprint values, with `{{ default }}` spliced in. */
-export function groupingComponents(event: NormalizedEvent): string[] {
-  return withFingerprint(event, defaultComponents);
+export function groupingComponents(
+  event: NormalizedEvent,
+  rules: GroupingRules = GROUPING_V3,
+): string[] {
+  return withFingerprint(event, (e) => defaultComponents(e, rules));
 }
 
 /** A 128-bit hash formatted as a UUID (compact, indexable). */
@@ -149,19 +181,19 @@ export interface GroupingHash {
   readonly fingerprint: string;
 }
 
-/** The event's grouping hashes, this version's first, then version 1's. */
+function hashOf(version: number, components: string[]): GroupingHash {
+  return {
+    version,
+    fingerprint: hash128(JSON.stringify([version, components])),
+  };
+}
+
+/** The event's grouping hashes, this version's first, then 2's, then 1's. */
 export function groupingCandidates(event: NormalizedEvent): GroupingHash[] {
   return [
-    {
-      version: GROUPING_VERSION,
-      fingerprint: hash128(
-        JSON.stringify([GROUPING_VERSION, groupingComponents(event)]),
-      ),
-    },
-    {
-      version: 1,
-      fingerprint: hash128(JSON.stringify([1, groupingComponentsV1(event)])),
-    },
+    hashOf(GROUPING_V3.version, groupingComponents(event, GROUPING_V3)),
+    hashOf(GROUPING_V2.version, groupingComponents(event, GROUPING_V2)),
+    hashOf(1, groupingComponentsV1(event)),
   ];
 }
 

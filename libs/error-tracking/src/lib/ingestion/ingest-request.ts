@@ -17,6 +17,11 @@ export interface PreparedEvent {
    * names when there is one and none for `fingerprint` yet.
    */
   readonly previousFingerprint: string | null;
+  /**
+   * The version before that one's hash, joined likewise when neither of
+   * the others names an error (absent from events spooled before it).
+   */
+  readonly olderFingerprint?: string | null;
   readonly level: string;
   readonly logger: string | null;
   readonly release: string | null;

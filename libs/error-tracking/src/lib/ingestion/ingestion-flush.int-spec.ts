@@ -165,7 +165,7 @@ describe('ingestion flush (group commit against the database)', () => {
     expect(defined(row).n).toBe(0);
   });
 
-  it('keeps an error of the previous grouping version collecting, never splitting it', async () => {
+  it('keeps errors of earlier grouping versions collecting, never splitting them', async () => {
     const project = await seedProject(sql);
     const raise = (
       line: string,
@@ -191,24 +191,30 @@ describe('ingestion flush (group commit against the database)', () => {
         },
       ],
     });
-    // Stored before version 2: its error has version 1's hash.
-    const old = ingestRequest(
-      project,
-      [raise('order has no items', 10)],
-      clock.now(),
-    );
-    const [first] = old.events;
-    await queue.submit({
-      ...old,
-      events: [
-        {
-          ...defined(first),
-          fingerprint: defined(first?.previousFingerprint),
-          groupingVersion: 1,
-          previousFingerprint: null,
-        },
-      ],
-    });
+    // Stored as earlier versions did: errors with version 1's and 2's hashes.
+    const storedAs = async (version: 1 | 2, event: JsonObject) => {
+      const request = ingestRequest(project, [event], clock.now());
+      const prepared = defined(request.events[0]);
+      const fingerprint =
+        version === 1
+          ? prepared.olderFingerprint
+          : prepared.previousFingerprint;
+      await queue.submit({
+        ...request,
+        events: [
+          {
+            ...prepared,
+            fingerprint: defined(fingerprint ?? undefined),
+            groupingVersion: version,
+            previousFingerprint:
+              version === 2 ? (prepared.olderFingerprint ?? null) : null,
+            olderFingerprint: null,
+          },
+        ],
+      });
+    };
+    await storedAs(1, raise('order has no items', 10));
+    await storedAs(2, raise('out of stock', 40, 'reserve'));
     // Version 2 tells these two throws apart; version 1 did not.
     await queue.submit(
       ingestRequest(
@@ -217,7 +223,14 @@ describe('ingestion flush (group commit against the database)', () => {
         clock.now(),
       ),
     );
-    // A crash version 1 never saw gets a version 2 error of its own.
+    await queue.submit(
+      ingestRequest(
+        project,
+        [raise('out of stock', 40, 'reserve')],
+        clock.now(),
+      ),
+    );
+    // A crash no earlier version saw gets an error of this version.
     for (let i = 0; i < 2; i++)
       await queue.submit(
         ingestRequest(project, [raise('new', 30, 'refund')], clock.now()),
@@ -230,6 +243,7 @@ describe('ingestion flush (group commit against the database)', () => {
     expect(errors).toEqual([
       { grouping_version: 1, count: '3' },
       { grouping_version: 2, count: '2' },
+      { grouping_version: 3, count: '2' },
     ]);
     await expect(recountErrors(sql, project.projectId)).resolves.toEqual([]);
   });

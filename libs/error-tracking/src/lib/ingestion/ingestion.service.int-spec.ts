@@ -10,7 +10,7 @@ import {
   loadSentryFixtures,
   openTestDatabase,
 } from '@quitanda/testing';
-import type { TestDatabase } from '@quitanda/testing';
+import type { SentryFixture, TestDatabase } from '@quitanda/testing';
 
 import {
   errorTrackingTestModule,
@@ -18,6 +18,7 @@ import {
   seedProject,
   sqlOf,
 } from '../../testing/error-tracking-test-module';
+import { ErrorTrackingErrorCode } from '../common/error-tracking.errors';
 import { IngestionModule } from './ingestion.module';
 import { IngestionService } from './ingestion.service';
 
@@ -46,22 +47,28 @@ describe('IngestionService (fixtures through the service)', () => {
     await database?.close();
   });
 
+  /** Sends a fixture's request as recorded, or with its body and headers changed. */
+  function replay(
+    fixture: SentryFixture,
+    body = fixtureBody(fixture),
+    headers: Record<string, string> = fixture.replay.headers,
+  ) {
+    return service.ingest({
+      endpoint: fixture.endpoint,
+      projectId: String(FIXTURE_PROJECT_ID),
+      query: fixtureQuery(fixture),
+      headers: Object.fromEntries(
+        Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]),
+      ),
+      body: fakeRequest(body),
+      clientIp: '127.0.0.1',
+    });
+  }
+
   it.each(loadSentryFixtures().map((f) => [f.file, f] as const))(
     'stores %s',
     async (_file, fixture) => {
-      const response = await service.ingest({
-        endpoint: fixture.endpoint,
-        projectId: String(FIXTURE_PROJECT_ID),
-        query: fixtureQuery(fixture),
-        headers: Object.fromEntries(
-          Object.entries(fixture.replay.headers).map(([k, v]) => [
-            k.toLowerCase(),
-            v,
-          ]),
-        ),
-        body: fakeRequest(fixtureBody(fixture)),
-        clientIp: '127.0.0.1',
-      });
+      const response = await replay(fixture);
       if (!fixture.expect.carries_event) {
         expect(response).toEqual({});
         return;
@@ -89,4 +96,49 @@ describe('IngestionService (fixtures through the service)', () => {
       expect(defined(row).payload['tags']).toEqual(expected.tags);
     },
   );
+
+  describe('the key of an envelope whose header names a dsn (recorded: Ruby 5.9.0)', () => {
+    const ruby = defined(
+      loadSentryFixtures().find(
+        (f) => f.file === 'ruby-5.9.0/001-exception.json',
+      ),
+    );
+    const recordedDsn = `http://${FIXTURE_PUBLIC_KEY}@127.0.0.1:38917/api/v4/error_tracking/collector/${FIXTURE_PROJECT_ID}`;
+    /** The recorded envelope, its header's dsn replaced and its event id set. */
+    function withDsn(dsn: string, eventId: string): Buffer {
+      const body = fixtureBody(ruby).toString('utf8');
+      const expected = defined(ruby.expect.events[0]).event_id;
+      expect(body).toContain(recordedDsn);
+      return Buffer.from(
+        body.replace(recordedDsn, dsn).replaceAll(expected, eventId),
+        'utf8',
+      );
+    }
+    const { 'X-Sentry-Auth': auth, ...withoutAuth } = ruby.replay.headers;
+
+    it("lets the request's key decide over another key in the dsn, as GitLab's collector spec expects", async () => {
+      // The dsn of GitLab's own spec fixture (error_tracking/event.txt).
+      const foreign =
+        'http://1fedb514e17f4b958435093deb03048c@localhost:3000/api/v4/projects/7/error_tracking/collector/7';
+      const eventId = 'a1'.repeat(16);
+      expect(auth).toContain(FIXTURE_PUBLIC_KEY);
+      await expect(replay(ruby, withDsn(foreign, eventId))).resolves.toEqual({
+        id: eventId,
+      });
+    });
+
+    it('authenticates by the dsn alone when the request carries no key', async () => {
+      const eventId = 'b2'.repeat(16);
+      await expect(
+        replay(ruby, withDsn(recordedDsn, eventId), withoutAuth),
+      ).resolves.toEqual({ id: eventId });
+      const unknown = recordedDsn.replace(
+        FIXTURE_PUBLIC_KEY,
+        `glet_${'f'.repeat(32)}`,
+      );
+      await expect(
+        replay(ruby, withDsn(unknown, 'c3'.repeat(16)), withoutAuth),
+      ).rejects.toMatchObject({ code: ErrorTrackingErrorCode.Forbidden });
+    });
+  });
 });

@@ -144,12 +144,11 @@ export class IngestionService {
           maxItems: this.options.maxEnvelopeItems,
           hold,
           onHeader: async (envelopeHeader) => {
-            // Several keys must agree, wherever they are.
-            const publicKey = resolvePublicKey({
-              ...sources,
-              dsn: envelopeHeader['dsn'],
-            });
-            key ??= await this.authorize(publicKey, request.projectId);
+            // Only when the request itself carries no key.
+            key ??= await this.authorize(
+              resolvePublicKey({ ...sources, dsn: envelopeHeader['dsn'] }),
+              request.projectId,
+            );
           },
         },
       );

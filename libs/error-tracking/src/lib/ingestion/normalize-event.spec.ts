@@ -96,7 +96,7 @@ describe('normalizeEvent', () => {
     );
     expect(chain.title).toBe('Outer: failed');
     expect(chain.type).toBe('Outer');
-    expect(chain.culprit).toBe('f (m)');
+    expect(chain.culprit).toBe('m in f');
     const go = normalizeEvent(
       { exception: [{ type: '*errors.errorString', value: 'boom' }] },
       ctx,
@@ -149,6 +149,7 @@ describe('normalizeEvent', () => {
   it('truncates instead of rejecting, keeping both ends of long stack traces', () => {
     const frames = Array.from({ length: 400 }, (_, i) => ({
       function: `f${i}`,
+      module: 'm',
     }));
     const event = normalizeEvent(
       {
@@ -173,7 +174,7 @@ describe('normalizeEvent', () => {
     expect(kept).toHaveLength(250);
     expect(kept[0]?.function).toBe('f0');
     expect(kept[249]?.function).toBe('f399');
-    expect(event.culprit).toBe('f399');
+    expect(event.culprit).toBe('m in f399');
   });
 
   it('keeps contexts, extra, breadcrumbs (list becomes {values}), sdk and request', () => {

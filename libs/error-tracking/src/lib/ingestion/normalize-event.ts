@@ -445,6 +445,7 @@ export function normalizeEvent(
     onlyThreadFrames: threads.length === 1 ? framesOf(threads[0]) : [],
     sentCulprit: text(raw['culprit']) || undefined,
     transaction,
+    platform,
     requestUrl: isJsonObject(request)
       ? text(request['url']) || undefined
       : undefined,

@@ -77,7 +77,7 @@ export function prepareEvent(
     clientIp: context.clientIp,
     envelopeEventId,
   });
-  const [grouping, previous] = groupingCandidates(event);
+  const [grouping, previous, older] = groupingCandidates(event);
   return {
     eventId: event.eventId,
     timestamp: event.timestamp,
@@ -85,6 +85,7 @@ export function prepareEvent(
     fingerprint: grouping?.fingerprint as string,
     groupingVersion: grouping?.version as number,
     previousFingerprint: previous?.fingerprint ?? null,
+    olderFingerprint: older?.fingerprint ?? null,
     level: event.level,
     logger: event.logger,
     release: event.release,

@@ -28,7 +28,17 @@ describe('Sentry authentication', () => {
     expect(keyFromDsn(42)).toBeUndefined();
   });
 
-  it('requires agreement between transports', () => {
+  it("lets the request's keys decide over the envelope dsn, which counts alone", () => {
+    expect(
+      resolvePublicKey({
+        xSentryAuth: 'Sentry sentry_key=k',
+        dsn: 'http://other@h/7',
+      }),
+    ).toBe('k');
+    expect(resolvePublicKey({ dsn: 'http://d@h/1' })).toBe('d');
+  });
+
+  it("requires agreement between the request's transports", () => {
     expect(
       resolvePublicKey({
         query: 'k',

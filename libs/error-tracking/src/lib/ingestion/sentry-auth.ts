@@ -50,26 +50,30 @@ function keysFromQuery(query: unknown): string[] {
 }
 
 /**
- * The one public key a request authenticates with. Every transport may
- * carry it; when several do they must agree (400); none at all is 401.
+ * The one public key a request authenticates with. The request's own keys
+ * (query, `X-Sentry-Auth`, `Authorization`) must agree (400) and decide;
+ * the envelope header's `dsn` counts only without them, as GitLab's
+ * collector reads it (its own spec posts an envelope whose `dsn` names
+ * another key and expects 200). None at all is 401.
  */
 export function resolvePublicKey(sources: AuthSources): string {
-  const candidates = [
+  const requestKeys = [
     ...keysFromQuery(sources.query),
     keyFromSentryHeader(sources.xSentryAuth),
     keyFromSentryHeader(sources.authorization),
-    keyFromDsn(sources.dsn),
   ].filter((key): key is string => key !== undefined);
-  if (candidates.length === 0)
+  const candidates =
+    requestKeys.length > 0 ? requestKeys : [keyFromDsn(sources.dsn)];
+  const [key] = candidates;
+  if (key === undefined)
     throw ErrorTrackingError.unauthorized(
       'Missing authentication information: no sentry_key in the query, X-Sentry-Auth, Authorization or the envelope dsn',
     );
-  const distinct = new Set(candidates);
-  if (distinct.size > 1)
+  if (new Set(candidates).size > 1)
     throw ErrorTrackingError.badRequest(
       'Conflicting authentication: the request carries different public keys',
     );
-  return candidates[0] as string;
+  return key;
 }
 
 /** Whether the request carries a key outside the body (checked before reading it). */

@@ -114,7 +114,7 @@ const CASES: ReadonlyArray<[string, JsonObject, string, string]> = [
       ],
     },
     "KeyError: 'total'",
-    'validate (shop.checkout)',
+    'shop.checkout in validate',
   ],
   [
     'Express: the transaction',
@@ -172,7 +172,7 @@ const CASES: ReadonlyArray<[string, JsonObject, string, string]> = [
       },
     },
     'SyntaxError: Unexpected token < in JSON at position 0',
-    'handleClick (/static/js/cart.js)',
+    'handleClick(/static/js/cart.js)',
   ],
   [
     'browser, no frames: the request URL',
@@ -203,7 +203,7 @@ const CASES: ReadonlyArray<[string, JsonObject, string, string]> = [
       },
     },
     'cart is empty',
-    'checkout (/static/js/cart.js)',
+    'checkout(/static/js/cart.js)',
   ],
   [
     'Java exception: the in-app frame',
@@ -231,7 +231,7 @@ const CASES: ReadonlyArray<[string, JsonObject, string, string]> = [
       },
     },
     'IllegalStateException: cart locked',
-    'pay (com.example.shop.Checkout)',
+    'com.example.shop.Checkout in pay',
   ],
   [
     'Java message: the thread snapshot is never the culprit',
@@ -275,7 +275,7 @@ const CASES: ReadonlyArray<[string, JsonObject, string, string]> = [
       ],
     },
     '*errors.errorString: unexpected EOF',
-    'handler (main)',
+    'main in handler',
   ],
   [
     'native signal (synthetic): titled by its top in-app function, no frame culprit',
@@ -376,7 +376,7 @@ const CASES: ReadonlyArray<[string, JsonObject, string, string]> = [
       },
     },
     'NullReferenceException: Object reference not set to an instance of an object',
-    'Update (PlayerController)',
+    'PlayerController in Update',
   ],
   [
     'PHP: the in-app frame, not the vendor frame',
@@ -406,7 +406,7 @@ const CASES: ReadonlyArray<[string, JsonObject, string, string]> = [
       },
     },
     'Doctrine\\DBAL\\Exception: connection refused',
-    'App\\Controller\\CartController::add (src/Controller/CartController.php)',
+    'src/Controller/CartController.php in App\\Controller\\CartController::add',
   ],
   [
     'Elixir: the in-app frame',
@@ -431,7 +431,7 @@ const CASES: ReadonlyArray<[string, JsonObject, string, string]> = [
       ],
     },
     'ArithmeticError: bad argument in arithmetic expression',
-    'divide/2 (MyApp.Calc)',
+    'MyApp.Calc in divide/2',
   ],
   [
     'Elixir message with a top-level stack trace: its own frames',
@@ -443,7 +443,7 @@ const CASES: ReadonlyArray<[string, JsonObject, string, string]> = [
       },
     },
     'GenServer terminating',
-    'handle_call/3 (MyApp.Worker)',
+    'MyApp.Worker in handle_call/3',
   ],
   [
     'raven-era SDK: its own culprit, legacy keys read',

@@ -1,4 +1,5 @@
 import type { ExceptionValue, Frame } from './event-parts';
+import { stacktraceCulprit } from './frame-culprit';
 
 /**
  * What an event is called and where it happened, by Sentry's rules
@@ -20,6 +21,8 @@ export interface TitleSources {
   readonly sentCulprit: string | undefined;
   readonly transaction: string | null;
   readonly requestUrl: string | undefined;
+  /** The event's platform, for frames that name none. */
+  readonly platform: string;
 }
 
 /** Function names Sentry does not name a crash location by. */
@@ -32,13 +35,6 @@ function str(value: unknown): string | undefined {
 function firstLine(value: string): string {
   const newline = value.indexOf('\n');
   return newline < 0 ? value : value.slice(0, newline);
-}
-
-/** `function (module or filename)` of a frame, the bare function without either. */
-export function frameLabel(frame: Frame): string {
-  const fn = str(frame.function) ?? '?';
-  const where = str(frame.module) ?? str(frame.filename) ?? str(frame.abs_path);
-  return where ? `${fn} (${where})` : fn;
 }
 
 /** The most recent in-app frame passing `keep`, else the most recent one. */
@@ -96,19 +92,21 @@ export function eventTitle(sources: TitleSources): string {
 }
 
 /**
- * Sentry's `get_culprit`: the SDK's culprit, the transaction, the most
- * recent in-app frame of the stack trace (none for a synthetic exception;
- * threads never), the request URL.
+ * Sentry's `get_culprit` and `generate_culprit`: the SDK's culprit, the
+ * transaction, the culprit of the last stack trace (the exceptions', else
+ * a message's own; threads never), the request URL. A synthetic exception
+ * gets none at all, not even the URL: `generate_culprit` returns before
+ * looking at either.
  */
 export function eventCulprit(sources: TitleSources): string {
   if (sources.sentCulprit) return sources.sentCulprit;
   if (sources.transaction) return sources.transaction;
   const thrown = sources.exceptions[sources.exceptions.length - 1];
-  let frames: readonly Frame[] = [];
-  if (!thrown) frames = sources.messageFrames;
-  else if (sources.messageEvent || !thrown.synthetic)
-    frames = exceptionFrames(sources.exceptions);
-  const frame = mostRecent(frames, () => true);
-  if (frame) return frameLabel(frame);
-  return sources.requestUrl ?? '';
+  if (thrown?.synthetic) return '';
+  const frames = thrown
+    ? exceptionFrames(sources.exceptions)
+    : sources.messageFrames;
+  return (
+    stacktraceCulprit(frames, sources.platform) || (sources.requestUrl ?? '')
+  );
 }

@@ -1,6 +1,6 @@
 import { normalizeEvent } from '../ingestion/normalize-event';
 import type { JsonObject } from '../sentry-event/event-json';
-import { legacyCulprit } from './legacy-culprit';
+import { isLegacyCulprit } from './legacy-culprit';
 
 export interface DerivedTitle {
   readonly title: string;
@@ -9,15 +9,16 @@ export interface DerivedTitle {
 
 /**
  * The title and culprit a stored event gets by today's rules: its payload
- * normalised again (legacy keys, moved stack traces) with the culprit the
- * collector derived dropped, so only an SDK's own culprit still wins.
+ * normalised again (legacy keys, moved stack traces) with a culprit the
+ * collector derived by earlier rules dropped, so only an SDK's own culprit
+ * still wins.
  */
 export function rederiveTitle(
   payload: JsonObject,
   receivedAt: Date,
 ): DerivedTitle {
   const raw: JsonObject = { ...payload };
-  if (raw['culprit'] === legacyCulprit(payload)) delete raw['culprit'];
+  if (isLegacyCulprit(payload, raw['culprit'])) delete raw['culprit'];
   const event = normalizeEvent(raw, { receivedAt });
   return { title: event.title, culprit: event.culprit };
 }

@@ -10,6 +10,7 @@ import {
   sqlOf,
 } from '../../testing/error-tracking-test-module';
 import { ingestRequest } from '../../testing/ingest-request';
+import { recordedEvent } from '../../testing/recorded-event';
 import { RetitleErrorsCommand } from '../cli/error-tracking-cli.commands';
 import { IngestionQueue } from '../ingestion/ingestion-queue';
 import { IngestionModule } from '../ingestion/ingestion.module';
@@ -94,6 +95,47 @@ describe('errors:retitle (stored errors by today rules)', () => {
     await database?.close();
   });
 
+  /** Sets an error's fields, and its latest event's, as earlier rules stored them. */
+  async function storeAsBefore(
+    projectId: number,
+    type: string,
+    fields: { title?: string; culprit: string },
+  ): Promise<void> {
+    const title = fields.title ?? null;
+    const [row] = await sql.rows<{ last_event_id: string }>(
+      `UPDATE error_tracking.errors
+          SET title = coalesce($3, title), culprit = $4
+        WHERE project_id = $1 AND type = $2
+       RETURNING last_event_id::text`,
+      [projectId, type, title, fields.culprit],
+    );
+    await sql.rows(
+      `UPDATE error_tracking.events
+          SET payload = payload || jsonb_strip_nulls(
+                jsonb_build_object('title', $2::text, 'culprit', $3::text))
+        WHERE event_id = $1::uuid`,
+      [row?.last_event_id, title, fields.culprit],
+    );
+  }
+
+  /** Runs `errors:retitle`: its report, and the project's errors after it. */
+  async function retitle(projectId: number, batch?: number) {
+    stdout.clear();
+    await module
+      .get(RetitleErrorsCommand)
+      .run([], batch === undefined ? {} : { batch });
+    const errors = await sql.rows<{
+      type: string;
+      title: string;
+      culprit: string;
+    }>(
+      `SELECT type, title, culprit FROM error_tracking.errors
+        WHERE project_id = $1 ORDER BY type`,
+      [projectId],
+    );
+    return { report: stdout.text(), errors };
+  }
+
   it('brings old titles and culprits to the new rules, keeping an SDK culprit, in batches', async () => {
     const project = await seedProject(sql);
     await module
@@ -113,29 +155,12 @@ describe('errors:retitle (stored errors by today rules)', () => {
         'shop.views in index',
       ],
     ];
-    for (const [type, title, culprit] of before) {
-      const [row] = await sql.rows<{ last_event_id: string }>(
-        `UPDATE error_tracking.errors SET title = $3, culprit = $4
-          WHERE project_id = $1 AND type = $2
-         RETURNING last_event_id::text`,
-        [project.projectId, type, title, culprit],
-      );
-      await sql.rows(
-        `UPDATE error_tracking.events
-            SET payload = payload || jsonb_build_object('title', $2::text, 'culprit', $3::text)
-          WHERE event_id = $1::uuid`,
-        [row?.last_event_id, title, culprit],
-      );
-    }
+    for (const [type, title, culprit] of before)
+      await storeAsBefore(project.projectId, type, { title, culprit });
 
-    await module.get(RetitleErrorsCommand).run([], { batch: 2 });
-    expect(stdout.text()).toMatch(/3 errors read, 2 changed/);
-    const after = await sql.rows<{ title: string; culprit: string }>(
-      `SELECT title, culprit FROM error_tracking.errors
-        WHERE project_id = $1 ORDER BY type`,
-      [project.projectId],
-    );
-    expect(after).toEqual([
+    const after = await retitle(project.projectId, 2);
+    expect(after.report).toMatch(/3 errors read, 2 changed/);
+    expect(after.errors).toMatchObject([
       {
         title: 'ActionView::MissingTemplate: Missing template posts/error2',
         culprit: 'PostsController#error2',
@@ -151,6 +176,38 @@ describe('errors:retitle (stored errors by today rules)', () => {
     stdout.clear();
     await module.get(RetitleErrorsCommand).run([], {});
     expect(stdout.text()).toMatch(/3 errors read, 0 changed/);
+  });
+
+  it("rewrites culprits stored as `function (location)` the way Sentry's get_culprit_string writes them", async () => {
+    const project = await seedProject(sql);
+    // Recorded Python and Go events; the Python one thrown inside a library.
+    const python = recordedEvent(
+      'python-1.21.0/001-exception.json',
+      {},
+      (f) => [
+        ...f,
+        { function: '__getitem__', module: 'collections', in_app: false },
+      ],
+    );
+    const go = recordedEvent('go-0.20.0/001-exception.json');
+    await module
+      .get(IngestionQueue)
+      .submit(ingestRequest(project, [python, go], clock.now()));
+    // As the collector stored them before: every platform `function (location)`.
+    const before: Array<[string, string]> = [
+      ['ValueError', 'innermost (__main__)'],
+      ['*errors.errorString', 'outer.func1 (main)'],
+    ];
+    for (const [type, culprit] of before)
+      await storeAsBefore(project.projectId, type, { culprit });
+
+    const after = await retitle(project.projectId);
+    // Across projects: the first test's three errors are already current.
+    expect(after.report).toMatch(/5 errors read, 2 changed/);
+    expect(after.errors).toMatchObject([
+      { type: '*errors.errorString', culprit: 'main in outer.func1' },
+      { type: 'ValueError', culprit: '__main__ in innermost' },
+    ]);
   });
 
   it('leaves an error alone when a newer event reached it meanwhile', async () => {

@@ -24,7 +24,7 @@ function stored(
   return {
     id,
     title: 'TypeError: boom',
-    culprit: 'main (app.js)',
+    culprit: 'app.js in main',
     lastEventId: `event-${id}`,
     payload: TYPE_ERROR,
     receivedAt: RECEIVED,
@@ -55,13 +55,13 @@ describe('RetitleService', () => {
         id: '2',
         lastEventId: 'event-2',
         title: 'TypeError: boom',
-        culprit: 'main (app.js)',
+        culprit: 'app.js in main',
       },
       {
         id: '3',
         lastEventId: 'event-3',
         title: 'TypeError: boom',
-        culprit: 'main (app.js)',
+        culprit: 'app.js in main',
       },
     ]);
   });

@@ -82,6 +82,22 @@ export function fixtureBody(fixture: SentryFixture): Buffer {
   return Buffer.from(fixture.body.raw_base64, 'base64');
 }
 
+/**
+ * The event a fixture carries, as the SDK sent it (its decoded body, the key
+ * and project id as placeholders): a store body, or an envelope's item.
+ */
+export function fixtureEvent(fixture: SentryFixture): Record<string, unknown> {
+  const text = fixture.body.text;
+  if (fixture.endpoint === 'store') return JSON.parse(text);
+  // Header, then item header and payload pairs: no fixture's payload
+  // holds a raw newline.
+  const lines = text.split('\n');
+  for (let i = 1; i + 1 < lines.length; i += 2)
+    if ((JSON.parse(lines[i] as string) as { type?: string }).type === 'event')
+      return JSON.parse(lines[i + 1] as string);
+  throw new Error(`${fixture.file} carries no event`);
+}
+
 /** The fixture's query string as an object (what Express hands over). */
 export function fixtureQuery(fixture: SentryFixture): Record<string, string> {
   return Object.fromEntries(new URLSearchParams(fixture.replay.query));

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 import type { ErrorRecord, EventSummary, Frequency } from '../error.types';
+import { releaseShortVersion } from '../release-short-version';
 import type { StackTraceEntry } from '../stack-trace';
 
 const FREQUENCY_SCHEMA = {
@@ -174,8 +175,8 @@ export function toDetailedErrorResponse(
     ...toErrorResponse(error, frequency),
     first_release_version: error.firstRelease,
     last_release_version: error.lastRelease,
-    first_release_short_version: error.firstRelease?.slice(0, 10) ?? null,
-    last_release_short_version: error.lastRelease?.slice(0, 10) ?? null,
+    first_release_short_version: releaseShortVersion(error.firstRelease),
+    last_release_short_version: releaseShortVersion(error.lastRelease),
     tags: { level: error.level, logger: error.logger },
     gitlab_issue: urls.issueUrl,
     external_url: urls.errorUrl,

@@ -77,6 +77,8 @@ const GETTERS = {
   eventFingerprints: (f) => f.events.map((e) => e.event.fingerprint),
   eventPreviousFingerprints: (f) =>
     f.events.map((e) => e.event.previousFingerprint),
+  eventOlderFingerprints: (f) =>
+    f.events.map((e) => e.event.olderFingerprint ?? null),
   eventUserKeys: (f) => f.events.map((e) => e.event.userKey),
   eventGroupingVersions: (f) => f.events.map((e) => e.event.groupingVersion),
   eventLevels: (f) => f.events.map((e) => e.event.level),

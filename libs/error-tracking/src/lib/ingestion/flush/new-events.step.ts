@@ -6,8 +6,9 @@ import type { FlushStep } from './flush-step';
  * (within the batch, or already stored for the project) is a duplicate.
  * `fresh` holds the events this flush stores, `ord` their position in the
  * batch (the payload array's index), `fingerprint` the error each joins:
- * its hash, unless no error has that hash yet and one has the previous
- * grouping version's (an error of the old algorithm keeps collecting).
+ * its hash, unless no error has that hash yet and one has an earlier
+ * grouping version's (an error of an old algorithm keeps collecting; the
+ * previous version's first).
  */
 export const NEW_EVENTS: readonly FlushStep[] = [
   {
@@ -16,7 +17,7 @@ export const NEW_EVENTS: readonly FlushStep[] = [
       ${P.eventRequests}::int[], ${P.eventProjectIds}::int[], ${P.eventIds}::uuid[],
       ${P.eventTimestamps}::timestamptz[], ${P.eventReceivedAts}::timestamptz[],
       ${P.eventFingerprints}::uuid[], ${P.eventPreviousFingerprints}::uuid[],
-      ${P.eventUserKeys}::uuid[],
+      ${P.eventOlderFingerprints}::uuid[], ${P.eventUserKeys}::uuid[],
       ${P.eventGroupingVersions}::smallint[], ${P.eventLevels}::text[],
       ${P.eventLoggers}::text[], ${P.eventReleases}::text[],
       ${P.eventEnvironments}::text[], ${P.eventPlatforms}::text[],
@@ -25,7 +26,7 @@ export const NEW_EVENTS: readonly FlushStep[] = [
     )
          WITH ORDINALITY
          AS e(req, project_id, event_id, ts, received_at, new_fingerprint,
-              previous_fingerprint, user_key,
+              previous_fingerprint, older_fingerprint, user_key,
               grouping_version, level, logger, release, environment, platform,
               title, type, message, culprit, ord)`,
   },
@@ -34,10 +35,13 @@ export const NEW_EVENTS: readonly FlushStep[] = [
     sql: `  SELECT DISTINCT ON (e.project_id, e.event_id) e.*,
          coalesce((
            SELECT o.fingerprint FROM error_tracking.errors o
-            WHERE o.project_id = e.project_id AND o.fingerprint = e.previous_fingerprint
+            WHERE o.project_id = e.project_id
+              AND o.fingerprint IN (e.previous_fingerprint, e.older_fingerprint)
               AND NOT EXISTS (
                 SELECT 1 FROM error_tracking.errors n
                  WHERE n.project_id = e.project_id AND n.fingerprint = e.new_fingerprint)
+            ORDER BY o.fingerprint = e.previous_fingerprint DESC
+            LIMIT 1
          ), e.new_fingerprint) AS fingerprint
     FROM ev e WHERE e.req IN (SELECT req FROM ok)
    ORDER BY e.project_id, e.event_id, e.ord`,
