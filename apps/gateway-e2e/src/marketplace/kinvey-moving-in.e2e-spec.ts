@@ -1,11 +1,12 @@
-import { User } from 'kinvey-js-sdk';
+import { Errors, Files, User } from 'kinvey-js-sdk';
+import { Client } from 'pg';
 import request from 'supertest';
 
 import { runCli } from '../support/gateway-process';
 import { startTestGateway } from '../support/test-gateway';
 import type { TestGateway } from '../support/test-gateway';
 import { initKinveySdk } from './kinvey-js-sdk-platform';
-import { basic } from './marketplace-support';
+import { basic, kinveyError } from './marketplace-support';
 
 /**
  * What Kinvey does that apps and Kinvey's own SDK test suites rely on when
@@ -38,6 +39,29 @@ describe('Kinvey behaviours an app moving in relies on (e2e)', () => {
   const http = () => request(gw.url);
   const master = () => basic(app.appKey, app.masterSecret);
 
+  /** Kinvey's test utilities' clean-up call, as they send it. */
+  const removeCollection = (collectionName: string) =>
+    http()
+      .post(`/rpc/${app.appKey}/remove-collection`)
+      .set('Authorization', master())
+      .set('X-Kinvey-Delete-Entire-Collection', 'true')
+      .set('X-Kinvey-Retain-collection-Metadata', 'true')
+      .send({ collectionName });
+  /** Rows the app still has in a table of the marketplace schema. */
+  async function rowsOf(table: string): Promise<number> {
+    const db = new Client({ connectionString: gw.databaseUrl });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM marketplace.${table} WHERE app_key = $1`,
+        [app.appKey],
+      );
+      return rows[0]?.n ?? 0;
+    } finally {
+      await db.end();
+    }
+  }
+
   async function loginAs(username: string, password: string) {
     if (await User.getActiveUser()) await User.logout();
     return User.login(username, password);
@@ -68,6 +92,96 @@ describe('Kinvey behaviours an app moving in relies on (e2e)', () => {
       .set('Authorization', master())
       .expect(200);
     expect(read.body.password).toBeUndefined();
+    await User.logout();
+  });
+
+  it('empties the user collection on remove-collection: every user and session, none of the app credentials', async () => {
+    const eva = await User.signup({
+      username: 'eva',
+      password: 'eva password',
+    });
+    await loginAs('eva', 'eva password');
+    const session = `Kinvey ${(await User.getActiveUser())?.authtoken as string}`;
+    const before = await http()
+      .get(`/user/${app.appKey}`)
+      .set('Authorization', master())
+      .expect(200);
+    expect(before.body.length).toBeGreaterThan(0);
+
+    const removed = await removeCollection('user').expect(200);
+    expect(removed.body).toEqual({ count: before.body.length });
+
+    await http()
+      .get(`/user/${app.appKey}/_me`)
+      .set('Authorization', session)
+      .expect(401);
+    await expect(User.logout()).resolves.toBeDefined();
+    await expect(loginAs('eva', 'eva password')).rejects.toBeInstanceOf(
+      Errors.InvalidCredentialsError,
+    );
+    await expect(
+      http().get(`/user/${app.appKey}`).set('Authorization', master()),
+    ).resolves.toMatchObject({ status: 200, body: [] });
+    await expect(rowsOf('user_tokens')).resolves.toBe(0);
+    // The app's own credentials stay: app and master secrets still work.
+    await http()
+      .get(`/appdata/${app.appKey}`)
+      .auth(app.appKey, app.appSecret)
+      .expect(200);
+    await http()
+      .get(`/appdata/${app.appKey}`)
+      .set('Authorization', master())
+      .expect(200);
+    // The username is free again, for a new user.
+    const again = await User.signup({
+      username: 'eva',
+      password: 'new eva password',
+    });
+    expect(again._id).not.toBe(eva._id);
+    await expect(removeCollection('user').expect(200)).resolves.toMatchObject({
+      body: { count: 1 },
+    });
+  });
+
+  it('empties the files collection on remove-collection: every file with its bytes', async () => {
+    await User.signup({ username: 'fabio', password: 'fabio password' });
+    await loginAs('fabio', 'fabio password');
+    const kept = await Files.upload('some bytes', {
+      filename: 'a.txt',
+      mimeType: 'text/plain',
+      public: true,
+    });
+    await Files.upload('more bytes', {
+      filename: 'b.txt',
+      mimeType: 'text/plain',
+    });
+    const url = new URL(
+      (
+        await http()
+          .get(`/blob/${app.appKey}/${kept._id}`)
+          .set('Authorization', master())
+          .expect(200)
+      ).body._downloadURL,
+    );
+    await http().get(`${url.pathname}${url.search}`).expect(200);
+
+    const removed = await removeCollection('_blob').expect(200);
+    expect(removed.body).toEqual({ count: 2 });
+
+    await expect(Files.find()).resolves.toEqual([]);
+    await http().get(`${url.pathname}${url.search}`).expect(404);
+    await expect(rowsOf('file_chunks')).resolves.toBe(0);
+    const gone = await http()
+      .get(`/blob/${app.appKey}/${kept._id}`)
+      .set('Authorization', master())
+      .expect(404);
+    expect(gone.body).toEqual(kinveyError('BlobNotFound'));
+    // Only master empties system collections.
+    await http()
+      .post(`/rpc/${app.appKey}/remove-collection`)
+      .auth(app.appKey, app.appSecret)
+      .send({ collectionName: '_blob' })
+      .expect(401);
     await User.logout();
   });
 });

@@ -56,6 +56,7 @@ import { CollectionRpcController } from './app-collections/collection-rpc.contro
 import { CollectionsController } from './app-collections/collections.controller';
 import { CollectionsRepository } from './app-collections/collections.repository';
 import { CollectionsService } from './app-collections/collections.service';
+import { SystemCollectionsService } from './app-collections/system-collections.service';
 
 /** Apps, users, records, files, matching (no HTTP). */
 const MARKETPLACE_PROVIDERS = [
@@ -63,6 +64,7 @@ const MARKETPLACE_PROVIDERS = [
   SESSION_CACHE_PROVIDER,
   CollectionsRepository,
   CollectionsService,
+  SystemCollectionsService,
   AppsRepository,
   AppsService,
   AppBootstrapService,

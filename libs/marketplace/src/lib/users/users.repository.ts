@@ -112,4 +112,27 @@ export class UsersRepository extends MarketplaceRepository {
     );
     return rows.length > 0;
   }
+
+  /**
+   * Deletes every user of the app and what is kept for them (sessions,
+   * mailed-link tokens, mail and login counters, all by user or username,
+   * so a new user of a freed name starts clean); how many users.
+   */
+  async removeAll(appKey: string, tx: MarketplaceTx): Promise<number> {
+    for (const table of [
+      'user_tokens',
+      'account_tokens',
+      'account_mail_quiet',
+      'login_attempts',
+    ])
+      await tx.rows(`DELETE FROM marketplace.${table} WHERE app_key = $1`, [
+        appKey,
+      ]);
+    const rows = await tx.rows<{ n: number }>(
+      `WITH gone AS (DELETE FROM marketplace.users WHERE app_key = $1 RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [appKey],
+    );
+    return rows[0]?.n ?? 0;
+  }
 }
