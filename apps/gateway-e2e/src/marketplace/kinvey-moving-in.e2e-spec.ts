@@ -1,4 +1,4 @@
-import { Errors, Files, User } from 'kinvey-js-sdk';
+import { DataStore, DataStoreType, Errors, Files, User } from 'kinvey-js-sdk';
 import { Client } from 'pg';
 import request from 'supertest';
 
@@ -6,6 +6,7 @@ import { runCli } from '../support/gateway-process';
 import { startTestGateway } from '../support/test-gateway';
 import type { TestGateway } from '../support/test-gateway';
 import { initKinveySdk } from './kinvey-js-sdk-platform';
+import type { SentRequest } from './kinvey-js-sdk-platform';
 import { basic, kinveyError } from './marketplace-support';
 
 /**
@@ -17,6 +18,7 @@ import { basic, kinveyError } from './marketplace-support';
 describe('Kinvey behaviours an app moving in relies on (e2e)', () => {
   let gw: TestGateway;
   let app: { appKey: string; appSecret: string; masterSecret: string };
+  let sent: SentRequest[];
 
   beforeAll(async () => {
     gw = await startTestGateway();
@@ -29,7 +31,7 @@ describe('Kinvey behaviours an app moving in relies on (e2e)', () => {
     );
     expect(created.stderr).toBe('');
     app = JSON.parse(created.stdout);
-    initKinveySdk(gw.url, app);
+    ({ sent } = initKinveySdk(gw.url, app));
   }, 120_000);
 
   afterAll(async () => {
@@ -39,6 +41,18 @@ describe('Kinvey behaviours an app moving in relies on (e2e)', () => {
   const http = () => request(gw.url);
   const master = () => basic(app.appKey, app.masterSecret);
 
+  /** What the SDK sent from now on. */
+  const watch = () => {
+    const from = sent.length;
+    return () => sent.slice(from);
+  };
+  /** Declares a collection through the operator's REST API. */
+  const declare = (name: string, settings: object) =>
+    http()
+      .post(`/admin/${app.appKey}/collections`)
+      .set('Authorization', master())
+      .send({ name, settings })
+      .expect(201);
   /** Kinvey's test utilities' clean-up call, as they send it. */
   const removeCollection = (collectionName: string) =>
     http()
@@ -182,6 +196,44 @@ describe('Kinvey behaviours an app moving in relies on (e2e)', () => {
       .auth(app.appKey, app.appSecret)
       .send({ collectionName: '_blob' })
       .expect(401);
+    await User.logout();
+  });
+
+  it('keeps delta sets off unless the collection turns them on: the SDK falls back to a full pull', async () => {
+    await declare('crates', {});
+    await declare('boxes', { deltaSet: true });
+    await User.signup({ username: 'gil', password: 'gil password' });
+    await loginAs('gil', 'gil password');
+    const since = encodeURIComponent(new Date(0).toISOString());
+    const off = await http()
+      .get(`/appdata/${app.appKey}/crates/_deltaset?since=${since}`)
+      .set('Authorization', master())
+      .expect(403);
+    expect(off.body).toEqual(kinveyError('MissingConfiguration'));
+    await http()
+      .get(`/appdata/${app.appKey}/boxes/_deltaset?since=${since}`)
+      .set('Authorization', master())
+      .expect(200);
+
+    const network = DataStore.collection('crates', DataStoreType.Network);
+    await network.save({ fruit: 'caju' });
+    const local = DataStore.collection('crates', DataStoreType.Sync, {
+      useDeltaSet: true,
+    });
+    await expect(local.pull()).resolves.toBe(1);
+    await network.save({ fruit: 'manga' });
+    const requests = watch();
+    await expect(local.pull()).resolves.toBe(2);
+    expect(requests()).toEqual([
+      {
+        method: 'GET',
+        path: expect.stringMatching(/^\/appdata\/kid_\w+\/crates\/_deltaset\?/),
+      },
+      {
+        method: 'GET',
+        path: expect.stringMatching(/^\/appdata\/kid_\w+\/crates(\?|$)/),
+      },
+    ]);
     await User.logout();
   });
 });
