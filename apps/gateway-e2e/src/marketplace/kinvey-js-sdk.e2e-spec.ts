@@ -20,7 +20,7 @@ import { startTestGateway } from '../support/test-gateway';
 import type { TestGateway } from '../support/test-gateway';
 import { initKinveySdk } from './kinvey-js-sdk-platform';
 import type { SentRequest } from './kinvey-js-sdk-platform';
-import { mailedLink } from './marketplace-support';
+import { mailedLink, submitMailedLink } from './marketplace-support';
 
 interface Task {
   _id?: string;
@@ -506,12 +506,7 @@ describe('an app on kinvey-js-sdk 7.0.0 (e2e)', () => {
     await loginAs('ana', 'correct horse battery');
     const mail = nextMail();
     await User.verifyEmail('ana');
-    const link = mailedLink(await mail());
-    await raw()
-      .post(link.pathname)
-      .type('form')
-      .send({ token: link.searchParams.get('token') })
-      .expect(200);
+    await submitMailedLink(raw(), mailedLink(await mail())).expect(200);
     const me = await User.me();
     expect(me.isEmailVerified()).toBe(true);
   });

@@ -1,3 +1,5 @@
+import { SmtpSink } from '@quitanda/testing';
+import type { ReceivedMail } from '@quitanda/testing';
 import { DataStore, DataStoreType, Errors, Files, User } from 'kinvey-js-sdk';
 import { Client } from 'pg';
 import request from 'supertest';
@@ -7,7 +9,12 @@ import { startTestGateway } from '../support/test-gateway';
 import type { TestGateway } from '../support/test-gateway';
 import { initKinveySdk } from './kinvey-js-sdk-platform';
 import type { SentRequest } from './kinvey-js-sdk-platform';
-import { basic, kinveyError } from './marketplace-support';
+import {
+  basic,
+  kinveyError,
+  mailedLink,
+  submitMailedLink,
+} from './marketplace-support';
 
 /**
  * What Kinvey does that apps and Kinvey's own SDK test suites rely on when
@@ -17,11 +24,16 @@ import { basic, kinveyError } from './marketplace-support';
  */
 describe('Kinvey behaviours an app moving in relies on (e2e)', () => {
   let gw: TestGateway;
+  let smtp: SmtpSink;
   let app: { appKey: string; appSecret: string; masterSecret: string };
   let sent: SentRequest[];
 
   beforeAll(async () => {
-    gw = await startTestGateway();
+    smtp = await SmtpSink.start();
+    gw = await startTestGateway({
+      SMTP_URL: smtp.url,
+      ALERTS_FROM: 'Feira <accounts@feira.test>',
+    });
     const created = await runCli(
       ['marketplace:apps:create', '--name', 'Feira'],
       {
@@ -36,6 +48,7 @@ describe('Kinvey behaviours an app moving in relies on (e2e)', () => {
 
   afterAll(async () => {
     await gw?.close();
+    await smtp?.close();
   });
 
   const http = () => request(gw.url);
@@ -235,5 +248,44 @@ describe('Kinvey behaviours an app moving in relies on (e2e)', () => {
       },
     ]);
     await User.logout();
+  });
+
+  it('records the e-mail verification in _kmd.emailVerification: sent when mailed, confirmed through the link', async () => {
+    await User.signup({
+      username: 'hana',
+      password: 'hana password',
+      email: 'hana@feira.test',
+    });
+    await loginAs('hana', 'hana password');
+    const before = smtp.messages.length;
+    await User.verifyEmail('hana');
+    const mail = (await smtp.waitFor(before + 1))[before] as ReceivedMail;
+    const sentState = (await User.me()).metadata.emailVerification;
+    expect(sentState).toEqual({
+      status: 'sent',
+      lastStateChangeAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+      emailAddress: 'hana@feira.test',
+    });
+    expect((await User.me()).isEmailVerified()).toBe(false);
+
+    await submitMailedLink(http(), mailedLink(mail)).expect(200);
+    const me = await User.me();
+    expect(me.isEmailVerified()).toBe(true);
+    expect(me.metadata.emailVerification).toEqual({
+      status: 'confirmed',
+      lastStateChangeAt: expect.any(String),
+      lastConfirmedAt: expect.any(String),
+      emailAddress: 'hana@feira.test',
+    });
+    // Every read of the user carries it, the login's included.
+    await User.logout();
+    const login = await http()
+      .post(`/user/${app.appKey}/login`)
+      .auth(app.appKey, app.appSecret)
+      .send({ username: 'hana', password: 'hana password' })
+      .expect(200);
+    expect(login.body._kmd.emailVerification).toMatchObject({
+      status: 'confirmed',
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isUniqueViolation } from '@quitanda/database';
 
+import type { EmailVerification } from '../accounts/email-verification';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { USER_COLUMNS, toUser } from '../auth/stored-user';
 import type { StoredUser, UserRow } from '../auth/stored-user';
@@ -74,6 +75,25 @@ export class UsersRepository extends MarketplaceRepository {
         throw MarketplaceError.usernameTaken();
       throw error;
     }
+  }
+
+  /**
+   * Sets the user's `_kmd.emailVerification` alone, so that a profile
+   * update made meanwhile is not overwritten; false when there is no user.
+   */
+  async setEmailVerification(
+    appKey: string,
+    id: string,
+    state: EmailVerification,
+  ): Promise<boolean> {
+    const rows = await this.sql.rows(
+      `UPDATE marketplace.users
+          SET doc = jsonb_set(doc, '{_kmd}', COALESCE(doc->'_kmd', '{}'::jsonb)
+                      || jsonb_build_object('emailVerification', $3::jsonb))
+        WHERE app_key = $1 AND id = $2 RETURNING id`,
+      [appKey, id, state],
+    );
+    return rows.length > 0;
   }
 
   async usernameExists(appKey: string, username: string): Promise<boolean> {
