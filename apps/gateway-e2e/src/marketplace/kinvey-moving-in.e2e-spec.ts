@@ -1,6 +1,13 @@
 import { SmtpSink } from '@quitanda/testing';
 import type { ReceivedMail } from '@quitanda/testing';
-import { DataStore, DataStoreType, Errors, Files, User } from 'kinvey-js-sdk';
+import {
+  CustomEndpoint,
+  DataStore,
+  DataStoreType,
+  Errors,
+  Files,
+  User,
+} from 'kinvey-js-sdk';
 import { Client } from 'pg';
 import request from 'supertest';
 
@@ -287,5 +294,17 @@ describe('Kinvey behaviours an app moving in relies on (e2e)', () => {
     expect(login.body._kmd.emailVerification).toMatchObject({
       status: 'confirmed',
     });
+  });
+
+  it("answers an unknown custom endpoint with Kinvey's own text, which apps show", async () => {
+    await User.signup({ username: 'ines', password: 'ines password' });
+    await loginAs('ines', 'ines password');
+    const failed = CustomEndpoint.execute('nothing-here', {});
+    await expect(failed).rejects.toBeInstanceOf(Errors.NotFoundError);
+    await expect(failed).rejects.toMatchObject({
+      message:
+        'The custom endpoint you tried to access does not exist. Please configure custom Business Logic endpoints through the Kinvey Console.',
+    });
+    await User.logout();
   });
 });
