@@ -307,4 +307,37 @@ describe('Kinvey behaviours an app moving in relies on (e2e)', () => {
     });
     await User.logout();
   });
+
+  it('hands out http download URLs when a file read says tls=false, https ones otherwise', async () => {
+    // Behind TLS, as deployments are: each request says it came as https.
+    const appKey = 'kid_tlsBehindProxy01';
+    const behindTls = await startTestGateway({
+      TRUST_PROXY: 'true',
+      MARKETPLACE_APP_KEY: appKey,
+      MARKETPLACE_APP_SECRET: 'tls-app-secret-0123456789',
+      MARKETPLACE_MASTER_SECRET: 'tls-master-secret-0123456789',
+    });
+    const auth = basic(appKey, 'tls-master-secret-0123456789');
+    const call = (method: 'get' | 'post', path: string) =>
+      request(behindTls.url)
+        [method](`/blob/${appKey}${path}`)
+        .set('Authorization', auth)
+        .set('X-Forwarded-Proto', 'https');
+    const urlOf = async (path: string) => {
+      const { body } = await call('get', path).expect(200);
+      return (Array.isArray(body) ? body[0] : body)._downloadURL as string;
+    };
+    try {
+      const created = await call('post', '')
+        .send({ _filename: 'a.txt', mimeType: 'text/plain', size: 2 })
+        .expect(201);
+      const one = `/${created.body._id as string}`;
+      for (const path of [one, `${one}?tls=true`, '?tls=true'])
+        await expect(urlOf(path)).resolves.toMatch(/^https:\/\//);
+      for (const path of [`${one}?tls=false`, '?tls=false'])
+        await expect(urlOf(path)).resolves.toMatch(/^http:\/\//);
+    } finally {
+      await behindTls.close();
+    }
+  });
 });
