@@ -101,6 +101,36 @@ describe('Kinvey behaviours an app moving in relies on (e2e)', () => {
     return User.login(username, password);
   }
 
+  it('makes an app without --definition with no collections; the produce definition comes on request', async () => {
+    const none = await http()
+      .get(`/admin/${app.appKey}/collections`)
+      .set('Authorization', master())
+      .expect(200);
+    expect(none.body).toEqual([]);
+    const missing = await http()
+      .get(`/appdata/${app.appKey}/product`)
+      .set('Authorization', master())
+      .expect(404);
+    expect(missing.body).toEqual(kinveyError('CollectionNotFound'));
+
+    const other = await runCli(
+      ['marketplace:apps:create', '--name', 'Horta', '--definition', 'produce'],
+      { DATABASE_URL: gw.databaseUrl, DATA_DIR: gw.dataDir },
+    );
+    expect(other.stderr).toBe('');
+    const horta = JSON.parse(other.stdout) as typeof app;
+    const produce = await http()
+      .get(`/admin/${horta.appKey}/collections`)
+      .set('Authorization', basic(horta.appKey, horta.masterSecret))
+      .expect(200);
+    expect(produce.body.map((c: { name: string }) => c.name).sort()).toEqual([
+      'assortment',
+      'availableAssortment',
+      'product',
+      'requiredAssortment',
+    ]);
+  });
+
   it('signs up a username without a password (null or none): a generated one, shown once, logs in', async () => {
     const nullPassword = await User.signup({
       username: 'carla',

@@ -105,7 +105,13 @@ describe('the operator CLI and the version (e2e)', () => {
 
   it('marketplace:import shows progress, reports rejections and is idempotent', async () => {
     const created = await runCli(
-      ['marketplace:apps:create', '--name', 'Moving in'],
+      [
+        'marketplace:apps:create',
+        '--name',
+        'Moving in',
+        '--definition',
+        'produce',
+      ],
       env,
     );
     const { appKey, masterSecret } = JSON.parse(created.stdout) as {
