@@ -34,6 +34,8 @@ describe('Kinvey behaviours an app moving in relies on (e2e)', () => {
   let smtp: SmtpSink;
   let app: { appKey: string; appSecret: string; masterSecret: string };
   let sent: SentRequest[];
+  /** Another app (made in the first test): what one app does never reaches it. */
+  let horta: typeof app;
 
   beforeAll(async () => {
     smtp = await SmtpSink.start();
@@ -118,7 +120,7 @@ describe('Kinvey behaviours an app moving in relies on (e2e)', () => {
       { DATABASE_URL: gw.databaseUrl, DATA_DIR: gw.dataDir },
     );
     expect(other.stderr).toBe('');
-    const horta = JSON.parse(other.stdout) as typeof app;
+    horta = JSON.parse(other.stdout) as typeof app;
     const produce = await http()
       .get(`/admin/${horta.appKey}/collections`)
       .set('Authorization', basic(horta.appKey, horta.masterSecret))
@@ -171,6 +173,16 @@ describe('Kinvey behaviours an app moving in relies on (e2e)', () => {
       .set('Authorization', master())
       .expect(200);
     expect(before.body.length).toBeGreaterThan(0);
+    const neighbour = () =>
+      http()
+        .post(`/user/${horta.appKey}/login`)
+        .auth(horta.appKey, horta.appSecret)
+        .send({ username: 'eva', password: 'eva of the other app' });
+    await http()
+      .post(`/user/${horta.appKey}`)
+      .auth(horta.appKey, horta.appSecret)
+      .send({ username: 'eva', password: 'eva of the other app' })
+      .expect(201);
 
     const removed = await removeCollection('user').expect(200);
     expect(removed.body).toEqual({ count: before.body.length });
@@ -187,6 +199,7 @@ describe('Kinvey behaviours an app moving in relies on (e2e)', () => {
       http().get(`/user/${app.appKey}`).set('Authorization', master()),
     ).resolves.toMatchObject({ status: 200, body: [] });
     await expect(rowsOf('user_tokens')).resolves.toBe(0);
+    await neighbour().expect(200);
     // The app's own credentials stay: app and master secrets still work.
     await http()
       .get(`/appdata/${app.appKey}`)
@@ -228,6 +241,18 @@ describe('Kinvey behaviours an app moving in relies on (e2e)', () => {
       ).body._downloadURL,
     );
     await http().get(`${url.pathname}${url.search}`).expect(200);
+    const hortaMaster = basic(horta.appKey, horta.masterSecret);
+    const neighbour = await http()
+      .post(`/blob/${horta.appKey}`)
+      .set('Authorization', hortaMaster)
+      .send({ _filename: 'c.txt', mimeType: 'text/plain', size: 5 })
+      .expect(201);
+    const upload = new URL(neighbour.body._uploadURL);
+    await http()
+      .put(`${upload.pathname}${upload.search}`)
+      .set('Content-Type', 'text/plain')
+      .send(Buffer.from('kept!'))
+      .expect(201);
 
     const removed = await removeCollection('_blob').expect(200);
     expect(removed.body).toEqual({ count: 2 });
@@ -235,6 +260,15 @@ describe('Kinvey behaviours an app moving in relies on (e2e)', () => {
     await expect(Files.find()).resolves.toEqual([]);
     await http().get(`${url.pathname}${url.search}`).expect(404);
     await expect(rowsOf('file_chunks')).resolves.toBe(0);
+    const stillThere = await http()
+      .get(`/blob/${horta.appKey}/${neighbour.body._id}`)
+      .set('Authorization', hortaMaster)
+      .expect(200);
+    const keptUrl = new URL(stillThere.body._downloadURL);
+    const bytes = await http()
+      .get(`${keptUrl.pathname}${keptUrl.search}`)
+      .expect(200);
+    expect(bytes.text).toBe('kept!');
     const gone = await http()
       .get(`/blob/${app.appKey}/${kept._id}`)
       .set('Authorization', master())
