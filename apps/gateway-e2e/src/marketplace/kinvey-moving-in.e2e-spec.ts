@@ -34,7 +34,7 @@ describe('Kinvey behaviours an app moving in relies on (e2e)', () => {
   let smtp: SmtpSink;
   let app: { appKey: string; appSecret: string; masterSecret: string };
   let sent: SentRequest[];
-  /** Another app (made in the first test): what one app does never reaches it. */
+  /** Another app, with the produce definition: what one app does never reaches it. */
   let horta: typeof app;
 
   beforeAll(async () => {
@@ -43,15 +43,16 @@ describe('Kinvey behaviours an app moving in relies on (e2e)', () => {
       SMTP_URL: smtp.url,
       ALERTS_FROM: 'Feira <accounts@feira.test>',
     });
-    const created = await runCli(
-      ['marketplace:apps:create', '--name', 'Feira'],
-      {
+    const createApp = async (...options: string[]) => {
+      const created = await runCli(['marketplace:apps:create', ...options], {
         DATABASE_URL: gw.databaseUrl,
         DATA_DIR: gw.dataDir,
-      },
-    );
-    expect(created.stderr).toBe('');
-    app = JSON.parse(created.stdout);
+      });
+      expect(created.stderr).toBe('');
+      return JSON.parse(created.stdout) as typeof app;
+    };
+    app = await createApp('--name', 'Feira');
+    horta = await createApp('--name', 'Horta', '--definition', 'produce');
     ({ sent } = initKinveySdk(gw.url, app));
   }, 120_000);
 
@@ -114,13 +115,7 @@ describe('Kinvey behaviours an app moving in relies on (e2e)', () => {
       .set('Authorization', master())
       .expect(404);
     expect(missing.body).toEqual(kinveyError('CollectionNotFound'));
-
-    const other = await runCli(
-      ['marketplace:apps:create', '--name', 'Horta', '--definition', 'produce'],
-      { DATABASE_URL: gw.databaseUrl, DATA_DIR: gw.dataDir },
-    );
-    expect(other.stderr).toBe('');
-    horta = JSON.parse(other.stdout) as typeof app;
+    // Made with --definition produce (beforeAll).
     const produce = await http()
       .get(`/admin/${horta.appKey}/collections`)
       .set('Authorization', basic(horta.appKey, horta.masterSecret))
