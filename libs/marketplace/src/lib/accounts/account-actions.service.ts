@@ -8,11 +8,14 @@ import { SessionCache } from '../auth/session-cache';
 import { loginEmail } from '../auth/sessions.service';
 import { isPlainObject } from '../kinvey/kinvey-doc';
 import { MarketplaceError } from '../common/marketplace.errors';
+import {
+  verificationConfirmed,
+  verificationSent,
+} from '../users/email-verification';
 import { checkUserBody } from '../users/user-fields';
 import { UsersRepository } from '../users/users.repository';
 import { AccountMailer } from './account-mailer';
 import { AccountTokensRepository } from './account-tokens.repository';
-import { verificationConfirmed, verificationSent } from './email-verification';
 import type { AccountTokenKind } from './account-tokens.repository';
 
 /** How long a mailed link works. */

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isUniqueViolation } from '@quitanda/database';
 
-import type { EmailVerification } from '../accounts/email-verification';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { USER_COLUMNS, toUser } from '../auth/stored-user';
 import type { StoredUser, UserRow } from '../auth/stored-user';
@@ -9,6 +8,7 @@ import { MarketplaceError } from '../common/marketplace.errors';
 import type { MarketplaceTx } from '../persistence/marketplace-database';
 import { MarketplaceRepository } from '../persistence/marketplace-repository';
 import type { FindSpec } from '../query/find-query';
+import type { EmailVerification } from './email-verification';
 
 /** Users (their sessions and failed logins: `auth/credentials.repository`). */
 @Injectable()

@@ -8,7 +8,7 @@ import type { Principal } from '../auth/principal';
 import { KINVEY_COUNT, ok, KinveyCall } from '../http/kinvey-api.decorators';
 import { isPlainObject } from '../kinvey/kinvey-doc';
 import { MarketplaceError } from '../common/marketplace.errors';
-import { CollectionsService } from './collections.service';
+import { CollectionsService } from '../app-collections/collections.service';
 import {
   SystemCollectionsService,
   isSystemCollection,
