@@ -70,7 +70,7 @@ async function insertApp(pool: Pool, appKey: string, now: Date) {
       now,
     ],
   );
-  // As an app the CLI creates: the produce app's collections declared.
+  // As the produce app is served: its shipped definition's collections.
   await pool.query(
     `INSERT INTO marketplace.collections (app_key, name, settings, created_at, updated_at)
      SELECT $1, d.key, d.value, $3, $3 FROM jsonb_each($2::jsonb) d`,

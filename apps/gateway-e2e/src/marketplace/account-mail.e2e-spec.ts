@@ -97,7 +97,10 @@ describe('marketplace account e-mail (e2e)', () => {
       .get(`/user/${APP_KEY}/_me`)
       .set('Authorization', user.auth)
       .expect(200);
-    expect(unconfirmed.body._kmd.emailVerification).toBeUndefined();
+    expect(unconfirmed.body._kmd.emailVerification).toMatchObject({
+      status: 'sent',
+      emailAddress: 'verify@example.com',
+    });
     await t.http
       .post(link.pathname)
       .type('form')

@@ -273,8 +273,9 @@ describe('marketplace collections (e2e)', () => {
     expect(edited.body.text).toBe('b');
   });
 
-  it('answers the delta set of a collection without it as Kinvey does (MissingConfiguration)', async () => {
-    await declare('events', { deltaSet: false }).expect(201);
+  it('answers the delta set of a collection without it (the default) as Kinvey does (MissingConfiguration)', async () => {
+    await declare('events').expect(201);
+    await declare('feed', { deltaSet: true }).expect(201);
     const res = await t.http
       .get(`/appdata/${APP_KEY}/events/_deltaset`)
       .query({ since: new Date(0).toISOString() })
@@ -282,7 +283,7 @@ describe('marketplace collections (e2e)', () => {
       .expect(403);
     expect(res.body).toEqual(kinveyError('MissingConfiguration'));
     await t.http
-      .get(`/appdata/${APP_KEY}/notes/_deltaset`)
+      .get(`/appdata/${APP_KEY}/feed/_deltaset`)
       .query({ since: new Date(0).toISOString() })
       .set('Authorization', alice.auth)
       .expect(200);

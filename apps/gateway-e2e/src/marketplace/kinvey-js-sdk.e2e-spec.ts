@@ -20,7 +20,7 @@ import { startTestGateway } from '../support/test-gateway';
 import type { TestGateway } from '../support/test-gateway';
 import { initKinveySdk } from './kinvey-js-sdk-platform';
 import type { SentRequest } from './kinvey-js-sdk-platform';
-import { mailedLink } from './marketplace-support';
+import { mailedLink, submitMailedLink } from './marketplace-support';
 
 interface Task {
   _id?: string;
@@ -68,17 +68,23 @@ describe('an app on kinvey-js-sdk 7.0.0 (e2e)', () => {
     ).toMatchObject({ code: 0, stderr: '' });
     // The operator's REST API, as the CLI's collections:create (one CLI
     // process fewer: each takes seconds to load the gateway).
-    await request(gw.url)
-      .post(`/admin/${app.appKey}/collections`)
-      .auth(app.appKey, app.masterSecret)
-      .send({
-        name: 'books',
-        settings: {
+    for (const [name, settings] of [
+      [
+        'books',
+        {
           schema: { type: 'object', required: ['title'] },
           unique: [{ field: 'title' }],
         },
-      })
-      .expect(201);
+      ],
+      // Pulled by delta sets, which a collection has only when turned on.
+      ['notes', { deltaSet: true }],
+      ['shelf', { deltaSet: true }],
+    ] as const)
+      await request(gw.url)
+        .post(`/admin/${app.appKey}/collections`)
+        .auth(app.appKey, app.masterSecret)
+        .send({ name, settings })
+        .expect(201);
     ({ sent } = initKinveySdk(gw.url, app));
   }, 120_000);
 
@@ -500,12 +506,7 @@ describe('an app on kinvey-js-sdk 7.0.0 (e2e)', () => {
     await loginAs('ana', 'correct horse battery');
     const mail = nextMail();
     await User.verifyEmail('ana');
-    const link = mailedLink(await mail());
-    await raw()
-      .post(link.pathname)
-      .type('form')
-      .send({ token: link.searchParams.get('token') })
-      .expect(200);
+    await submitMailedLink(raw(), mailedLink(await mail())).expect(200);
     const me = await User.me();
     expect(me.isEmailVerified()).toBe(true);
   });

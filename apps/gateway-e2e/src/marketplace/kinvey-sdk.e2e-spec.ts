@@ -315,7 +315,7 @@ describe('Kinvey SDK behaviours and bad inputs (e2e)', () => {
       const missing = await t.http
         .post(`/user/${APP_KEY}`)
         .set('Authorization', APP_AUTH)
-        .send({ username: 'nopassword@example.com' })
+        .send({ password: 'a password without a username' })
         .expect(400);
       expect(missing.body).toEqual(kinveyError('IncompleteRequestBody'));
       // Usernames are case-sensitive.

@@ -106,3 +106,15 @@ export function mailedLink(mail: ReceivedMail): URL {
   if (!match) throw new Error(`no link in:\n${mail.raw}`);
   return new URL(match[0]);
 }
+
+/** Submits the form of a mailed link's page, its token and `fields`, as a user would. */
+export function submitMailedLink(
+  http: ReturnType<typeof request>,
+  link: URL,
+  fields: Record<string, string> = {},
+): request.Test {
+  return http
+    .post(link.pathname)
+    .type('form')
+    .send({ token: link.searchParams.get('token'), ...fields });
+}

@@ -37,9 +37,14 @@ describe('the operator CLI and the version (e2e)', () => {
   afterAll(() => gw?.close());
 
   /** A marketplace app made by the CLI: its key and master secret. */
-  async function createApp(name: string) {
+  async function createApp(name: string, definition?: string) {
     const created = await runCli(
-      ['marketplace:apps:create', '--name', name],
+      [
+        'marketplace:apps:create',
+        '--name',
+        name,
+        ...(definition ? ['--definition', definition] : []),
+      ],
       env,
     );
     return JSON.parse(created.stdout) as {
@@ -159,7 +164,7 @@ describe('the operator CLI and the version (e2e)', () => {
   });
 
   it('marketplace:import shows progress, reports rejections and is idempotent', async () => {
-    const { appKey, masterSecret } = await createApp('Moving in');
+    const { appKey, masterSecret } = await createApp('Moving in', 'produce');
     const dir = await mkdtemp(join(tmpdir(), 'kinvey-export-'));
     try {
       await writeFile(

@@ -52,10 +52,11 @@ import { AccountMailer } from './accounts/account-mailer';
 import { AccountPagesController } from './accounts/account-pages.controller';
 import { AccountTokensRepository } from './accounts/account-tokens.repository';
 import { COLLECTION_COMMANDS } from './cli/collections-cli.commands';
-import { CollectionRpcController } from './app-collections/collection-rpc.controller';
+import { CollectionRpcController } from './collection-rpc/collection-rpc.controller';
 import { CollectionsController } from './app-collections/collections.controller';
 import { CollectionsRepository } from './app-collections/collections.repository';
 import { CollectionsService } from './app-collections/collections.service';
+import { SystemCollectionsService } from './collection-rpc/system-collections.service';
 
 /** Apps, users, records, files, matching (no HTTP). */
 const MARKETPLACE_PROVIDERS = [
@@ -63,6 +64,7 @@ const MARKETPLACE_PROVIDERS = [
   SESSION_CACHE_PROVIDER,
   CollectionsRepository,
   CollectionsService,
+  SystemCollectionsService,
   AppsRepository,
   AppsService,
   AppBootstrapService,

@@ -233,6 +233,44 @@ describe('AccountActionsService', () => {
       );
     });
 
+    it('records the mailed address as sent in _kmd, keeping when an address was last confirmed', async () => {
+      const confirmedAt = '2026-01-01T00:00:00.000Z';
+      credentials.findByUsername.mockResolvedValueOnce({
+        ...ANA,
+        doc: {
+          ...ANA.doc,
+          _kmd: {
+            lmt: 'x',
+            emailVerification: {
+              status: 'confirmed',
+              lastStateChangeAt: confirmedAt,
+              lastConfirmedAt: confirmedAt,
+              emailAddress: 'old@example.org',
+            },
+          },
+        },
+      });
+      await service.initiateEmailVerification(appCaller(), 'ana', BASE);
+      expect(users.setEmailVerification).toHaveBeenCalledWith(
+        'kid_test',
+        'u1',
+        {
+          status: 'sent',
+          lastStateChangeAt: clock.now().toISOString(),
+          lastConfirmedAt: confirmedAt,
+          emailAddress: 'ana@example.org',
+        },
+      );
+      expect(sessions.forgetUser).toHaveBeenCalledWith('kid_test', 'u1');
+    });
+
+    it('records nothing when no mail goes (one a minute per user)', async () => {
+      tokens.insert.mockResolvedValueOnce(false);
+      await service.initiateEmailVerification(appCaller(), 'ana', BASE);
+      expect(mailer.send).not.toHaveBeenCalled();
+      expect(users.setEmailVerification).not.toHaveBeenCalled();
+    });
+
     it('refuses another user’s address, an unknown or disabled user and a user without address', async () => {
       await expect(
         service.initiateEmailVerification(userCaller('u9'), 'ana', BASE),
@@ -276,24 +314,15 @@ describe('AccountActionsService', () => {
         true,
       );
       const iso = clock.now().toISOString();
-      expect(users.update).toHaveBeenCalledWith(
+      expect(users.setEmailVerification).toHaveBeenCalledWith(
         'kid_test',
         'u1',
-        'ana',
         {
-          ...ANA.doc,
-          _kmd: {
-            lmt: 'x',
-            emailVerification: {
-              status: 'confirmed',
-              lastStateChangeAt: iso,
-              lastConfirmedAt: iso,
-              emailAddress: 'ana@example.org',
-            },
-          },
+          status: 'confirmed',
+          lastStateChangeAt: iso,
+          lastConfirmedAt: iso,
+          emailAddress: 'ana@example.org',
         },
-        undefined,
-        clock.now(),
       );
       expect(sessions.forgetUser).toHaveBeenCalledWith('kid_test', 'u1');
     });
@@ -311,7 +340,7 @@ describe('AccountActionsService', () => {
       await expect(
         service.completeEmailVerification('kid_test', 'tok'),
       ).resolves.toBe(false);
-      expect(users.update).not.toHaveBeenCalled();
+      expect(users.setEmailVerification).not.toHaveBeenCalled();
     });
   });
 

@@ -8,6 +8,10 @@ import { SessionCache } from '../auth/session-cache';
 import { loginEmail } from '../auth/sessions.service';
 import { isPlainObject } from '../kinvey/kinvey-doc';
 import { MarketplaceError } from '../common/marketplace.errors';
+import {
+  verificationConfirmed,
+  verificationSent,
+} from '../users/email-verification';
 import { checkUserBody } from '../users/user-fields';
 import { UsersRepository } from '../users/users.repository';
 import { AccountMailer } from './account-mailer';
@@ -53,7 +57,7 @@ export class AccountActionsService {
     userId: string,
     email: string,
     base: string,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const token = randomToken(24);
     const now = this.clock.now();
     const stored = await this.tokens.insert(
@@ -65,7 +69,7 @@ export class AccountActionsService {
       MAIL_QUIET_MS,
     );
     // Answered alike either way: the caller learns nothing of the user.
-    if (!stored) return;
+    if (!stored) return false;
     const link = `${base}/account/${appKey}/${ACCOUNT_PAGES[kind]}?token=${token}`;
     await this.mailer.send(
       kind === 'password-reset'
@@ -80,6 +84,7 @@ export class AccountActionsService {
             text: `To confirm this address for your account, open this link within an hour:\n\n${link}\n`,
           },
     );
+    return true;
   }
 
   /** 204 whether or not the user exists: the answer tells no one who does. */
@@ -117,7 +122,20 @@ export class AccountActionsService {
         'The user has no e-mail address.',
         'email',
       );
-    await this.mailLink('email-verification', appKey, user.id, email, base);
+    const mailed = await this.mailLink(
+      'email-verification',
+      appKey,
+      user.id,
+      email,
+      base,
+    );
+    if (!mailed) return;
+    await this.users.setEmailVerification(
+      appKey,
+      user.id,
+      verificationSent(user.doc, email, this.clock.now()),
+    );
+    this.sessions.forgetUser(appKey, user.id);
   }
 
   /** Mails the usernames registered with the address; none: no mail. */
@@ -205,27 +223,10 @@ export class AccountActionsService {
     if (!taken) return false;
     const user = await this.users.findById(appKey, taken.userId);
     if (!user || user.disabled) return false;
-    const iso = now.toISOString();
-    const kmd = isPlainObject(user.doc['_kmd']) ? user.doc['_kmd'] : {};
-    const doc = {
-      ...user.doc,
-      _kmd: {
-        ...kmd,
-        emailVerification: {
-          status: 'confirmed',
-          lastStateChangeAt: iso,
-          lastConfirmedAt: iso,
-          emailAddress: taken.email,
-        },
-      },
-    };
-    await this.users.update(
+    await this.users.setEmailVerification(
       appKey,
       user.id,
-      user.username,
-      doc,
-      undefined,
-      now,
+      verificationConfirmed(taken.email, now),
     );
     this.sessions.forgetUser(appKey, user.id);
     return true;

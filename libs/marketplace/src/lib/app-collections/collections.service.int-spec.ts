@@ -1,10 +1,14 @@
 import type { TestingModule } from '@nestjs/testing';
+import { getDataSourceToken } from '@nestjs/typeorm';
 import { openTestDatabase } from '@quitanda/testing';
 import type { TestDatabase } from '@quitanda/testing';
+import type { DataSource } from 'typeorm';
 
 import { marketplaceTestModule } from '../../testing/marketplace-test-module';
 import type { AppRecord } from '../apps/app.types';
+import { MARKETPLACE_DATA_SOURCE } from '../common/marketplace.constants';
 import { MarketplaceErrorCode } from '../common/marketplace.errors';
+import { KeepDeltaSetsOfDeclaredCollections1795904317000 } from '../persistence/migrations/1795904317000-KeepDeltaSetsOfDeclaredCollections';
 import { CollectionsRepository } from './collections.repository';
 import { CollectionsService } from './collections.service';
 
@@ -100,5 +104,26 @@ describe('declared collections (database)', () => {
     const read = await collections.resolve(app('kid_loose', true), 'ghost');
     expect(read.name).toBe('ghost');
     await expect(collections.list('kid_loose')).resolves.toEqual([]);
+  });
+
+  it('keeps delta sets off unless the settings turn them on; collections declared before keep theirs (KeepDeltaSetsOfDeclaredCollections)', async () => {
+    await collections.create('kid_before', 'old', {});
+    await collections.create('kid_before', 'frozen', { deltaSet: false });
+    const runner = module
+      .get<DataSource>(getDataSourceToken(MARKETPLACE_DATA_SOURCE))
+      .createQueryRunner();
+    try {
+      await new KeepDeltaSetsOfDeclaredCollections1795904317000().up(runner);
+    } finally {
+      await runner.release();
+    }
+    const before = app('kid_before');
+    expect((await collections.resolve(before, 'old')).deltaSet).toBe(true);
+    expect((await collections.resolve(before, 'frozen')).deltaSet).toBe(false);
+    await collections.create('kid_after', 'fresh', {});
+    await collections.create('kid_after', 'pulled', { deltaSet: true });
+    const after = app('kid_after');
+    expect((await collections.resolve(after, 'fresh')).deltaSet).toBe(false);
+    expect((await collections.resolve(after, 'pulled')).deltaSet).toBe(true);
   });
 });

@@ -47,13 +47,13 @@ describe('AppBootstrapService', () => {
     return built.sut;
   }
 
-  it('creates the configured app, named Quitanda unless named', async () => {
+  it('creates the configured app with the produce definition, named Quitanda unless named', async () => {
     const service = await build({ app: CONFIGURED });
     repository.find.mockResolvedValue(undefined);
     await expect(service.run()).resolves.toBeUndefined();
     expect(repository.find).toHaveBeenCalledWith('kid_conf', tx);
     expect(apps.create).toHaveBeenCalledWith(
-      { ...CONFIGURED, name: 'Quitanda' },
+      { ...CONFIGURED, name: 'Quitanda', definition: 'produce' },
       tx,
     );
     expect(repository.updateSecrets).not.toHaveBeenCalled();
@@ -73,7 +73,7 @@ describe('AppBootstrapService', () => {
     expect(apps.create).not.toHaveBeenCalled();
   });
 
-  it('generates a demo app on an empty database and hands back its credentials', async () => {
+  it('generates a demo produce app on an empty database and hands back its credentials', async () => {
     const service = await build({});
     repository.count.mockResolvedValue(0);
     await expect(service.run()).resolves.toEqual({
@@ -81,7 +81,10 @@ describe('AppBootstrapService', () => {
       app_secret: 'new-app',
       master_secret: 'new-master',
     });
-    expect(apps.create).toHaveBeenCalledWith({ name: 'Quitanda' }, tx);
+    expect(apps.create).toHaveBeenCalledWith(
+      { name: 'Quitanda', definition: 'produce' },
+      tx,
+    );
   });
 
   it('leaves a database that has apps alone', async () => {

@@ -8,6 +8,8 @@ import { AppsRepository } from './apps.repository';
 import { AppsService } from './apps.service';
 
 const DEMO_APP_NAME = 'Quitanda';
+/** What these apps host: the product's own app, the produce marketplace. */
+const DEFINITION = 'produce';
 
 /**
  * First-boot work: the configured app (MARKETPLACE_APP_*) exists with those
@@ -40,14 +42,21 @@ export class AppBootstrapService {
           );
         } else {
           await this.apps.create(
-            { ...configured, name: configured.name ?? DEMO_APP_NAME },
+            {
+              ...configured,
+              name: configured.name ?? DEMO_APP_NAME,
+              definition: DEFINITION,
+            },
             tx,
           );
         }
         return undefined;
       }
       if ((await this.repository.count(tx)) > 0) return undefined;
-      const created = await this.apps.create({ name: DEMO_APP_NAME }, tx);
+      const created = await this.apps.create(
+        { name: DEMO_APP_NAME, definition: DEFINITION },
+        tx,
+      );
       return {
         app_key: created.appKey,
         app_secret: created.appSecret,

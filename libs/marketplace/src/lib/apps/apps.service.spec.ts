@@ -42,8 +42,13 @@ describe('AppsService', () => {
       createdAt: clock.now(),
     });
     expect(tx).toBeUndefined();
-    // The produce app's collections unless told otherwise.
-    expect(collections).toBe(PRODUCE_DEFINITION);
+    // No collections unless a definition is asked for.
+    expect(collections).toEqual({});
+  });
+
+  it('gives the app the collections of the definition asked for', async () => {
+    await service.create({ name: 'Feira', definition: 'produce' });
+    expect(repository.insert.mock.calls[0]?.[2]).toBe(PRODUCE_DEFINITION);
   });
 
   it('keeps given credentials and settings and joins the given transaction', async () => {

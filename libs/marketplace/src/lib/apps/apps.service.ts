@@ -38,9 +38,10 @@ export interface NewApp {
   readonly environmentName?: string;
   readonly appCredentialAccess?: AppCredentialAccess;
   /**
-   * The shipped definition whose collections the app gets (`null`: none,
-   * every collection declared by the operator). The produce app's by
-   * default, as every app had before collections were data.
+   * The shipped definition whose collections the app gets. None by
+   * default (or `null`): the operator declares every collection, as the
+   * contract wants of `marketplace:apps:create`; the first-boot and
+   * configured apps are the produce app's.
    */
   readonly definition?: string | null;
   readonly createCollectionsOnWrite?: boolean;
@@ -76,9 +77,7 @@ export class AppsService {
         'The app secret and the master secret must differ.',
       );
     const appKey = input.appKey ?? newAppKey();
-    const definition =
-      input.definition === undefined ? 'produce' : input.definition;
-    const collections = definition === null ? {} : definitionOf(definition);
+    const collections = input.definition ? definitionOf(input.definition) : {};
     const inserted = await this.repository.insert(
       {
         appKey,

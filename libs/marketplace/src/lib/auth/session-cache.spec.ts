@@ -41,6 +41,17 @@ describe('SessionCache', () => {
     expect(cache.get('kid_b', 'd3', at(1))?.id).toBe('u1');
   });
 
+  it('forgets every session of one app (its users emptied), none of another', () => {
+    const cache = new SessionCache(5_000);
+    cache.set('kid_a', 'd1', user('u1'), LATER, at(0));
+    cache.set('kid_a', 'd2', user('u2'), LATER, at(0));
+    cache.set('kid_b', 'd3', user('u3'), LATER, at(0));
+    cache.forgetApp('kid_a');
+    expect(cache.get('kid_a', 'd1', at(1))).toBeUndefined();
+    expect(cache.get('kid_a', 'd2', at(1))).toBeUndefined();
+    expect(cache.get('kid_b', 'd3', at(1))?.id).toBe('u3');
+  });
+
   it('keeps nothing when turned off', () => {
     const cache = new SessionCache(0);
     cache.set('kid_a', 'd1', user('u1'), LATER, at(0));

@@ -19,9 +19,10 @@ interface Entry {
  * Who a session token belongs to, remembered for a few seconds so that a
  * user's calls do not each cost a database round trip (Parse Server keeps
  * sessions the same way, for 5 s). Logout, a password change, an update,
- * disabling or deleting a user forget that user's sessions here at once;
- * another replica may accept a revoked token until its own entry is older
- * than `ttlMs` (MARKETPLACE_SESSION_CACHE_SECONDS, 0 turns this off).
+ * disabling or deleting a user (or all of an app's) forget those sessions
+ * here at once; another replica may accept a revoked token until its own
+ * entry is older than `ttlMs` (MARKETPLACE_SESSION_CACHE_SECONDS, 0 turns
+ * this off).
  */
 export class SessionCache {
   private readonly entries = new BoundedMap<string, Entry>(MAX_SESSIONS);
@@ -57,6 +58,11 @@ export class SessionCache {
 
   forgetToken(digest: string): void {
     this.entries.delete(digest);
+  }
+
+  forgetApp(appKey: string): void {
+    for (const [digest, entry] of this.entries)
+      if (entry.appKey === appKey) this.entries.delete(digest);
   }
 
   forgetUser(appKey: string, userId: string): void {

@@ -62,7 +62,7 @@ export class CreateAppCommand extends CommandRunner {
 
   @CliOption(
     '--definition <name>',
-    'collections the app starts with: produce (the default, the produce marketplace) or none',
+    'collections the app starts with: none (the default: the operator declares them) or produce (the produce marketplace)',
   )
   parseDefinition(value: string): string {
     return value;

@@ -165,7 +165,7 @@ export function compileCollection(
     name,
     settings,
     permissions: settings.permissions ?? 'shared',
-    deltaSet: settings.deltaSet ?? true,
+    deltaSet: settings.deltaSet ?? false,
     textFields: textFieldsOf(settings.schema),
     unique,
     references: settings.references ?? [],

@@ -6,6 +6,8 @@ import type { CollectionSettings } from './collection-settings';
  * "produce app's definition" requires, and nothing in code. Prices and
  * quantities are numeric text (a JSON number is stored as its text, either
  * decimal separator accepted), `canceled` the text "true" or "false".
+ * Its collections turn delta sets on (Kinvey's default is off): the
+ * produce app has always pulled them so.
  */
 const MEASUREMENT = { type: 'string', enum: ['un', 'kg'] };
 const NUMERIC_TEXT = { type: 'string', pattern: '^\\s*\\d+(?:[.,]\\d+)?\\s*$' };
@@ -42,6 +44,7 @@ function assortment(lists: Record<string, object>): CollectionSettings {
       },
     },
     references: [{ field: 'id_producer', to: 'user', callerWhenUser: true }],
+    deltaSet: true,
   };
 }
 
@@ -57,6 +60,7 @@ export const PRODUCE_DEFINITION: Readonly<Record<string, CollectionSettings>> =
         },
       },
       unique: [{ field: 'name', fold: ['case', 'trim'] }],
+      deltaSet: true,
     },
     assortment: assortment({
       available: itemList(AVAILABLE_ITEM),

@@ -258,11 +258,14 @@ export class MarketplaceError extends DomainError<MarketplaceErrorCode> {
     );
   }
 
-  /** A custom endpoint (`/rpc/{appKey}/custom/{name}`) the app does not have. */
+  /**
+   * A custom endpoint (`/rpc/{appKey}/custom/{name}`) the app does not
+   * have, in Kinvey's words: apps show this text to their users.
+   */
   static endpointNotFound(name: string): MarketplaceError {
     return new MarketplaceError(
       MarketplaceErrorCode.EndpointDoesNotExist,
-      'The custom endpoint you tried to invoke does not exist.',
+      'The custom endpoint you tried to access does not exist. Please configure custom Business Logic endpoints through the Kinvey Console.',
       name,
     );
   }

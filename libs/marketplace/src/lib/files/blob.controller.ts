@@ -23,7 +23,7 @@ import {
   ok,
   KinveyCall,
 } from '../http/kinvey-api.decorators';
-import { publicBaseUrl } from '../http/public-base-url';
+import { fileReadBaseUrl, publicBaseUrl } from '../http/public-base-url';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import type { FindParams } from '../kinvey/find-params';
 import { MARKETPLACE_OPTIONS } from '../common/marketplace.constants';
@@ -42,6 +42,12 @@ const FILE_BODY = {
       _public: { type: 'boolean' },
     },
   },
+};
+
+const TLS_QUERY = {
+  name: 'tls',
+  required: false,
+  description: '`false`: http download URLs (Kinvey SDKs send `true`)',
 };
 
 const UPLOAD_NOTE =
@@ -125,12 +131,13 @@ export class BlobController {
   )
   @ApiQuery({ name: 'query', required: false })
   @ApiQuery({ name: 'ttl_in_seconds', required: false, type: Number })
+  @ApiQuery(TLS_QUERY)
   list(
     @Caller() principal: Principal,
-    @Query() params: FindParams & { ttl_in_seconds?: unknown },
+    @Query() params: FindParams & { ttl_in_seconds?: unknown; tls?: unknown },
     @Req() req: Request,
   ): Promise<KinveyDoc[]> {
-    const base = publicBaseUrl(req, this.options);
+    const base = fileReadBaseUrl(req, this.options, params.tls);
     return this.queries.list(
       principal,
       params,
@@ -146,17 +153,19 @@ export class BlobController {
     ok(KINVEY_ENTITY, 'The file with its signed `_downloadURL`.'),
   )
   @ApiQuery({ name: 'ttl_in_seconds', required: false, type: Number })
+  @ApiQuery(TLS_QUERY)
   get(
     @Caller() principal: Principal,
     @Param('id') id: string,
     @Query('ttl_in_seconds') ttl: string | undefined,
+    @Query('tls') tls: unknown,
     @Req() req: Request,
   ): Promise<KinveyDoc> {
     return this.files.get(
       principal,
       id,
       ttlOf(ttl),
-      publicBaseUrl(req, this.options),
+      fileReadBaseUrl(req, this.options, tls),
     );
   }
 

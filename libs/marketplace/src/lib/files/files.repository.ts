@@ -189,6 +189,25 @@ export class FilesRepository extends MarketplaceRepository {
   }
 
   /**
+   * Deletes every file of the app with its bytes; how many files. The
+   * files go first: an upload under way holds its file's row, so it ends
+   * before this deletes, and one after it finds no file to write to.
+   */
+  async removeAll(appKey: string): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const rows = await tx.rows<{ n: number }>(
+        `WITH gone AS (DELETE FROM marketplace.files WHERE app_key = $1 RETURNING 1)
+         SELECT count(*)::int AS n FROM gone`,
+        [appKey],
+      );
+      await tx.rows('DELETE FROM marketplace.file_chunks WHERE app_key = $1', [
+        appKey,
+      ]);
+      return rows[0]?.n ?? 0;
+    });
+  }
+
+  /**
    * Appends bytes at `offset` (which must be the bytes stored so far) to
    * generation `generation` of the file; `restart` first drops what was
    * stored (a whole-body upload). `size` (when >= 0) fixes the declared size.

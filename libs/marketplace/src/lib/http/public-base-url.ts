@@ -19,6 +19,23 @@ export function publicBaseUrl(
   return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 }
 
+/**
+ * Where a file read's download URLs point: as `publicBaseUrl`, but `http`
+ * when the read says `tls=false`, as Kinvey answers it (its SDKs send
+ * `tls=true` unless an app asks otherwise).
+ */
+export function fileReadBaseUrl(
+  req: Request,
+  options: Pick<
+    MarketplaceModuleOptions,
+    'publicBaseUrl' | 'filesPublicBaseUrl'
+  >,
+  tls: unknown,
+): string {
+  const base = publicBaseUrl(req, options);
+  return tls === 'false' ? base.replace(/^https:/i, 'http:') : base;
+}
+
 /** Where links to the gateway's own pages point: `PUBLIC_BASE_URL`, else this request's origin. */
 export function pageBaseUrl(
   req: Request,

@@ -69,7 +69,11 @@ describe('importing a Kinvey export (marketplace:import)', () => {
     module = await marketplaceTestModule(database.url, {
       imports: [MarketplaceCliModule.forRoot(TEST_OPTIONS)],
     });
-    appKey = (await module.get(AppsService).create({ name: 'Feira' })).appKey;
+    appKey = (
+      await module
+        .get(AppsService)
+        .create({ name: 'Feira', definition: 'produce' })
+    ).appKey;
     dir = await mkdtemp(join(tmpdir(), 'kinvey-export-'));
 
     function* users() {

@@ -35,6 +35,7 @@ const OFFERS: CollectionSettings = {
     { field: 'buyer', to: 'user' },
     { field: 'product', to: 'collection', collection: 'product' },
   ],
+  deltaSet: true,
 };
 const SETTINGS: Record<string, CollectionSettings> = {
   offers: OFFERS,
@@ -42,7 +43,8 @@ const SETTINGS: Record<string, CollectionSettings> = {
   notes: { permissions: 'private' },
   catalogue: { permissions: 'read-only' },
   open: { permissions: 'full' },
-  frozen: { deltaSet: false },
+  // Delta sets off, as Kinvey's collections are unless turned on.
+  frozen: {},
   skus: { unique: [{ field: 'name', fold: ['case'] }, { field: 'code' }] },
 };
 

@@ -8,6 +8,7 @@ import { MarketplaceError } from '../common/marketplace.errors';
 import type { MarketplaceTx } from '../persistence/marketplace-database';
 import { MarketplaceRepository } from '../persistence/marketplace-repository';
 import type { FindSpec } from '../query/find-query';
+import type { EmailVerification } from './email-verification';
 
 /** Users (their sessions and failed logins: `auth/credentials.repository`). */
 @Injectable()
@@ -76,6 +77,25 @@ export class UsersRepository extends MarketplaceRepository {
     }
   }
 
+  /**
+   * Sets the user's `_kmd.emailVerification` alone, so that a profile
+   * update made meanwhile is not overwritten; false when there is no user.
+   */
+  async setEmailVerification(
+    appKey: string,
+    id: string,
+    state: EmailVerification,
+  ): Promise<boolean> {
+    const rows = await this.sql.rows(
+      `UPDATE marketplace.users
+          SET doc = jsonb_set(doc, '{_kmd}', COALESCE(doc->'_kmd', '{}'::jsonb)
+                      || jsonb_build_object('emailVerification', $3::jsonb))
+        WHERE app_key = $1 AND id = $2 RETURNING id`,
+      [appKey, id, state],
+    );
+    return rows.length > 0;
+  }
+
   async usernameExists(appKey: string, username: string): Promise<boolean> {
     const rows = await this.sql.rows(
       'SELECT 1 FROM marketplace.users WHERE app_key = $1 AND username = $2',
@@ -111,5 +131,28 @@ export class UsersRepository extends MarketplaceRepository {
       [appKey, id],
     );
     return rows.length > 0;
+  }
+
+  /**
+   * Deletes every user of the app and what is kept for them (sessions,
+   * mailed-link tokens, mail and login counters, all by user or username,
+   * so a new user of a freed name starts clean); how many users.
+   */
+  async removeAll(appKey: string, tx: MarketplaceTx): Promise<number> {
+    for (const table of [
+      'user_tokens',
+      'account_tokens',
+      'account_mail_quiet',
+      'login_attempts',
+    ])
+      await tx.rows(`DELETE FROM marketplace.${table} WHERE app_key = $1`, [
+        appKey,
+      ]);
+    const rows = await tx.rows<{ n: number }>(
+      `WITH gone AS (DELETE FROM marketplace.users WHERE app_key = $1 RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [appKey],
+    );
+    return rows[0]?.n ?? 0;
   }
 }

@@ -8,19 +8,26 @@ import type { Principal } from '../auth/principal';
 import { KINVEY_COUNT, ok, KinveyCall } from '../http/kinvey-api.decorators';
 import { isPlainObject } from '../kinvey/kinvey-doc';
 import { MarketplaceError } from '../common/marketplace.errors';
-import { CollectionsService } from './collections.service';
+import { CollectionsService } from '../app-collections/collections.service';
+import {
+  SystemCollectionsService,
+  isSystemCollection,
+} from './system-collections.service';
 
 /** Kinvey's master-secret collection RPC, which SDK test suites call to clean up. */
 @KinveyController('rpc/:appKey', 'marketplace: collections')
 export class CollectionRpcController {
-  constructor(private readonly collections: CollectionsService) {}
+  constructor(
+    private readonly collections: CollectionsService,
+    private readonly system: SystemCollectionsService,
+  ) {}
 
   @Post('remove-collection')
   @HttpCode(200)
   @KinveyCall(
-    'Delete a collection and every record of it ({collectionName})',
+    'Delete a collection and every record of it ({collectionName}); `user` and `_blob` are emptied: every user and its sessions, every file and its bytes',
     'master',
-    ok(KINVEY_COUNT, 'How many records were deleted.'),
+    ok(KINVEY_COUNT, 'How many records, users or files were deleted.'),
   )
   @ApiBody({
     schema: {
@@ -39,8 +46,11 @@ export class CollectionRpcController {
         'collectionName is required.',
         'collectionName',
       );
+    const appKey = principal.app.appKey;
     return {
-      count: await this.collections.remove(principal.app.appKey, name),
+      count: isSystemCollection(name)
+        ? await this.system.empty(appKey, name)
+        : await this.collections.remove(appKey, name),
     };
   }
 }
