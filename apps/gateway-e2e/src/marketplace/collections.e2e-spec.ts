@@ -3,6 +3,7 @@ import {
   APP_AUTH,
   APP_KEY,
   MASTER_AUTH,
+  adminPath,
   basic,
   kinveyError,
   startMarketplace,
@@ -23,17 +24,9 @@ describe('marketplace collections (e2e)', () => {
 
   afterAll(() => t?.gw.close());
 
-  const admin = (path = '') => `/admin/${APP_KEY}/collections${path}`;
-  const declare = (name: string, settings: unknown = {}) =>
-    t.http
-      .post(admin())
-      .set('Authorization', MASTER_AUTH)
-      .send({ name, settings });
-  const post = (coll: string, auth: string, body: unknown) =>
-    t.http
-      .post(`/appdata/${APP_KEY}/${coll}`)
-      .set('Authorization', auth)
-      .send(body as object);
+  const admin = adminPath;
+  const declare: MarketplaceTest['declare'] = (...args) => t.declare(...args);
+  const post: MarketplaceTest['post'] = (...args) => t.post(...args);
 
   it('answers an undeclared collection with CollectionNotFound until it is declared', async () => {
     const before = await post('notes', alice.auth, { text: 'hi' }).expect(404);

@@ -29,11 +29,22 @@ export interface MarketplaceTest {
   /** Kinvey's login with app credentials; the pending request. */
   login(username: string, password: string): request.Test;
   /** Signs a user up (app credentials) and returns it with its session header. */
-  signup(
-    username: string,
-    extra?: Record<string, unknown>,
-  ): Promise<{ id: string; auth: string; body: Record<string, unknown> }>;
+  signup(username: string, extra?: Record<string, unknown>): Promise<TestUser>;
+  /** Declares a collection of the e2e app (master); the pending request. */
+  declare(name: string, settings?: unknown): request.Test;
+  /** Creates a record with `auth`; the pending request. */
+  post(collection: string, auth: string, body: unknown): request.Test;
 }
+
+/** A signed-up user with its session header. */
+export interface TestUser {
+  readonly id: string;
+  readonly auth: string;
+  readonly body: Record<string, unknown>;
+}
+
+/** The e2e app's collections administration path. */
+export const adminPath = (path = '') => `/admin/${APP_KEY}/collections${path}`;
 
 export async function startMarketplace(
   env: Record<string, string> = {},
@@ -60,6 +71,16 @@ export async function startMarketplace(
         body: res.body as Record<string, unknown>,
       };
     },
+    declare: (name, settings = {}) =>
+      http
+        .post(adminPath())
+        .set('Authorization', MASTER_AUTH)
+        .send({ name, settings }),
+    post: (collection, auth, body) =>
+      http
+        .post(`/appdata/${APP_KEY}/${collection}`)
+        .set('Authorization', auth)
+        .send(body as object),
   };
 }
 

@@ -17,7 +17,10 @@ import {
   parseCollectionSettings,
 } from '../collections/collection-settings';
 import type { CollectionSettings } from '../collections/collection-settings';
-import { compileCollection } from '../collections/compiled-collection';
+import {
+  checkCollection,
+  compileCollection,
+} from '../collections/compiled-collection';
 import type { CompiledCollection } from '../collections/compiled-collection';
 import { CollectionsRepository } from './collections.repository';
 import { definitionOf } from '../collections/produce-definition';
@@ -173,7 +176,7 @@ export class CollectionsService {
   /** Checked settings whose schema compiles: nothing is stored otherwise. */
   private checked(name: string, value: unknown): CollectionSettings {
     const settings = parseCollectionSettings(value, this.maxSchemaBytes);
-    compileCollection(name, settings);
+    checkCollection(name, settings);
     return settings;
   }
 

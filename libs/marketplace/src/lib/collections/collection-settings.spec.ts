@@ -3,7 +3,7 @@ import {
   checkCollectionName,
   parseCollectionSettings,
 } from './collection-settings';
-import { compileCollection } from './compiled-collection';
+import { checkCollection, compileCollection } from './compiled-collection';
 
 function failure(run: () => unknown): { code: string; debug: string } {
   try {
@@ -58,6 +58,62 @@ describe('collection settings', () => {
     expect(
       failure(() => compileCollection('c', { schema: { type: 'nope' } })).debug,
     ).toMatch(/^schema:/);
+  });
+
+  it.each([
+    ['itself', { $ref: '#' }],
+    [
+      'an anchor',
+      {
+        $id: 'https://example.com/s',
+        $defs: { t: { $anchor: 'top', anyOf: [{ $ref: '#top' }] } },
+      },
+    ],
+    [
+      'two definitions',
+      {
+        $defs: { a: { $ref: '#/$defs/b' }, b: { not: { $ref: '#/$defs/a' } } },
+        properties: { x: { $ref: '#/$defs/a' } },
+      },
+    ],
+    [
+      'an escaped pointer',
+      { $defs: { 'a/b': { if: { $ref: '#/$defs/a~1b' } } } },
+    ],
+  ])(
+    'refuses a schema whose references loop through %s without reaching into the record',
+    (_what, schema) => {
+      expect(failure(() => checkCollection('c', { schema })).debug).toMatch(
+        /^schema: #.* loops without reaching into the record/,
+      );
+    },
+  );
+
+  it('takes recursion that reaches into the record (trees, linked lists)', () => {
+    const tree = {
+      $defs: {
+        node: {
+          type: 'object',
+          properties: {
+            label: { type: 'string' },
+            children: { type: 'array', items: { $ref: '#/$defs/node' } },
+          },
+        },
+      },
+      properties: { root: { $ref: '#/$defs/node' }, next: { $ref: '#' } },
+    };
+    const compiled = checkCollection('c', { schema: tree });
+    expect(() =>
+      compiled.validate({ root: { children: [{ label: 'a' }] }, next: {} }),
+    ).not.toThrow();
+  });
+
+  it('answers a write under a looping schema stored before the check with a 400, not a stack overflow', () => {
+    const stored = compileCollection('c', { schema: { $ref: '#' } });
+    expect(failure(() => stored.validate({ a: 1 }))).toMatchObject({
+      code: MarketplaceErrorCode.BadRequest,
+      debug: expect.stringMatching(/^schema:/),
+    });
   });
 });
 
