@@ -5,6 +5,7 @@ import {
   MASTER_AUTH,
   adminPath,
   basic,
+  createAppByCli,
   kinveyError,
   startMarketplace,
 } from './marketplace-support';
@@ -319,29 +320,13 @@ describe('marketplace collections (e2e)', () => {
   });
 
   it('an app made by the CLI, without the produce definition, creating collections on first write', async () => {
+    const app = await createAppByCli(t.gw, [
+      '--name',
+      'Todo',
+      '--definition',
+      'none',
+    ]);
     const env = { DATABASE_URL: t.gw.databaseUrl, DATA_DIR: t.gw.dataDir };
-    const created = await runCli(
-      ['marketplace:apps:create', '--name', 'Todo', '--definition', 'none'],
-      env,
-    );
-    expect(created.stderr).toBe('');
-    const app = JSON.parse(created.stdout) as {
-      appKey: string;
-      appSecret: string;
-      masterSecret: string;
-    };
-    // Set up before the gateway first sees the app: it rereads an app's
-    // settings a few seconds after another process changed them.
-    const on = await runCli(
-      [
-        'marketplace:apps:create-collections-on-write',
-        '--app',
-        app.appKey,
-        'on',
-      ],
-      env,
-    );
-    expect(on.code).toBe(0);
     const rule = await runCli(
       [
         'marketplace:collections:create',

@@ -1,6 +1,7 @@
 import type { ReceivedMail } from '@quitanda/testing';
 import request from 'supertest';
 
+import { runCli } from '../support/gateway-process';
 import { startTestGateway } from '../support/test-gateway';
 import type { TestGateway } from '../support/test-gateway';
 
@@ -81,6 +82,40 @@ export async function startMarketplace(
         .post(`/appdata/${APP_KEY}/${collection}`)
         .set('Authorization', auth)
         .send(body as object),
+  };
+}
+
+/** An app the operator made with the CLI, and its credentials as headers. */
+export interface CliApp {
+  readonly appKey: string;
+  readonly appSecret: string;
+  readonly masterSecret: string;
+  readonly appAuth: string;
+  readonly masterAuth: string;
+}
+
+/**
+ * `marketplace:apps:create` with `options`, then set to create collections
+ * on first write: before the gateway first sees the app, since it rereads
+ * an app's settings only a few seconds after another process changed them.
+ */
+export async function createAppByCli(
+  gw: TestGateway,
+  options: readonly string[],
+): Promise<CliApp> {
+  const env = { DATABASE_URL: gw.databaseUrl, DATA_DIR: gw.dataDir };
+  const created = await runCli(['marketplace:apps:create', ...options], env);
+  if (created.stderr !== '') throw new Error(created.stderr);
+  const app = JSON.parse(created.stdout) as CliApp;
+  const on = await runCli(
+    ['marketplace:apps:create-collections-on-write', '--app', app.appKey, 'on'],
+    env,
+  );
+  if (on.code !== 0) throw new Error(on.stderr);
+  return {
+    ...app,
+    appAuth: basic(app.appKey, app.appSecret),
+    masterAuth: basic(app.appKey, app.masterSecret),
   };
 }
 

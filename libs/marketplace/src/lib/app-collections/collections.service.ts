@@ -42,6 +42,11 @@ interface AppCollections {
   readonly byName: ReadonlyMap<string, Compiled>;
 }
 
+/** A data call's collection; `undeclared` until its first write declares it. */
+export interface ResolvedCollection extends CompiledCollection {
+  readonly undeclared?: boolean;
+}
+
 export interface CollectionView {
   readonly name: string;
   readonly settings: CollectionSettings;
@@ -134,21 +139,35 @@ export class CollectionsService {
 
   /**
    * The collection a data call names. Undeclared: 404 CollectionNotFound,
-   * unless the app creates collections on first write; then a write
-   * declares it with default settings and a read sees an empty one.
+   * unless the app creates collections on first write; then it has
+   * default settings, and the first write allowed to store a record in it
+   * declares it (`writing`): a read sees an empty collection.
    */
-  async resolve(
-    app: AppRecord,
-    name: string,
-    writing = false,
-  ): Promise<CompiledCollection> {
+  async resolve(app: AppRecord, name: string): Promise<ResolvedCollection> {
     const found = (await this.load(app.appKey)).byName.get(name);
     if (found) return found.collection;
     if (!app.createCollectionsOnWrite)
       throw MarketplaceError.collectionNotFound(name);
     checkCollectionName(name);
-    if (writing) await this.declare(app.appKey, name, {});
-    return compileCollection(name, {});
+    return { ...compileCollection(name, {}), undeclared: true };
+  }
+
+  /**
+   * Runs a write that may store a record in `collection`. When the
+   * collection is not declared yet, the write runs in the transaction
+   * that declares it: both commit, or (the write refused or failed)
+   * neither does, so refused writes never fill the app's quota.
+   */
+  async writing<T>(
+    appKey: string,
+    collection: ResolvedCollection,
+    work: (tx?: MarketplaceTx) => Promise<T>,
+  ): Promise<T> {
+    if (!collection.undeclared) return work();
+    return this.change(appKey, async (tx) => {
+      await this.declareIn(appKey, collection.name, {}, tx);
+      return work(tx);
+    });
   }
 
   /** The collection, declared with default settings unless it is (the import). */
@@ -180,25 +199,43 @@ export class CollectionsService {
     return settings;
   }
 
-  private async declare(
+  private declare(
     appKey: string,
     name: string,
     settings: CollectionSettings,
   ): Promise<boolean> {
-    return this.change(appKey, async (tx) => {
-      if ((await this.repository.count(appKey, tx)) >= this.maxCollections)
-        throw MarketplaceError.badRequest(
-          `An app has at most ${this.maxCollections} collections.`,
-          name,
-        );
-      return this.repository.insert(
-        appKey,
+    return this.change(appKey, (tx) =>
+      this.declareIn(appKey, name, settings, tx),
+    );
+  }
+
+  /**
+   * Declares a collection unless it exists, under `change`'s lock; whether
+   * it was declared now. Past the app's limit, 400 (the whole transaction
+   * rolls back); an existing one never counts against it.
+   */
+  private async declareIn(
+    appKey: string,
+    name: string,
+    settings: CollectionSettings,
+    tx: MarketplaceTx,
+  ): Promise<boolean> {
+    const declared = await this.repository.insert(
+      appKey,
+      name,
+      settings,
+      this.clock.now(),
+      tx,
+    );
+    if (
+      declared &&
+      (await this.repository.count(appKey, tx)) > this.maxCollections
+    )
+      throw MarketplaceError.badRequest(
+        `An app has at most ${this.maxCollections} collections.`,
         name,
-        settings,
-        this.clock.now(),
-        tx,
       );
-    });
+    return declared;
   }
 
   async create(

@@ -3,6 +3,7 @@ import { isUniqueViolation } from '@quitanda/database';
 
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { MarketplaceError } from '../common/marketplace.errors';
+import type { MarketplaceTx } from '../persistence/marketplace-database';
 import { MarketplaceRepository } from '../persistence/marketplace-repository';
 import { compileGroup } from '../query/compile-group';
 import { findWhere } from '../query/find-query';
@@ -116,7 +117,11 @@ export class RecordsRepository extends MarketplaceRepository {
    * user of the app: then nothing is written and the answer is false. One
    * statement, so a create costs one round trip.
    */
-  async insert(record: NewRecord, producer?: string): Promise<boolean> {
+  async insert(
+    record: NewRecord,
+    producer?: string,
+    tx?: MarketplaceTx,
+  ): Promise<boolean> {
     const params = [
       record.appKey,
       record.collection,
@@ -128,11 +133,14 @@ export class RecordsRepository extends MarketplaceRepository {
       producer ?? null,
     ];
     try {
-      // Prepared: the statement of every create, parsed once per connection.
+      // Prepared: the statement of every create, parsed once per connection
+      // (in a transaction, the first write of a collection, a plain one).
+      const run = (name: string, text: string, values: unknown[]) =>
+        tx ? tx.rows(text, values) : this.sql.prepared(name, text, values);
       // A collection with one unique field or none (the produce app's) has
       // no other values to keep: its create writes the record alone.
       const rows = record.uniqueValues?.length
-        ? await this.sql.prepared(
+        ? await run(
             'mkt_insert_record_values',
             insertRecordSql(
               `,
@@ -143,29 +151,11 @@ export class RecordsRepository extends MarketplaceRepository {
             ),
             [...params, ...valueColumns(record)],
           )
-        : await this.sql.prepared(
-            'mkt_insert_record',
-            insertRecordSql(''),
-            params,
-          );
+        : await run('mkt_insert_record', insertRecordSql(''), params);
       return rows.length > 0;
     } catch (error) {
       duplicate(error, record);
     }
-  }
-
-  /**
-   * Several inserts, each on its own (a failure leaves the others): for
-   * each, whether it was stored or the error that stopped it.
-   */
-  async insertEach(
-    records: ReadonlyArray<{ record: NewRecord; producer?: string }>,
-  ): Promise<Array<boolean | { error: unknown }>> {
-    return Promise.all(
-      records.map(({ record, producer }) =>
-        this.insert(record, producer).catch((error: unknown) => ({ error })),
-      ),
-    );
   }
 
   async replace(record: NewRecord): Promise<void> {

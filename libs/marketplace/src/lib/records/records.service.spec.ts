@@ -79,6 +79,9 @@ describe('RecordsService', () => {
       if (!compiled) throw MarketplaceError.collectionNotFound(name);
       return compiled;
     });
+    collections.writing.mockImplementation((_appKey, _collection, work) =>
+      work(),
+    );
     records.insert.mockResolvedValue(true);
     records.userExists.mockResolvedValue(true);
     records.find.mockResolvedValue(undefined);
@@ -101,11 +104,7 @@ describe('RecordsService', () => {
           skip: '1',
         }),
       ).resolves.toEqual(['{"a":1}']);
-      expect(collections.resolve).toHaveBeenCalledWith(
-        testApp(),
-        'notes',
-        false,
-      );
+      expect(collections.resolve).toHaveBeenCalledWith(testApp(), 'notes');
       expect(records.listTexts).toHaveBeenCalledWith(
         'kid_test',
         expect.objectContaining({ name: 'notes' }),
@@ -211,11 +210,7 @@ describe('RecordsService', () => {
         _acl: { gr: false, creator: 'u1' },
         _kmd: { ect: NOW, lmt: NOW },
       });
-      expect(collections.resolve).toHaveBeenCalledWith(
-        testApp(),
-        'offers',
-        true,
-      );
+      expect(collections.resolve).toHaveBeenCalledWith(testApp(), 'offers');
       expect(files.checkRefs).toHaveBeenCalledWith(userCaller('u1'), [doc]);
       expect(records.insert).toHaveBeenCalledWith(
         expect.objectContaining({
@@ -227,6 +222,8 @@ describe('RecordsService', () => {
           now: clock.now(),
         }),
         'u1',
+        // A declared collection: no transaction of its own.
+        undefined,
       );
     });
 
@@ -352,15 +349,10 @@ describe('RecordsService', () => {
   });
 
   it('creates many, each entity succeeding or failing alone, errors by index', async () => {
-    records.insertEach.mockImplementation(async (batch) =>
-      batch.map(({ record }) =>
-        record.id === 'nouser'
-          ? false
-          : record.id === 'dup'
-            ? { error: MarketplaceError.duplicateId('dup') }
-            : true,
-      ),
-    );
+    records.insert.mockImplementation(async (record) => {
+      if (record.id === 'dup') throw MarketplaceError.duplicateId('dup');
+      return record.id !== 'nouser';
+    });
     const result = await service.createMany(userCaller('u1'), 'offers', [
       { _id: 'ok', id_producer: 'u1' },
       { _id: 'bad', id_producer: 'u2' },
@@ -380,19 +372,14 @@ describe('RecordsService', () => {
     ]);
     expect(result.errors[1]?.errmsg).toMatch(/id_producer$/);
     expect(
-      records.insertEach.mock.calls[0]?.[0].map((p) => [
-        p.record.id,
-        p.producer,
-      ]),
+      records.insert.mock.calls.map(([r, producer]) => [r.id, producer]),
     ).toEqual([
       ['ok', 'u1'],
       ['nouser', 'u1'],
       ['dup', 'u1'],
     ]);
 
-    records.insertEach.mockResolvedValue([
-      { error: new Error('connection lost') },
-    ]);
+    records.insert.mockRejectedValue(new Error('connection lost'));
     await expect(
       service.createMany(userCaller('u1'), 'offers', [{ id_producer: 'u1' }]),
     ).rejects.toThrow('connection lost');

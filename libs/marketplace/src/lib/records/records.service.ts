@@ -13,6 +13,7 @@ import {
 import { valueAt } from '../collections/compiled-collection';
 import type { CompiledCollection } from '../collections/compiled-collection';
 import { CollectionsService } from '../app-collections/collections.service';
+import type { ResolvedCollection } from '../app-collections/collections.service';
 import { MarketplaceError } from '../common/marketplace.errors';
 import { FilesService } from '../files/files.service';
 import { parseJsonParam } from '../query/parse-json-param';
@@ -29,6 +30,7 @@ import { isPlainObject } from '../kinvey/kinvey-doc';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { RecordsRepository } from './records.repository';
 import type { NewRecord, RecordCriteria } from './records.repository';
+import type { MarketplaceTx } from '../persistence/marketplace-database';
 
 interface PreparedRecord {
   readonly record: NewRecord;
@@ -56,9 +58,8 @@ export class RecordsService {
   private rules(
     principal: Principal,
     name: string,
-    writing = false,
-  ): Promise<CompiledCollection> {
-    return this.collections.resolve(principal.app, name, writing);
+  ): Promise<ResolvedCollection> {
+    return this.collections.resolve(principal.app, name);
   }
 
   /** Access rules and filter of a read by this principal. */
@@ -228,13 +229,52 @@ export class RecordsService {
   }
 
   /** Inserts a prepared record; its first user reference must be a user. */
-  private async insert({
-    record,
-    producer,
-    producerField,
-  }: PreparedRecord): Promise<void> {
-    if (!(await this.records.insert(record, producer)))
+  private async insert(
+    { record, producer, producerField }: PreparedRecord,
+    tx?: MarketplaceTx,
+  ): Promise<void> {
+    if (!(await this.records.insert(record, producer, tx)))
       throw MarketplaceError.unknownReference(producerField ?? '', 'a user');
+  }
+
+  /** `insert`, declaring the collection with it when it is the first. */
+  private store(
+    collection: ResolvedCollection,
+    prepared: PreparedRecord,
+  ): Promise<void> {
+    return this.collections.writing(prepared.record.appKey, collection, (tx) =>
+      this.insert(prepared, tx),
+    );
+  }
+
+  /**
+   * Inserts each record on its own (a failure leaves the others). Into a
+   * collection not declared yet, one at a time until one is stored and
+   * so declares it; the rest then go in together.
+   */
+  private async insertEach(
+    collection: ResolvedCollection,
+    prepared: readonly PreparedRecord[],
+  ): Promise<Array<true | { error: unknown }>> {
+    const outcomes: Array<true | { error: unknown }> = [];
+    let next = 0;
+    while (collection.undeclared && next < prepared.length) {
+      const outcome = await this.store(collection, prepared[next++]).then(
+        () => true as const,
+        (error: unknown) => ({ error }),
+      );
+      outcomes.push(outcome);
+      if (outcome === true) break;
+    }
+    const rest = await Promise.all(
+      prepared.slice(next).map((p) =>
+        this.insert(p).then(
+          () => true as const,
+          (error: unknown) => ({ error }),
+        ),
+      ),
+    );
+    return [...outcomes, ...rest];
   }
 
   async create(
@@ -242,7 +282,7 @@ export class RecordsService {
     name: string,
     body: unknown,
   ): Promise<KinveyDoc> {
-    const collection = await this.rules(principal, name, true);
+    const collection = await this.rules(principal, name);
     requireCreate(principal, collection.permissions);
     const prepared = await this.prepare(
       principal,
@@ -252,7 +292,7 @@ export class RecordsService {
       undefined,
     );
     await this.files.checkRefs(principal, [prepared.record.doc]);
-    await this.insert(prepared);
+    await this.store(collection, prepared);
     return prepared.record.doc;
   }
 
@@ -262,7 +302,7 @@ export class RecordsService {
     name: string,
     body: unknown[],
   ): Promise<MultiInsertResult> {
-    const collection = await this.rules(principal, name, true);
+    const collection = await this.rules(principal, name);
     requireCreate(principal, collection.permissions);
     const result: MultiInsertResult = { entities: [], errors: [] };
     const prepared = await Promise.all(
@@ -286,7 +326,7 @@ export class RecordsService {
         ),
     );
     const valid = prepared.flatMap((p) => ('record' in p ? [p.record] : []));
-    const outcomes = await this.records.insertEach(valid);
+    const outcomes = await this.insertEach(collection, valid);
     let next = 0;
     prepared.forEach((p, index) => {
       let error: unknown = 'error' in p ? p.error : undefined;
@@ -296,13 +336,7 @@ export class RecordsService {
           result.entities.push(p.record.record.doc);
           return;
         }
-        error =
-          outcome === false
-            ? MarketplaceError.unknownReference(
-                p.record.producerField ?? '',
-                'a user',
-              )
-            : outcome?.error;
+        error = outcome?.error;
       }
       result.entities.push(null);
       if (!(error instanceof MarketplaceError)) throw error;
@@ -322,7 +356,7 @@ export class RecordsService {
     id: string,
     body: unknown,
   ): Promise<{ doc: KinveyDoc; created: boolean }> {
-    const collection = await this.rules(principal, name, true);
+    const collection = await this.rules(principal, name);
     const existing = await this.records.find({
       appKey: principal.app.appKey,
       collection: collection.name,
@@ -338,7 +372,7 @@ export class RecordsService {
         undefined,
       );
       await this.files.checkRefs(principal, [prepared.record.doc]);
-      await this.insert(prepared);
+      await this.store(collection, prepared);
       return { doc: prepared.record.doc, created: true };
     }
     if (!mayWrite(principal, collection.permissions, existing))
