@@ -1,4 +1,5 @@
 import {
+  APP_KEY,
   MASTER_AUTH,
   createAppByCli,
   adminPath as admin,
@@ -14,13 +15,107 @@ import type { CliApp, MarketplaceTest, TestUser } from './marketplace-support';
 describe('marketplace collection access (e2e)', () => {
   let t: MarketplaceTest;
   let alice: TestUser;
+  let bob: TestUser;
 
   beforeAll(async () => {
     t = await startMarketplace();
     alice = await t.signup('alice@example.com');
+    bob = await t.signup('bob@example.com');
   });
 
   afterAll(() => t?.gw.close());
+
+  /** Runs `work` with the collection's level set to `level`, then restores it. */
+  async function withLevel(
+    name: string,
+    level: string,
+    work: () => Promise<void>,
+  ): Promise<void> {
+    const shown = await t.http
+      .get(admin(`/${name}`))
+      .set('Authorization', MASTER_AUTH)
+      .expect(200);
+    const settings = shown.body.settings as Record<string, unknown>;
+    const put = (next: unknown) =>
+      t.http
+        .put(admin(`/${name}`))
+        .set('Authorization', MASTER_AUTH)
+        .send({ settings: next })
+        .expect(200);
+    await put({ ...settings, permissions: level });
+    try {
+      await work();
+    } finally {
+      await put(settings);
+    }
+  }
+
+  const match = (auth: string, body: unknown) =>
+    t.http
+      .post(`/rpc/${APP_KEY}/custom/match`)
+      .set('Authorization', auth)
+      .send(body as object)
+      .expect(200);
+
+  describe("matching reads by the collection's permission level (finding 4)", () => {
+    it("shows Bob no offer of Alice's in a private availableAssortment, as his list and _count do not", async () => {
+      await withLevel('availableAssortment', 'private', async () => {
+        const item = { name: 'Grumixama', measurement: 'kg', quantity: '2' };
+        const offer = await t
+          .post('availableAssortment', alice.auth, {
+            id_producer: alice.id,
+            canceled: 'false',
+            products: [{ ...item, price: '9.50' }],
+          })
+          .expect(201);
+        const mine = { id_producer: alice.id };
+        const base = `/appdata/${APP_KEY}/availableAssortment`;
+        const list = await t.http
+          .get(base)
+          .query({ query: JSON.stringify(mine) })
+          .set('Authorization', bob.auth)
+          .expect(200);
+        expect(list.body).toEqual([]);
+        const count = await t.http
+          .get(`${base}/_count`)
+          .query({ query: JSON.stringify(mine) })
+          .set('Authorization', bob.auth)
+          .expect(200);
+        expect(count.body).toEqual({ count: 0 });
+        const matched = await match(bob.auth, { required: [item] });
+        expect(JSON.stringify(matched.body)).not.toContain(offer.body._id);
+        expect(matched.body.matches[0].offers).toEqual([]);
+        // Alice's own record, and master, still match.
+        const all = await match(MASTER_AUTH, { required: [item] });
+        expect(JSON.stringify(all.body)).toContain(offer.body._id);
+      });
+    });
+
+    it("does not match Alice's needs in a private requiredAssortment for Bob", async () => {
+      await t
+        .post('availableAssortment', bob.auth, {
+          id_producer: bob.id,
+          canceled: 'false',
+          products: [
+            { name: 'Cagaita', measurement: 'un', quantity: '5', price: '1' },
+          ],
+        })
+        .expect(201);
+      await withLevel('requiredAssortment', 'private', async () => {
+        await t
+          .post('requiredAssortment', alice.auth, {
+            id_producer: alice.id,
+            canceled: 'false',
+            products: [{ name: 'Cagaita', measurement: 'un', quantity: '1' }],
+          })
+          .expect(201);
+        const asked = await match(bob.auth, { id_producer: alice.id });
+        expect(asked.body.matches).toEqual([]);
+        const own = await match(alice.auth, { id_producer: alice.id });
+        expect(own.body.matches).toHaveLength(1);
+      });
+    });
+  });
 
   describe('a schema that cannot validate (finding 11)', () => {
     it.each([

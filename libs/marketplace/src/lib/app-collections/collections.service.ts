@@ -152,6 +152,14 @@ export class CollectionsService {
     return { ...compileCollection(name, {}), undeclared: true };
   }
 
+  /** The collection if the app declared it (no default, no error). */
+  async find(
+    appKey: string,
+    name: string,
+  ): Promise<CompiledCollection | undefined> {
+    return (await this.load(appKey)).byName.get(name)?.collection;
+  }
+
   /**
    * Runs a write that may store a record in `collection`. When the
    * collection is not declared yet, the write runs in the transaction

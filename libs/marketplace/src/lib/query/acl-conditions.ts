@@ -34,13 +34,35 @@ export function readableSql(
     OR (jsonb_typeof(${doc}->'_acl'->'r') = 'array' AND ${doc}->'_acl'->'r' ? ${id})${writers})`;
 }
 
+/**
+ * Whose rights a read runs with under a collection's permission level
+ * (`readScope` in `records/collection-access` decides it).
+ */
+export interface ReadScope {
+  /** undefined: every record (master, or a user of a "full" collection). */
+  readonly readableBy?: Reader;
+  /** Kinvey's "Private" level: `_acl.gr` grants nothing, `_acl.w` reads. */
+  readonly privately?: boolean;
+}
+
 /** `readableSql`, or `true` when there is no reader (master reads all). */
 export function readableByOrAll(
   doc: string,
   reader: Reader | undefined,
   params: SqlParams,
 ): string {
-  return reader === undefined ? 'true' : readableSql(doc, reader, params);
+  return scopeSql(doc, { readableBy: reader }, params);
+}
+
+/** `readableSql` for a read scope: `true` when it reads every record. */
+export function scopeSql(
+  doc: string,
+  scope: ReadScope,
+  params: SqlParams,
+): string {
+  return scope.readableBy === undefined
+    ? 'true'
+    : readableSql(doc, scope.readableBy, params, scope.privately);
 }
 
 export function writableSql(

@@ -8,8 +8,8 @@ import { MarketplaceRepository } from '../persistence/marketplace-repository';
 import { compileGroup } from '../query/compile-group';
 import { findWhere } from '../query/find-query';
 import type { FindSpec } from '../query/find-query';
-import { readableSql } from '../query/acl-conditions';
-import type { Reader } from '../query/acl-conditions';
+import { scopeSql } from '../query/acl-conditions';
+import type { ReadScope, Reader } from '../query/acl-conditions';
 import { SqlParams } from '../query/sql-params';
 import type {
   CompiledCollection,
@@ -251,7 +251,7 @@ export class RecordsRepository extends MarketplaceRepository {
     appKey: string,
     collection: CollectionScope,
     body: unknown,
-    { readableBy, privately }: { readableBy?: Reader; privately?: boolean },
+    readScope: ReadScope,
   ): Promise<Record<string, unknown>[]> {
     const params = new SqlParams();
     const compiled = compileGroup(body, 't.doc', params);
@@ -259,8 +259,8 @@ export class RecordsRepository extends MarketplaceRepository {
       `t.app_key = ${params.add(appKey)}`,
       `t.collection = ${params.add(collection.name)}`,
     ];
-    if (readableBy !== undefined)
-      scope.push(readableSql('t.doc', readableBy, params, privately));
+    if (readScope.readableBy !== undefined)
+      scope.push(scopeSql('t.doc', readScope, params));
     const rows = await this.db.select<Record<string, unknown>>(
       compiled.select('marketplace.records t', scope.join(' AND ')),
       params.values,
