@@ -117,6 +117,83 @@ describe('marketplace collection access (e2e)', () => {
     });
   });
 
+  describe('what a user learns of records it may not read (finding 9)', () => {
+    it('answers a reference to a record the writer may not read as one to a missing record', async () => {
+      await t.declare('vault', { permissions: 'private' }).expect(201);
+      await t
+        .declare('links', {
+          references: [{ field: 'to', to: 'collection', collection: 'vault' }],
+        })
+        .expect(201);
+      const secret = await t.post('vault', alice.auth, { pin: '1234' });
+      expect(secret.status).toBe(201);
+      const missing = await t
+        .post('links', bob.auth, { to: 'no-such-record' })
+        .expect(400);
+      const hidden = await t
+        .post('links', bob.auth, { to: secret.body._id })
+        .expect(400);
+      expect(hidden.body).toEqual(missing.body);
+      await t.post('links', alice.auth, { to: secret.body._id }).expect(201);
+    });
+
+    it('refuses a unique field on a private collection, declared or changed to, and changes nothing', async () => {
+      const unique = [{ field: 'email' }];
+      const refused = await t
+        .declare('contacts', { permissions: 'private', unique })
+        .expect(400);
+      expect(refused.body).toEqual(kinveyError('BadRequest'));
+      expect(refused.body.debug).toMatch(/unique/);
+      await t.declare('emails', { unique }).expect(201);
+      await t.http
+        .put(admin('/emails'))
+        .set('Authorization', MASTER_AUTH)
+        .send({ settings: { unique, permissions: 'private' } })
+        .expect(400);
+      const kept = await t.http
+        .get(admin('/emails'))
+        .set('Authorization', MASTER_AUTH)
+        .expect(200);
+      expect(kept.body.settings.permissions).toBeUndefined();
+    });
+
+    it('lists in _deltaset only the deletions of records the caller could read', async () => {
+      const since = new Date().toISOString();
+      await t.declare('journal', { permissions: 'private' }).expect(201);
+      await t.declare('board', {}).expect(201);
+      const made = async (coll: string, body: object) =>
+        (await t.post(coll, alice.auth, body).expect(201)).body._id as string;
+      const privateEntry = await made('journal', { text: 'mine' });
+      const hiddenNote = await made('board', { _acl: { gr: false } });
+      const openNote = await made('board', { text: 'for all' });
+      for (const [coll, id] of [
+        ['journal', privateEntry],
+        ['board', hiddenNote],
+        ['board', openNote],
+      ])
+        await t.http
+          .delete(`/appdata/${APP_KEY}/${coll}/${id}`)
+          .set('Authorization', alice.auth)
+          .expect(200);
+      const deleted = async (coll: string, auth: string) =>
+        (
+          await t.http
+            .get(`/appdata/${APP_KEY}/${coll}/_deltaset`)
+            .query({ since })
+            .set('Authorization', auth)
+            .expect(200)
+        ).body.deleted;
+      expect(await deleted('journal', bob.auth)).toEqual([]);
+      expect(await deleted('board', bob.auth)).toEqual([{ _id: openNote }]);
+      expect(await deleted('journal', alice.auth)).toEqual([
+        { _id: privateEntry },
+      ]);
+      expect(await deleted('board', alice.auth)).toEqual(
+        expect.arrayContaining([{ _id: hiddenNote }, { _id: openNote }]),
+      );
+    });
+  });
+
   describe('a schema that cannot validate (finding 11)', () => {
     it.each([
       ['refers to itself', 'loops', { $ref: '#' }],

@@ -37,6 +37,10 @@ describe('collection settings', () => {
       [{ references: [{ field: 'a', to: 'group' }] }, /to must be/],
       [{ references: [{ field: 'a', to: 'collection' }] }, /collection/],
       [{ deltaSet: 1 }, /deltaSet/],
+      [
+        { permissions: 'private', unique: [{ field: 'email' }] },
+        /private collection may not have unique fields/,
+      ],
       [{ other: true }, /unknown setting other/],
     ] as const)
       expect(

@@ -152,6 +152,12 @@ export function parseCollectionSettings(
     settings.schema = schema;
   }
   if (unique !== undefined) settings.unique = uniqueOf(unique);
+  // A clash (409) tells the writer that some record holds the value: in a
+  // private collection, that is what other users may not learn.
+  if (settings.permissions === 'private' && settings.unique?.length)
+    invalid(
+      'unique: a private collection may not have unique fields (a duplicate would reveal values of records the writer may not read)',
+    );
   if (references !== undefined) settings.references = referencesOf(references);
   if (deltaSet !== undefined) {
     if (typeof deltaSet !== 'boolean') invalid('deltaSet must be a boolean');

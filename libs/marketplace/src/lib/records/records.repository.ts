@@ -8,7 +8,7 @@ import { MarketplaceRepository } from '../persistence/marketplace-repository';
 import { compileGroup } from '../query/compile-group';
 import { findWhere } from '../query/find-query';
 import type { FindSpec } from '../query/find-query';
-import { scopeSql } from '../query/acl-conditions';
+import { scopeAclSql, scopeSql } from '../query/acl-conditions';
 import type { ReadScope, Reader } from '../query/acl-conditions';
 import { SqlParams } from '../query/sql-params';
 import type {
@@ -325,29 +325,37 @@ export class RecordsRepository extends MarketplaceRepository {
     const rows = await this.sql.rows<{ n: number }>(
       `WITH gone AS (
          DELETE FROM marketplace.records r WHERE r.app_key = $${n + 1} AND r.collection = $${n + 2} AND (${where})
-         RETURNING r.id),
+         RETURNING r.id, r.doc->'_acl' AS acl),
        freed AS (
          DELETE FROM marketplace.record_unique_values v USING gone
           WHERE v.app_key = $${n + 1} AND v.collection = $${n + 2} AND v.record_id = gone.id),
        stones AS (
-         INSERT INTO marketplace.record_tombstones (app_key, collection, id, deleted_at)
-         SELECT $${n + 1}, $${n + 2}, id, $${n + 3} FROM gone
-         ON CONFLICT (app_key, collection, id) DO UPDATE SET deleted_at = EXCLUDED.deleted_at)
+         INSERT INTO marketplace.record_tombstones (app_key, collection, id, deleted_at, acl)
+         SELECT $${n + 1}, $${n + 2}, id, $${n + 3}, acl FROM gone
+         ON CONFLICT (app_key, collection, id) DO UPDATE SET deleted_at = EXCLUDED.deleted_at, acl = EXCLUDED.acl)
        SELECT count(*)::int AS n FROM gone`,
       [...values, appKey, collection, now],
     );
     return rows[0]?.n ?? 0;
   }
 
+  /**
+   * The ids of records deleted since `since` that `scope` could read (by
+   * the `_acl` each had; one without, as a record without `_acl`).
+   */
   async tombstonesSince(
     appKey: string,
     collection: string,
     since: Date,
+    scope: ReadScope,
   ): Promise<string[]> {
+    const params = new SqlParams(3);
+    const readable = scopeAclSql('t.acl', scope, params);
     const rows = await this.sql.rows<{ id: string }>(
-      `SELECT id FROM marketplace.record_tombstones
-        WHERE app_key = $1 AND collection = $2 AND deleted_at >= $3 ORDER BY deleted_at, id`,
-      [appKey, collection, since],
+      `SELECT t.id FROM marketplace.record_tombstones t
+        WHERE t.app_key = $1 AND t.collection = $2 AND t.deleted_at >= $3 AND ${readable}
+        ORDER BY t.deleted_at, t.id`,
+      [appKey, collection, since, ...params.values],
     );
     return rows.map((row) => row.id);
   }

@@ -286,6 +286,35 @@ describe('RecordsService', () => {
       expect(records.insert).not.toHaveBeenCalled();
     });
 
+    it('answers a reference to a record the writer may not read as one to a missing record, unless the record already held it', async () => {
+      const offers = compileCollection('offers', {
+        ...OFFERS,
+        references: [{ field: 'note', to: 'collection', collection: 'notes' }],
+      });
+      collections.resolve.mockResolvedValue(offers);
+      collections.find.mockImplementation(async (_appKey, name) =>
+        COMPILED.get(name),
+      );
+      // A private note of u2's: not readable by u1.
+      const note = { _id: 'n1', _acl: { creator: 'u2', gr: true } };
+      records.find.mockImplementation(async (key) =>
+        key.collection === 'notes' ? note : undefined,
+      );
+      await expect(
+        service.create(userCaller('u1'), 'offers', {
+          id_producer: 'u1',
+          note: 'n1',
+        }),
+      ).rejects.toMatchObject(invalid('note'));
+      expect(records.insert).not.toHaveBeenCalled();
+      await expect(
+        service.create(userCaller('u2'), 'offers', {
+          id_producer: 'u2',
+          note: 'n1',
+        }),
+      ).resolves.toMatchObject({ note: 'n1' });
+    });
+
     it('maps each refusal to its error without writing', async () => {
       const refusals: Array<[Principal, string, unknown, object]> = [
         [
@@ -562,10 +591,12 @@ describe('RecordsService', () => {
         updatedSince: since,
       }),
     );
+    // Deletions of records the caller could read, as it reads the changes.
     expect(records.tombstonesSince).toHaveBeenCalledWith(
       'kid_test',
       'offers',
       since,
+      expect.objectContaining({ readableBy: 'u1', privately: false }),
     );
   });
 

@@ -128,6 +128,28 @@ export class RecordsService {
   }
 
   /**
+   * Whether the record `id` of `name` exists and the principal may read
+   * it; a reference the record already held (`kept`: one granted
+   * `_acl.w` saves another's record) needs only to exist.
+   */
+  private async referable(
+    principal: Principal,
+    name: string,
+    id: string,
+    kept: boolean,
+  ): Promise<boolean> {
+    const appKey = principal.app.appKey;
+    const [collection, doc] = await Promise.all([
+      this.collections.find(appKey, name),
+      this.records.find({ appKey, collection: name, id }),
+    ]);
+    return (
+      doc !== undefined &&
+      (kept || mayRead(principal, collection?.permissions ?? 'shared', doc))
+    );
+  }
+
+  /**
    * Checks the references of a record: a caller-only user reference names
    * the calling user (or keeps what the record held); every one but the
    * first user reference (which the insert checks in the same statement)
@@ -147,13 +169,14 @@ export class RecordsService {
       if (typeof value !== 'string')
         throw MarketplaceError.unknownReference(reference.field, target);
       if (reference.to === 'collection') {
+        const kept =
+          existing !== undefined &&
+          valueAt(existing, reference.field) === value;
         if (
-          !(await this.records.find({
-            appKey: principal.app.appKey,
-            collection: reference.collection,
-            id: value,
-          }))
+          !(await this.referable(principal, reference.collection, value, kept))
         )
+          // Unreadable answers as missing: the error tells no one that
+          // a record they may not read exists.
           throw MarketplaceError.unknownReference(reference.field, target);
         continue;
       }
@@ -462,14 +485,18 @@ export class RecordsService {
         'since must be an ISO 8601 time.',
         `since=${raw ?? ''}`,
       );
+    const criteria = this.criteria(principal, collection, {
+      query: params.query,
+    });
     const changed = await this.records.list(principal.app.appKey, collection, {
-      ...this.criteria(principal, collection, { query: params.query }),
+      ...criteria,
       updatedSince: since,
     });
     const deleted = await this.records.tombstonesSince(
       principal.app.appKey,
       collection.name,
       since,
+      criteria,
     );
     return { changed, deleted: deleted.map((id) => ({ _id: id })) };
   }
