@@ -194,6 +194,74 @@ describe('marketplace collection access (e2e)', () => {
     });
   });
 
+  describe("the user collection's permission level (finding 12)", () => {
+    const users = (auth: string) =>
+      t.http.get(`/user/${APP_KEY}`).set('Authorization', auth).expect(200);
+    const ids = (body: Array<{ _id: string }>) => body.map((u) => u._id);
+
+    it("shows every user's profile to every user by default (Kinvey's Shared)", async () => {
+      const carol = await t.signup('carol@example.com', {
+        email: 'carol@example.com',
+        phone: '+55 81 5555-0000',
+      });
+      const seen = await users(bob.auth);
+      expect(seen.body).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            _id: carol.id,
+            email: 'carol@example.com',
+            phone: '+55 81 5555-0000',
+          }),
+        ]),
+      );
+      expect(seen.body[0]).not.toHaveProperty('password');
+    });
+
+    it('set to private, shows a user only itself; master sees everyone', async () => {
+      await t.declare('user', { permissions: 'private' }).expect(201);
+      try {
+        expect(ids((await users(bob.auth)).body)).toEqual([bob.id]);
+        const get = await t.http
+          .get(`/user/${APP_KEY}/${alice.id}`)
+          .set('Authorization', bob.auth)
+          .expect(401);
+        expect(get.body).toEqual(kinveyError('InsufficientCredentials'));
+        const lookup = await t.http
+          .post(`/user/${APP_KEY}/_lookup`)
+          .set('Authorization', bob.auth)
+          .send({ username: 'alice@example.com' })
+          .expect(200);
+        expect(lookup.body).toEqual([]);
+        await t.http
+          .get(`/user/${APP_KEY}/${alice.id}`)
+          .set('Authorization', alice.auth)
+          .expect(200);
+        expect(ids((await users(MASTER_AUTH)).body)).toEqual(
+          expect.arrayContaining([alice.id, bob.id]),
+        );
+      } finally {
+        await t.http
+          .delete(admin('/user'))
+          .set('Authorization', MASTER_AUTH)
+          .expect(204);
+      }
+      expect(ids((await users(bob.auth)).body)).toContain(alice.id);
+    });
+
+    it('takes only the levels shared and private, and no other setting', async () => {
+      for (const settings of [
+        { permissions: 'full' },
+        { permissions: 'read-only' },
+        { schema: { type: 'object' } },
+        { unique: [{ field: 'email' }] },
+      ]) {
+        const res = await t.declare('user', settings).expect(400);
+        expect(res.body).toEqual(kinveyError('BadRequest'));
+        expect(res.body.debug).toMatch(/user collection/);
+      }
+    });
+  });
+
   describe('a schema that cannot validate (finding 11)', () => {
     it.each([
       ['refers to itself', 'loops', { $ref: '#' }],

@@ -13,10 +13,14 @@ import type { MarketplaceModuleOptions } from '../common/marketplace.options';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import type { MarketplaceTx } from '../persistence/marketplace-database';
 import {
+  USER_COLLECTION,
   checkCollectionName,
   parseCollectionSettings,
 } from '../collections/collection-settings';
-import type { CollectionSettings } from '../collections/collection-settings';
+import type {
+  CollectionSettings,
+  PermissionLevel,
+} from '../collections/collection-settings';
 import {
   checkCollection,
   compileCollection,
@@ -160,6 +164,11 @@ export class CollectionsService {
     return (await this.load(appKey)).byName.get(name)?.collection;
   }
 
+  /** The level users read each other at (`user`'s, else Kinvey's Shared). */
+  async userLevel(appKey: string): Promise<PermissionLevel> {
+    return (await this.find(appKey, USER_COLLECTION))?.permissions ?? 'shared';
+  }
+
   /**
    * Runs a write that may store a record in `collection`. When the
    * collection is not declared yet, the write runs in the transaction
@@ -202,7 +211,7 @@ export class CollectionsService {
 
   /** Checked settings whose schema compiles: nothing is stored otherwise. */
   private checked(name: string, value: unknown): CollectionSettings {
-    const settings = parseCollectionSettings(value, this.maxSchemaBytes);
+    const settings = parseCollectionSettings(name, value, this.maxSchemaBytes);
     checkCollection(name, settings);
     return settings;
   }

@@ -44,20 +44,37 @@ describe('collection settings', () => {
       [{ other: true }, /unknown setting other/],
     ] as const)
       expect(
-        failure(() => parseCollectionSettings(settings, 1024)).debug,
+        failure(() => parseCollectionSettings('things', settings, 1024)).debug,
+      ).toMatch(debug);
+  });
+
+  it('takes only a level, shared or private, for the user collection', () => {
+    expect(
+      parseCollectionSettings('user', { permissions: 'private' }, 1024),
+    ).toEqual({ permissions: 'private' });
+    for (const [settings, debug] of [
+      [{ permissions: 'full' }, /must be shared or private/],
+      [{ schema: { type: 'object' } }, /only permissions, not schema/],
+      [{ deltaSet: true }, /only permissions, not deltaSet/],
+    ] as const)
+      expect(
+        failure(() => parseCollectionSettings('user', settings, 1024)).debug,
       ).toMatch(debug);
   });
 
   it('takes up to 8 unique fields, dotted paths included', () => {
     const unique = 'abcdefg'.split('').map((field) => ({ field }));
     unique.push({ field: 'h.i' });
-    expect(parseCollectionSettings({ unique }, 1024).unique).toHaveLength(8);
+    expect(
+      parseCollectionSettings('things', { unique }, 1024).unique,
+    ).toHaveLength(8);
   });
 
   it('refuses a schema over the size limit, and one Ajv cannot compile', () => {
     const big = { type: 'object', description: 'x'.repeat(2000) };
     expect(
-      failure(() => parseCollectionSettings({ schema: big }, 1024)).debug,
+      failure(() => parseCollectionSettings('things', { schema: big }, 1024))
+        .debug,
     ).toMatch(/at most 1024/);
     expect(
       failure(() => compileCollection('c', { schema: { type: 'nope' } })).debug,
