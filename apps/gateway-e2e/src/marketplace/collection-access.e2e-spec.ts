@@ -239,6 +239,19 @@ describe('marketplace collection access (e2e)', () => {
         expect(ids((await users(MASTER_AUTH)).body)).toEqual(
           expect.arrayContaining([alice.id, bob.id]),
         );
+        // Nor does a reference to a user tell Bob that Alice exists.
+        await t
+          .declare('gifts', { references: [{ field: 'to', to: 'user' }] })
+          .expect(201);
+        const missing = await t
+          .post('gifts', bob.auth, { to: 'no-such-user' })
+          .expect(400);
+        const hidden = await t
+          .post('gifts', bob.auth, { to: alice.id })
+          .expect(400);
+        expect(hidden.body).toEqual(missing.body);
+        await t.post('gifts', bob.auth, { to: bob.id }).expect(201);
+        await t.post('gifts', MASTER_AUTH, { to: alice.id }).expect(201);
       } finally {
         await t.http
           .delete(admin('/user'))

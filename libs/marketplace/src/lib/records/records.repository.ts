@@ -8,7 +8,7 @@ import { MarketplaceRepository } from '../persistence/marketplace-repository';
 import { compileGroup } from '../query/compile-group';
 import { findWhere } from '../query/find-query';
 import type { FindSpec } from '../query/find-query';
-import { scopeAclSql, scopeSql } from '../query/acl-conditions';
+import { readableSql, scopeAclSql, scopeSql } from '../query/acl-conditions';
 import type { ReadScope, Reader } from '../query/acl-conditions';
 import { SqlParams } from '../query/sql-params';
 import type {
@@ -358,6 +358,24 @@ export class RecordsRepository extends MarketplaceRepository {
       [appKey, collection, since, ...params.values],
     );
     return rows.map((row) => row.id);
+  }
+
+  /**
+   * Whether user `id` exists and `reader` may read it in a private user
+   * collection (itself, or named in the user's `_acl.r` or `_acl.w`).
+   */
+  async userReadablePrivately(
+    appKey: string,
+    id: string,
+    reader: string,
+  ): Promise<boolean> {
+    const params = new SqlParams(2);
+    const readable = readableSql('t.doc', reader, params, true);
+    const rows = await this.sql.rows(
+      `SELECT 1 FROM marketplace.users t WHERE t.app_key = $1 AND t.id = $2 AND ${readable}`,
+      [appKey, id, ...params.values],
+    );
+    return rows.length > 0;
   }
 
   async userExists(appKey: string, id: string): Promise<boolean> {

@@ -315,6 +315,32 @@ describe('RecordsService', () => {
       ).resolves.toMatchObject({ note: 'n1' });
     });
 
+    it('answers a reference to a user the writer may not read, in a private user collection, as one to a missing user', async () => {
+      records.insert.mockResolvedValue(true);
+      await service.create(userCaller('u1'), 'offers', {
+        id_producer: 'u1',
+        buyer: 'u2',
+      });
+      // Shared (the default): no query beyond the existence check.
+      expect(records.userReadablePrivately).not.toHaveBeenCalled();
+      collections.userLevel.mockResolvedValue('private');
+      records.userReadablePrivately.mockResolvedValue(false);
+      await expect(
+        service.create(userCaller('u1'), 'offers', {
+          id_producer: 'u1',
+          buyer: 'u2',
+        }),
+      ).rejects.toMatchObject(invalid('buyer'));
+      expect(records.userReadablePrivately).toHaveBeenCalledWith(
+        'kid_test',
+        'u2',
+        'u1',
+      );
+      await expect(
+        service.create(masterOf(), 'offers', { id_producer: 'u2' }),
+      ).resolves.toMatchObject({ id_producer: 'u2' });
+    });
+
     it('maps each refusal to its error without writing', async () => {
       const refusals: Array<[Principal, string, unknown, object]> = [
         [

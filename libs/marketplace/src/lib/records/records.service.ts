@@ -150,6 +150,22 @@ export class RecordsService {
   }
 
   /**
+   * Whether a user may name user `id` without learning more than it may
+   * read: always, unless the user collection is private (then only users
+   * it may read; the level comes from cached rules, and only a reference
+   * to another user costs a query). Existence is the insert's to check.
+   */
+  private async userReferable(
+    principal: Principal,
+    id: string,
+  ): Promise<boolean> {
+    if (principal.kind !== 'user' || id === principal.user.id) return true;
+    const appKey = principal.app.appKey;
+    if ((await this.collections.userLevel(appKey)) !== 'private') return true;
+    return this.records.userReadablePrivately(appKey, id, principal.user.id);
+  }
+
+  /**
    * Checks the references of a record: a caller-only user reference names
    * the calling user (or keeps what the record held); every one but the
    * first user reference (which the insert checks in the same statement)
@@ -168,10 +184,9 @@ export class RecordsService {
       const target = reference.to === 'user' ? 'a user' : 'a record';
       if (typeof value !== 'string')
         throw MarketplaceError.unknownReference(reference.field, target);
+      const kept =
+        existing !== undefined && valueAt(existing, reference.field) === value;
       if (reference.to === 'collection') {
-        const kept =
-          existing !== undefined &&
-          valueAt(existing, reference.field) === value;
         if (
           !(await this.referable(principal, reference.collection, value, kept))
         )
@@ -186,9 +201,11 @@ export class RecordsService {
         reference.callerWhenUser &&
         principal.kind === 'user' &&
         value !== principal.user.id &&
-        value !== (existing && valueAt(existing, reference.field))
+        !kept
       )
         throw MarketplaceError.notOwnReference(reference.field);
+      if (!kept && !(await this.userReferable(principal, value)))
+        throw MarketplaceError.unknownReference(reference.field, target);
       if (first.producerField === undefined)
         first = { producer: value, producerField: reference.field };
       else if (!(await this.records.userExists(principal.app.appKey, value)))
