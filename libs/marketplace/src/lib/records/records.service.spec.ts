@@ -497,6 +497,27 @@ describe('RecordsService', () => {
       expect(records.insert).not.toHaveBeenCalled();
     });
 
+    it('keeps a record reference the writer may not read when the record already held it, and refuses a new one', async () => {
+      const hidden = { _id: 'p9', _acl: { creator: 'owner', gr: false } };
+      records.find.mockImplementation(async (key) =>
+        key.collection === 'product' ? hidden : { ...existing, product: 'p9' },
+      );
+      collections.find.mockImplementation(async (_appKey, name) =>
+        COMPILED.get(name),
+      );
+      records.userExists.mockResolvedValue(true);
+      const body = { id_producer: 'owner', product: 'p9' };
+      await expect(
+        service.upsert(userCaller('u2'), 'offers', 'o1', body),
+      ).resolves.toMatchObject({ created: false });
+      records.find.mockImplementation(async (key) =>
+        key.collection === 'product' ? hidden : existing,
+      );
+      await expect(
+        service.upsert(userCaller('u2'), 'offers', 'o1', body),
+      ).rejects.toMatchObject(invalid('product'));
+    });
+
     it('refuses a caller who may not write, another id in the body, another owner and a user that is gone', async () => {
       records.find.mockResolvedValue(existing);
       await expect(
