@@ -3,7 +3,9 @@ import {
   APP_AUTH,
   APP_KEY,
   MASTER_AUTH,
+  adminPath,
   basic,
+  createAppByCli,
   kinveyError,
   startMarketplace,
 } from './marketplace-support';
@@ -23,17 +25,9 @@ describe('marketplace collections (e2e)', () => {
 
   afterAll(() => t?.gw.close());
 
-  const admin = (path = '') => `/admin/${APP_KEY}/collections${path}`;
-  const declare = (name: string, settings: unknown = {}) =>
-    t.http
-      .post(admin())
-      .set('Authorization', MASTER_AUTH)
-      .send({ name, settings });
-  const post = (coll: string, auth: string, body: unknown) =>
-    t.http
-      .post(`/appdata/${APP_KEY}/${coll}`)
-      .set('Authorization', auth)
-      .send(body as object);
+  const admin = adminPath;
+  const declare: MarketplaceTest['declare'] = (...args) => t.declare(...args);
+  const post: MarketplaceTest['post'] = (...args) => t.post(...args);
 
   it('answers an undeclared collection with CollectionNotFound until it is declared', async () => {
     const before = await post('notes', alice.auth, { text: 'hi' }).expect(404);
@@ -327,29 +321,13 @@ describe('marketplace collections (e2e)', () => {
   });
 
   it('an app made by the CLI, without the produce definition, creating collections on first write', async () => {
+    const app = await createAppByCli(t.gw, [
+      '--name',
+      'Todo',
+      '--definition',
+      'none',
+    ]);
     const env = { DATABASE_URL: t.gw.databaseUrl, DATA_DIR: t.gw.dataDir };
-    const created = await runCli(
-      ['marketplace:apps:create', '--name', 'Todo', '--definition', 'none'],
-      env,
-    );
-    expect(created.stderr).toBe('');
-    const app = JSON.parse(created.stdout) as {
-      appKey: string;
-      appSecret: string;
-      masterSecret: string;
-    };
-    // Set up before the gateway first sees the app: it rereads an app's
-    // settings a few seconds after another process changed them.
-    const on = await runCli(
-      [
-        'marketplace:apps:create-collections-on-write',
-        '--app',
-        app.appKey,
-        'on',
-      ],
-      env,
-    );
-    expect(on.code).toBe(0);
     const rule = await runCli(
       [
         'marketplace:collections:create',

@@ -1,6 +1,7 @@
 import type { ReceivedMail } from '@quitanda/testing';
 import request from 'supertest';
 
+import { runCli } from '../support/gateway-process';
 import { startTestGateway } from '../support/test-gateway';
 import type { TestGateway } from '../support/test-gateway';
 
@@ -29,11 +30,22 @@ export interface MarketplaceTest {
   /** Kinvey's login with app credentials; the pending request. */
   login(username: string, password: string): request.Test;
   /** Signs a user up (app credentials) and returns it with its session header. */
-  signup(
-    username: string,
-    extra?: Record<string, unknown>,
-  ): Promise<{ id: string; auth: string; body: Record<string, unknown> }>;
+  signup(username: string, extra?: Record<string, unknown>): Promise<TestUser>;
+  /** Declares a collection of the e2e app (master); the pending request. */
+  declare(name: string, settings?: unknown): request.Test;
+  /** Creates a record with `auth`; the pending request. */
+  post(collection: string, auth: string, body: unknown): request.Test;
 }
+
+/** A signed-up user with its session header. */
+export interface TestUser {
+  readonly id: string;
+  readonly auth: string;
+  readonly body: Record<string, unknown>;
+}
+
+/** The e2e app's collections administration path. */
+export const adminPath = (path = '') => `/admin/${APP_KEY}/collections${path}`;
 
 export async function startMarketplace(
   env: Record<string, string> = {},
@@ -60,6 +72,50 @@ export async function startMarketplace(
         body: res.body as Record<string, unknown>,
       };
     },
+    declare: (name, settings = {}) =>
+      http
+        .post(adminPath())
+        .set('Authorization', MASTER_AUTH)
+        .send({ name, settings }),
+    post: (collection, auth, body) =>
+      http
+        .post(`/appdata/${APP_KEY}/${collection}`)
+        .set('Authorization', auth)
+        .send(body as object),
+  };
+}
+
+/** An app the operator made with the CLI, and its credentials as headers. */
+export interface CliApp {
+  readonly appKey: string;
+  readonly appSecret: string;
+  readonly masterSecret: string;
+  readonly appAuth: string;
+  readonly masterAuth: string;
+}
+
+/**
+ * `marketplace:apps:create` with `options`, then set to create collections
+ * on first write: before the gateway first sees the app, since it rereads
+ * an app's settings only a few seconds after another process changed them.
+ */
+export async function createAppByCli(
+  gw: TestGateway,
+  options: readonly string[],
+): Promise<CliApp> {
+  const env = { DATABASE_URL: gw.databaseUrl, DATA_DIR: gw.dataDir };
+  const created = await runCli(['marketplace:apps:create', ...options], env);
+  if (created.stderr !== '') throw new Error(created.stderr);
+  const app = JSON.parse(created.stdout) as CliApp;
+  const on = await runCli(
+    ['marketplace:apps:create-collections-on-write', '--app', app.appKey, 'on'],
+    env,
+  );
+  if (on.code !== 0) throw new Error(on.stderr);
+  return {
+    ...app,
+    appAuth: basic(app.appKey, app.appSecret),
+    masterAuth: basic(app.appKey, app.masterSecret),
   };
 }
 

@@ -83,8 +83,19 @@ describe('declared collections (database)', () => {
   it('holds the per-app limit, even for declarations made by first writes', async () => {
     const writer = app('kid_limit', true);
     await collections.create('kid_limit', 'a', {});
-    await collections.resolve(writer, 'b', true);
-    const over = collections.resolve(writer, 'c', true);
+    const stored = async () => 'stored';
+    await expect(
+      collections.writing(
+        'kid_limit',
+        await collections.resolve(writer, 'b'),
+        stored,
+      ),
+    ).resolves.toBe('stored');
+    const over = collections.writing(
+      'kid_limit',
+      await collections.resolve(writer, 'c'),
+      stored,
+    );
     await expect(over).rejects.toMatchObject({
       code: MarketplaceErrorCode.BadRequest,
       message: expect.stringMatching(/at most 2/),
@@ -99,7 +110,7 @@ describe('declared collections (database)', () => {
 
   it('answers CollectionNotFound for an undeclared one unless the app creates on write', async () => {
     await expect(
-      collections.resolve(app('kid_strict'), 'ghost', true),
+      collections.resolve(app('kid_strict'), 'ghost'),
     ).rejects.toMatchObject({ code: MarketplaceErrorCode.CollectionNotFound });
     const read = await collections.resolve(app('kid_loose', true), 'ghost');
     expect(read.name).toBe('ghost');
@@ -125,5 +136,23 @@ describe('declared collections (database)', () => {
     const after = app('kid_after');
     expect((await collections.resolve(after, 'fresh')).deltaSet).toBe(false);
     expect((await collections.resolve(after, 'pulled')).deltaSet).toBe(true);
+  });
+
+  it('declares a collection with its first write, in one transaction: a failed write declares nothing', async () => {
+    const writer = app('kid_first', true);
+    const fresh = await collections.resolve(writer, 'notes');
+    expect(fresh.undeclared).toBe(true);
+    await expect(
+      collections.writing('kid_first', fresh, async () => {
+        throw new Error('the write failed');
+      }),
+    ).rejects.toThrow('the write failed');
+    await expect(collections.list('kid_first')).resolves.toEqual([]);
+    await collections.writing('kid_first', fresh, async () => undefined);
+    expect((await collections.list('kid_first')).map((c) => c.name)).toEqual([
+      'notes',
+    ]);
+    const known = await collections.resolve(writer, 'notes');
+    expect(known.undeclared).toBeUndefined();
   });
 });

@@ -13,11 +13,18 @@ import type { MarketplaceModuleOptions } from '../common/marketplace.options';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import type { MarketplaceTx } from '../persistence/marketplace-database';
 import {
+  USER_COLLECTION,
   checkCollectionName,
   parseCollectionSettings,
 } from '../collections/collection-settings';
-import type { CollectionSettings } from '../collections/collection-settings';
-import { compileCollection } from '../collections/compiled-collection';
+import type {
+  CollectionSettings,
+  PermissionLevel,
+} from '../collections/collection-settings';
+import {
+  checkCollection,
+  compileCollection,
+} from '../collections/compiled-collection';
 import type { CompiledCollection } from '../collections/compiled-collection';
 import { CollectionsRepository } from './collections.repository';
 import { definitionOf } from '../collections/produce-definition';
@@ -37,6 +44,11 @@ interface Compiled {
 interface AppCollections {
   readonly at: number;
   readonly byName: ReadonlyMap<string, Compiled>;
+}
+
+/** A data call's collection; `undeclared` until its first write declares it. */
+export interface ResolvedCollection extends CompiledCollection {
+  readonly undeclared?: boolean;
 }
 
 export interface CollectionView {
@@ -131,21 +143,48 @@ export class CollectionsService {
 
   /**
    * The collection a data call names. Undeclared: 404 CollectionNotFound,
-   * unless the app creates collections on first write; then a write
-   * declares it with default settings and a read sees an empty one.
+   * unless the app creates collections on first write; then it has
+   * default settings, and the first write allowed to store a record in it
+   * declares it (`writing`): a read sees an empty collection.
    */
-  async resolve(
-    app: AppRecord,
-    name: string,
-    writing = false,
-  ): Promise<CompiledCollection> {
+  async resolve(app: AppRecord, name: string): Promise<ResolvedCollection> {
     const found = (await this.load(app.appKey)).byName.get(name);
     if (found) return found.collection;
     if (!app.createCollectionsOnWrite)
       throw MarketplaceError.collectionNotFound(name);
     checkCollectionName(name);
-    if (writing) await this.declare(app.appKey, name, {});
-    return compileCollection(name, {});
+    return { ...compileCollection(name, {}), undeclared: true };
+  }
+
+  /** The collection if the app declared it (no default, no error). */
+  async find(
+    appKey: string,
+    name: string,
+  ): Promise<CompiledCollection | undefined> {
+    return (await this.load(appKey)).byName.get(name)?.collection;
+  }
+
+  /** The level users read each other at (`user`'s, else Kinvey's Shared). */
+  async userLevel(appKey: string): Promise<PermissionLevel> {
+    return (await this.find(appKey, USER_COLLECTION))?.permissions ?? 'shared';
+  }
+
+  /**
+   * Runs a write that may store a record in `collection`. When the
+   * collection is not declared yet, the write runs in the transaction
+   * that declares it: both commit, or (the write refused or failed)
+   * neither does, so refused writes never fill the app's quota.
+   */
+  async writing<T>(
+    appKey: string,
+    collection: ResolvedCollection,
+    work: (tx?: MarketplaceTx) => Promise<T>,
+  ): Promise<T> {
+    if (!collection.undeclared) return work();
+    return this.change(appKey, async (tx) => {
+      await this.declareIn(appKey, collection.name, {}, tx);
+      return work(tx);
+    });
   }
 
   /** The collection, declared with default settings unless it is (the import). */
@@ -172,30 +211,48 @@ export class CollectionsService {
 
   /** Checked settings whose schema compiles: nothing is stored otherwise. */
   private checked(name: string, value: unknown): CollectionSettings {
-    const settings = parseCollectionSettings(value, this.maxSchemaBytes);
-    compileCollection(name, settings);
+    const settings = parseCollectionSettings(name, value, this.maxSchemaBytes);
+    checkCollection(name, settings);
     return settings;
   }
 
-  private async declare(
+  private declare(
     appKey: string,
     name: string,
     settings: CollectionSettings,
   ): Promise<boolean> {
-    return this.change(appKey, async (tx) => {
-      if ((await this.repository.count(appKey, tx)) >= this.maxCollections)
-        throw MarketplaceError.badRequest(
-          `An app has at most ${this.maxCollections} collections.`,
-          name,
-        );
-      return this.repository.insert(
-        appKey,
+    return this.change(appKey, (tx) =>
+      this.declareIn(appKey, name, settings, tx),
+    );
+  }
+
+  /**
+   * Declares a collection unless it exists, under `change`'s lock; whether
+   * it was declared now. Past the app's limit, 400 (the whole transaction
+   * rolls back); an existing one never counts against it.
+   */
+  private async declareIn(
+    appKey: string,
+    name: string,
+    settings: CollectionSettings,
+    tx: MarketplaceTx,
+  ): Promise<boolean> {
+    const declared = await this.repository.insert(
+      appKey,
+      name,
+      settings,
+      this.clock.now(),
+      tx,
+    );
+    if (
+      declared &&
+      (await this.repository.count(appKey, tx)) > this.maxCollections
+    )
+      throw MarketplaceError.badRequest(
+        `An app has at most ${this.maxCollections} collections.`,
         name,
-        settings,
-        this.clock.now(),
-        tx,
       );
-    });
+    return declared;
   }
 
   async create(

@@ -3,7 +3,7 @@ import {
   checkCollectionName,
   parseCollectionSettings,
 } from './collection-settings';
-import { compileCollection } from './compiled-collection';
+import { checkCollection, compileCollection } from './compiled-collection';
 
 function failure(run: () => unknown): { code: string; debug: string } {
   try {
@@ -37,27 +37,104 @@ describe('collection settings', () => {
       [{ references: [{ field: 'a', to: 'group' }] }, /to must be/],
       [{ references: [{ field: 'a', to: 'collection' }] }, /collection/],
       [{ deltaSet: 1 }, /deltaSet/],
+      [
+        { permissions: 'private', unique: [{ field: 'email' }] },
+        /private collection may not have unique fields/,
+      ],
       [{ other: true }, /unknown setting other/],
     ] as const)
       expect(
-        failure(() => parseCollectionSettings(settings, 1024)).debug,
+        failure(() => parseCollectionSettings('things', settings, 1024)).debug,
+      ).toMatch(debug);
+  });
+
+  it('takes only a level, shared or private, for the user collection', () => {
+    expect(
+      parseCollectionSettings('user', { permissions: 'private' }, 1024),
+    ).toEqual({ permissions: 'private' });
+    for (const [settings, debug] of [
+      [{ permissions: 'full' }, /must be shared or private/],
+      [{ schema: { type: 'object' } }, /only permissions, not schema/],
+      [{ deltaSet: true }, /only permissions, not deltaSet/],
+    ] as const)
+      expect(
+        failure(() => parseCollectionSettings('user', settings, 1024)).debug,
       ).toMatch(debug);
   });
 
   it('takes up to 8 unique fields, dotted paths included', () => {
     const unique = 'abcdefg'.split('').map((field) => ({ field }));
     unique.push({ field: 'h.i' });
-    expect(parseCollectionSettings({ unique }, 1024).unique).toHaveLength(8);
+    expect(
+      parseCollectionSettings('things', { unique }, 1024).unique,
+    ).toHaveLength(8);
   });
 
   it('refuses a schema over the size limit, and one Ajv cannot compile', () => {
     const big = { type: 'object', description: 'x'.repeat(2000) };
     expect(
-      failure(() => parseCollectionSettings({ schema: big }, 1024)).debug,
+      failure(() => parseCollectionSettings('things', { schema: big }, 1024))
+        .debug,
     ).toMatch(/at most 1024/);
     expect(
       failure(() => compileCollection('c', { schema: { type: 'nope' } })).debug,
     ).toMatch(/^schema:/);
+  });
+
+  it.each([
+    ['itself', { $ref: '#' }],
+    [
+      'an anchor',
+      {
+        $id: 'https://example.com/s',
+        $defs: { t: { $anchor: 'top', anyOf: [{ $ref: '#top' }] } },
+      },
+    ],
+    [
+      'two definitions',
+      {
+        $defs: { a: { $ref: '#/$defs/b' }, b: { not: { $ref: '#/$defs/a' } } },
+        properties: { x: { $ref: '#/$defs/a' } },
+      },
+    ],
+    [
+      'an escaped pointer',
+      { $defs: { 'a/b': { if: { $ref: '#/$defs/a~1b' } } } },
+    ],
+  ])(
+    'refuses a schema whose references loop through %s without reaching into the record',
+    (_what, schema) => {
+      expect(failure(() => checkCollection('c', { schema })).debug).toMatch(
+        /^schema: #.* loops without reaching into the record/,
+      );
+    },
+  );
+
+  it('takes recursion that reaches into the record (trees, linked lists)', () => {
+    const tree = {
+      $defs: {
+        node: {
+          type: 'object',
+          properties: {
+            label: { type: 'string' },
+            children: { type: 'array', items: { $ref: '#/$defs/node' } },
+          },
+        },
+      },
+      properties: { root: { $ref: '#/$defs/node' }, next: { $ref: '#' } },
+    };
+    const compiled = checkCollection('c', { schema: tree });
+    expect(() =>
+      compiled.validate({ root: { children: [{ label: 'a' }] }, next: {} }),
+    ).not.toThrow();
+  });
+
+  it('answers a write under a looping schema stored before the check with a 400, not a stack overflow', () => {
+    const stored = compileCollection('c', { schema: { $ref: '#' } });
+    expect(failure(() => stored.validate({ a: 1 }))).toMatchObject({
+      code: MarketplaceErrorCode.BadRequest,
+      debug: expect.stringMatching(/^schema:/),
+    });
   });
 });
 

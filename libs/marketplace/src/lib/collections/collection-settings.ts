@@ -38,6 +38,14 @@ export interface CollectionSettings {
   readonly deltaSet?: boolean;
 }
 
+/**
+ * Kinvey's user collection: declared like any other, its settings only
+ * set the level users read each other at (`/user` calls); Kinvey's
+ * "Shared" while it is not declared.
+ */
+export const USER_COLLECTION = 'user';
+const USER_LEVELS: readonly PermissionLevel[] = ['shared', 'private'];
+
 /** Kinvey's collection names: letters, digits, `_`, `-`, not led by `_`. */
 const COLLECTION_NAME = /^[A-Za-z0-9-][A-Za-z0-9_-]{0,254}$/;
 /** Dotted paths of plain field names. */
@@ -124,10 +132,29 @@ function referencesOf(value: unknown): Reference[] {
 }
 
 /**
- * The settings in `value`, checked (the schema itself is compiled apart);
- * a clear error naming the first problem otherwise.
+ * The user collection takes a level only: users update themselves and
+ * nobody else, so "read-only" and "full" have no meaning for them, and
+ * their fields are the user API's.
+ */
+function checkUserCollection(settings: CollectionSettings): void {
+  const others = Object.keys(settings).filter((key) => key !== 'permissions');
+  if (others.length > 0)
+    invalid(
+      `the user collection takes only permissions, not ${others.join(', ')}`,
+    );
+  if (settings.permissions && !USER_LEVELS.includes(settings.permissions))
+    invalid(
+      `permissions of the user collection must be ${USER_LEVELS.join(' or ')}`,
+    );
+}
+
+/**
+ * The settings of collection `name` in `value`, checked (the schema
+ * itself is compiled apart); a clear error naming the first problem
+ * otherwise.
  */
 export function parseCollectionSettings(
+  name: string,
   value: unknown,
   maxSchemaBytes: number,
 ): CollectionSettings {
@@ -152,10 +179,17 @@ export function parseCollectionSettings(
     settings.schema = schema;
   }
   if (unique !== undefined) settings.unique = uniqueOf(unique);
+  // A clash (409) tells the writer that some record holds the value: in a
+  // private collection, that is what other users may not learn.
+  if (settings.permissions === 'private' && settings.unique?.length)
+    invalid(
+      'unique: a private collection may not have unique fields (a duplicate would reveal values of records the writer may not read)',
+    );
   if (references !== undefined) settings.references = referencesOf(references);
   if (deltaSet !== undefined) {
     if (typeof deltaSet !== 'boolean') invalid('deltaSet must be a boolean');
     settings.deltaSet = deltaSet;
   }
+  if (name === USER_COLLECTION) checkUserCollection(settings);
   return settings;
 }

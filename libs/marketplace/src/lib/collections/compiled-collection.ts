@@ -10,6 +10,7 @@ import type {
   Reference,
   UniqueField,
 } from './collection-settings';
+import { inPlaceLoop } from './schema-loops';
 
 /** Written by the server on every record, always as strings. */
 const SERVER_TEXT_FIELDS = ['_acl.creator', '_kmd.ect', '_kmd.lmt'];
@@ -124,11 +125,15 @@ function compileSchema(
   try {
     return ajv.compile(schema);
   } catch (error) {
-    throw MarketplaceError.badRequest(
-      'The collection settings are invalid.',
-      `schema: ${(error as Error).message}`,
-    );
+    throw invalidSchema((error as Error).message);
   }
+}
+
+function invalidSchema(debug: string): MarketplaceError {
+  return MarketplaceError.badRequest(
+    'The collection settings are invalid.',
+    `schema: ${debug}`,
+  );
 }
 
 function textFieldsOf(
@@ -151,6 +156,41 @@ function fold(value: unknown, unique: UniqueField): string | null {
   return folded;
 }
 
+/**
+ * Runs a schema's validator. One stored before schemas were checked for
+ * loops (`checkCollection`) overflows the stack: the writer gets a 400
+ * saying so rather than a 500, and nothing is written.
+ */
+function runCheck(check: ValidateFunction, doc: KinveyDoc): boolean {
+  try {
+    return check(doc);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw MarketplaceError.badRequest(
+      "The collection's schema cannot validate records; the operator must replace it.",
+      'schema: loops without reaching into the record',
+    );
+  }
+}
+
+/**
+ * `compileCollection` for settings being set: also refuses a schema that
+ * compiles but could never validate a record, as it loops on itself.
+ */
+export function checkCollection(
+  name: string,
+  settings: CollectionSettings,
+): CompiledCollection {
+  const compiled = compileCollection(name, settings);
+  // Ajv compiles a loop of references; validating with it never ends.
+  const loop = settings.schema && inPlaceLoop(settings.schema);
+  if (loop)
+    throw invalidSchema(
+      `${loop} loops without reaching into the record, so no record could be validated`,
+    );
+  return compiled;
+}
+
 /** Compiles settings once (per change), never per request. */
 export function compileCollection(
   name: string,
@@ -170,7 +210,7 @@ export function compileCollection(
     unique,
     references: settings.references ?? [],
     validate(doc) {
-      if (check && !check(doc)) throwFailures(check.errors ?? []);
+      if (check && !runCheck(check, doc)) throwFailures(check.errors ?? []);
     },
     uniqueKey,
     uniqueKeys(doc) {

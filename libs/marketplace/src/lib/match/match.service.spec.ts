@@ -1,6 +1,9 @@
 import { newTestService } from '@quitanda/testing';
 
 import { appCaller, masterOf, userCaller } from '../../testing/principals';
+import { CollectionsService } from '../app-collections/collections.service';
+import type { PermissionLevel } from '../collections/collection-settings';
+import { compileCollection } from '../collections/compiled-collection';
 import { MarketplaceErrorCode } from '../common/marketplace.errors';
 import type { OfferRow } from './match';
 import { MatchRepository } from './match.repository';
@@ -21,13 +24,29 @@ const offer = (
 describe('MatchService', () => {
   let service: MatchService;
   let repository: jest.Mocked<MatchRepository>;
+  /** The app's assortment collections and their levels (absent: undeclared). */
+  let levels: Record<string, PermissionLevel>;
 
   beforeEach(async () => {
     const built = await newTestService(MatchService);
     service = built.sut;
     repository = built.mock(MatchRepository);
     repository.offers.mockResolvedValue([]);
+    levels = {
+      assortment: 'shared',
+      availableAssortment: 'shared',
+      requiredAssortment: 'shared',
+    };
+    built
+      .mock(CollectionsService)
+      .find.mockImplementation(async (_appKey, name) =>
+        levels[name]
+          ? compileCollection(name, { permissions: levels[name] })
+          : undefined,
+      );
   });
+
+  const shared = (reader: string) => ({ readableBy: reader, privately: false });
 
   it('matches the required items, asking once per product name, for the calling user', async () => {
     repository.offers.mockResolvedValue([
@@ -45,7 +64,10 @@ describe('MatchService', () => {
       'kid_test',
       ['tomate'],
       'p1',
-      'p1',
+      new Map([
+        ['availableAssortment', shared('p1')],
+        ['assortment', shared('p1')],
+      ]),
     );
     expect(
       matches.map((m) => m.offers.map((o) => [o.price, o.covers])),
@@ -61,19 +83,47 @@ describe('MatchService', () => {
     const { matches } = await service.match(masterOf(), {
       id_producer: 'p9',
     });
+    const all = { readableBy: undefined, privately: false };
     expect(repository.neededItems).toHaveBeenCalledWith(
       'kid_test',
       'p9',
-      undefined,
+      new Map([
+        ['requiredAssortment', all],
+        ['assortment', all],
+      ]),
     );
     expect(repository.offers).toHaveBeenCalledWith(
       'kid_test',
       ['alface'],
       'p9',
-      undefined,
+      new Map([
+        ['availableAssortment', all],
+        ['assortment', all],
+      ]),
     );
     expect(matches).toHaveLength(1);
     expect(matches[0]?.offers).toHaveLength(1);
+  });
+
+  it('reads each collection at its own level, and none the app did not declare', async () => {
+    levels = { availableAssortment: 'private', requiredAssortment: 'full' };
+    repository.neededItems.mockResolvedValue([
+      { name: 'Caju', measurement: 'kg', quantity: '1' },
+    ]);
+    await service.match(userCaller('p1'), { id_producer: 'p2' });
+    expect(repository.neededItems).toHaveBeenCalledWith(
+      'kid_test',
+      'p2',
+      new Map([
+        ['requiredAssortment', { readableBy: undefined, privately: false }],
+      ]),
+    );
+    expect(repository.offers).toHaveBeenCalledWith(
+      'kid_test',
+      ['caju'],
+      'p2',
+      new Map([['availableAssortment', { readableBy: 'p1', privately: true }]]),
+    );
   });
 
   it('does not query offers when nothing is needed', async () => {

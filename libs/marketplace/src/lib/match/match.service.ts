@@ -1,17 +1,47 @@
 import { Injectable } from '@nestjs/common';
 
-import { readerOf, requireUserOrMaster } from '../auth/access';
+import { requireUserOrMaster } from '../auth/access';
+import { CollectionsService } from '../app-collections/collections.service';
+import { readScope } from '../records/collection-access';
 import type { Principal } from '../auth/principal';
 import { isPlainObject } from '../kinvey/kinvey-doc';
 import { MarketplaceError } from '../common/marketplace.errors';
 import { matchOffers, neededItem, productKey } from './match';
-import { MatchRepository } from './match.repository';
+import {
+  MatchRepository,
+  NEED_COLLECTIONS,
+  OFFER_COLLECTIONS,
+} from './match.repository';
+import type { MatchScopes } from './match.repository';
 import type { NeededItem } from './match';
 
 /** `POST /rpc/{appKey}/custom/match`: offers of other producers for needs. */
 @Injectable()
 export class MatchService {
-  constructor(private readonly repository: MatchRepository) {}
+  constructor(
+    private readonly repository: MatchRepository,
+    private readonly collections: CollectionsService,
+  ) {}
+
+  /**
+   * How the principal reads each of `names` under its level, as every
+   * other read of the collection does (from the cached rules: no query).
+   */
+  private async scopes(
+    principal: Principal,
+    names: readonly string[],
+  ): Promise<MatchScopes> {
+    const scopes = new Map<string, ReturnType<typeof readScope>>();
+    for (const name of names) {
+      const collection = await this.collections.find(
+        principal.app.appKey,
+        name,
+      );
+      if (collection)
+        scopes.set(name, readScope(principal, collection.permissions));
+    }
+    return scopes;
+  }
 
   async match(principal: Principal, body: unknown) {
     requireUserOrMaster(principal);
@@ -46,7 +76,7 @@ export class MatchService {
             appKey,
             keys,
             asker ?? '',
-            readerOf(principal),
+            await this.scopes(principal, OFFER_COLLECTIONS),
           );
     const wanted = new Set(needs.map((n) => productKey(n.name, n.measurement)));
     return {
@@ -67,7 +97,7 @@ export class MatchService {
       await this.repository.neededItems(
         principal.app.appKey,
         producer,
-        readerOf(principal),
+        await this.scopes(principal, NEED_COLLECTIONS),
       )
     )
       .map(neededItem)

@@ -1,5 +1,5 @@
 import { RESULT_SET_CAP } from '../common/marketplace.constants';
-import { readableSql, writableSql } from './acl-conditions';
+import { scopeSql, writableSql } from './acl-conditions';
 import type { Reader } from './acl-conditions';
 import { compileFilter } from './compile-filter';
 import { compileSort } from './compile-sort';
@@ -49,9 +49,7 @@ export function findWhere(spec: FindSpec, alias = 't'): BuiltWhere {
     ([column, value]) => `${alias}.${column} = ${params.add(value)}`,
   );
   if (spec.readableBy !== undefined)
-    conditions.push(
-      readableSql(`${alias}.doc`, spec.readableBy, params, spec.privately),
-    );
+    conditions.push(scopeSql(`${alias}.doc`, spec, params));
   if (spec.writableBy !== undefined)
     conditions.push(
       writableSql(`${alias}.doc`, params.add(spec.writableBy), spec.privately),

@@ -3,16 +3,10 @@ import type { Principal } from '../auth/principal';
 import { aclOf } from '../kinvey/kinvey-doc';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { MarketplaceError } from '../common/marketplace.errors';
-import type { Reader } from '../query/acl-conditions';
+import type { ReadScope } from '../query/acl-conditions';
 import type { PermissionLevel } from '../collections/collection-settings';
 
 /** Whose rights a read runs with under the collection's level. */
-export interface ReadScope {
-  /** undefined: every record (master, or a user of a "full" collection). */
-  readonly readableBy?: Reader;
-  readonly privately: boolean;
-}
-
 export function readScope(
   principal: Principal,
   level: PermissionLevel,

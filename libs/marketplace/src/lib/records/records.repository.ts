@@ -3,12 +3,13 @@ import { isUniqueViolation } from '@quitanda/database';
 
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { MarketplaceError } from '../common/marketplace.errors';
+import type { MarketplaceTx } from '../persistence/marketplace-database';
 import { MarketplaceRepository } from '../persistence/marketplace-repository';
 import { compileGroup } from '../query/compile-group';
 import { findWhere } from '../query/find-query';
 import type { FindSpec } from '../query/find-query';
-import { readableSql } from '../query/acl-conditions';
-import type { Reader } from '../query/acl-conditions';
+import { readableSql, scopeAclSql, scopeSql } from '../query/acl-conditions';
+import type { ReadScope, Reader } from '../query/acl-conditions';
 import { SqlParams } from '../query/sql-params';
 import type {
   CompiledCollection,
@@ -116,7 +117,11 @@ export class RecordsRepository extends MarketplaceRepository {
    * user of the app: then nothing is written and the answer is false. One
    * statement, so a create costs one round trip.
    */
-  async insert(record: NewRecord, producer?: string): Promise<boolean> {
+  async insert(
+    record: NewRecord,
+    producer?: string,
+    tx?: MarketplaceTx,
+  ): Promise<boolean> {
     const params = [
       record.appKey,
       record.collection,
@@ -128,11 +133,14 @@ export class RecordsRepository extends MarketplaceRepository {
       producer ?? null,
     ];
     try {
-      // Prepared: the statement of every create, parsed once per connection.
+      // Prepared: the statement of every create, parsed once per connection
+      // (in a transaction, the first write of a collection, a plain one).
+      const run = (name: string, text: string, values: unknown[]) =>
+        tx ? tx.rows(text, values) : this.sql.prepared(name, text, values);
       // A collection with one unique field or none (the produce app's) has
       // no other values to keep: its create writes the record alone.
       const rows = record.uniqueValues?.length
-        ? await this.sql.prepared(
+        ? await run(
             'mkt_insert_record_values',
             insertRecordSql(
               `,
@@ -143,29 +151,11 @@ export class RecordsRepository extends MarketplaceRepository {
             ),
             [...params, ...valueColumns(record)],
           )
-        : await this.sql.prepared(
-            'mkt_insert_record',
-            insertRecordSql(''),
-            params,
-          );
+        : await run('mkt_insert_record', insertRecordSql(''), params);
       return rows.length > 0;
     } catch (error) {
       duplicate(error, record);
     }
-  }
-
-  /**
-   * Several inserts, each on its own (a failure leaves the others): for
-   * each, whether it was stored or the error that stopped it.
-   */
-  async insertEach(
-    records: ReadonlyArray<{ record: NewRecord; producer?: string }>,
-  ): Promise<Array<boolean | { error: unknown }>> {
-    return Promise.all(
-      records.map(({ record, producer }) =>
-        this.insert(record, producer).catch((error: unknown) => ({ error })),
-      ),
-    );
   }
 
   async replace(record: NewRecord): Promise<void> {
@@ -261,7 +251,7 @@ export class RecordsRepository extends MarketplaceRepository {
     appKey: string,
     collection: CollectionScope,
     body: unknown,
-    { readableBy, privately }: { readableBy?: Reader; privately?: boolean },
+    readScope: ReadScope,
   ): Promise<Record<string, unknown>[]> {
     const params = new SqlParams();
     const compiled = compileGroup(body, 't.doc', params);
@@ -269,8 +259,8 @@ export class RecordsRepository extends MarketplaceRepository {
       `t.app_key = ${params.add(appKey)}`,
       `t.collection = ${params.add(collection.name)}`,
     ];
-    if (readableBy !== undefined)
-      scope.push(readableSql('t.doc', readableBy, params, privately));
+    if (readScope.readableBy !== undefined)
+      scope.push(scopeSql('t.doc', readScope, params));
     const rows = await this.db.select<Record<string, unknown>>(
       compiled.select('marketplace.records t', scope.join(' AND ')),
       params.values,
@@ -335,31 +325,57 @@ export class RecordsRepository extends MarketplaceRepository {
     const rows = await this.sql.rows<{ n: number }>(
       `WITH gone AS (
          DELETE FROM marketplace.records r WHERE r.app_key = $${n + 1} AND r.collection = $${n + 2} AND (${where})
-         RETURNING r.id),
+         RETURNING r.id, r.doc->'_acl' AS acl),
        freed AS (
          DELETE FROM marketplace.record_unique_values v USING gone
           WHERE v.app_key = $${n + 1} AND v.collection = $${n + 2} AND v.record_id = gone.id),
        stones AS (
-         INSERT INTO marketplace.record_tombstones (app_key, collection, id, deleted_at)
-         SELECT $${n + 1}, $${n + 2}, id, $${n + 3} FROM gone
-         ON CONFLICT (app_key, collection, id) DO UPDATE SET deleted_at = EXCLUDED.deleted_at)
+         INSERT INTO marketplace.record_tombstones (app_key, collection, id, deleted_at, acl)
+         SELECT $${n + 1}, $${n + 2}, id, $${n + 3}, acl FROM gone
+         ON CONFLICT (app_key, collection, id) DO UPDATE SET deleted_at = EXCLUDED.deleted_at, acl = EXCLUDED.acl)
        SELECT count(*)::int AS n FROM gone`,
       [...values, appKey, collection, now],
     );
     return rows[0]?.n ?? 0;
   }
 
+  /**
+   * The ids of records deleted since `since` that `scope` could read (by
+   * the `_acl` each had; one without, as a record without `_acl`).
+   */
   async tombstonesSince(
     appKey: string,
     collection: string,
     since: Date,
+    scope: ReadScope,
   ): Promise<string[]> {
+    const params = new SqlParams(3);
+    const readable = scopeAclSql('t.acl', scope, params);
     const rows = await this.sql.rows<{ id: string }>(
-      `SELECT id FROM marketplace.record_tombstones
-        WHERE app_key = $1 AND collection = $2 AND deleted_at >= $3 ORDER BY deleted_at, id`,
-      [appKey, collection, since],
+      `SELECT t.id FROM marketplace.record_tombstones t
+        WHERE t.app_key = $1 AND t.collection = $2 AND t.deleted_at >= $3 AND ${readable}
+        ORDER BY t.deleted_at, t.id`,
+      [appKey, collection, since, ...params.values],
     );
     return rows.map((row) => row.id);
+  }
+
+  /**
+   * Whether user `id` exists and `reader` may read it in a private user
+   * collection (itself, or named in the user's `_acl.r` or `_acl.w`).
+   */
+  async userReadablePrivately(
+    appKey: string,
+    id: string,
+    reader: string,
+  ): Promise<boolean> {
+    const params = new SqlParams(2);
+    const readable = readableSql('t.doc', reader, params, true);
+    const rows = await this.sql.rows(
+      `SELECT 1 FROM marketplace.users t WHERE t.app_key = $1 AND t.id = $2 AND ${readable}`,
+      [appKey, id, ...params.values],
+    );
+    return rows.length > 0;
   }
 
   async userExists(appKey: string, id: string): Promise<boolean> {

@@ -81,6 +81,9 @@ describe('RecordsService', () => {
       if (!compiled) throw MarketplaceError.collectionNotFound(name);
       return compiled;
     });
+    collections.writing.mockImplementation((_appKey, _collection, work) =>
+      work(),
+    );
     records.insert.mockResolvedValue(true);
     records.userExists.mockResolvedValue(true);
     records.find.mockResolvedValue(undefined);
@@ -103,11 +106,7 @@ describe('RecordsService', () => {
           skip: '1',
         }),
       ).resolves.toEqual(['{"a":1}']);
-      expect(collections.resolve).toHaveBeenCalledWith(
-        testApp(),
-        'notes',
-        false,
-      );
+      expect(collections.resolve).toHaveBeenCalledWith(testApp(), 'notes');
       expect(records.listTexts).toHaveBeenCalledWith(
         'kid_test',
         expect.objectContaining({ name: 'notes' }),
@@ -213,11 +212,7 @@ describe('RecordsService', () => {
         _acl: { gr: false, creator: 'u1' },
         _kmd: { ect: NOW, lmt: NOW },
       });
-      expect(collections.resolve).toHaveBeenCalledWith(
-        testApp(),
-        'offers',
-        true,
-      );
+      expect(collections.resolve).toHaveBeenCalledWith(testApp(), 'offers');
       expect(files.checkRefs).toHaveBeenCalledWith(userCaller('u1'), [doc]);
       expect(records.insert).toHaveBeenCalledWith(
         expect.objectContaining({
@@ -229,6 +224,8 @@ describe('RecordsService', () => {
           now: clock.now(),
         }),
         'u1',
+        // A declared collection: no transaction of its own.
+        undefined,
       );
     });
 
@@ -289,6 +286,61 @@ describe('RecordsService', () => {
         }),
       ).rejects.toMatchObject(invalid('product'));
       expect(records.insert).not.toHaveBeenCalled();
+    });
+
+    it('answers a reference to a record the writer may not read as one to a missing record, unless the record already held it', async () => {
+      const offers = compileCollection('offers', {
+        ...OFFERS,
+        references: [{ field: 'note', to: 'collection', collection: 'notes' }],
+      });
+      collections.resolve.mockResolvedValue(offers);
+      collections.find.mockImplementation(async (_appKey, name) =>
+        COMPILED.get(name),
+      );
+      // A private note of u2's: not readable by u1.
+      const note = { _id: 'n1', _acl: { creator: 'u2', gr: true } };
+      records.find.mockImplementation(async (key) =>
+        key.collection === 'notes' ? note : undefined,
+      );
+      await expect(
+        service.create(userCaller('u1'), 'offers', {
+          id_producer: 'u1',
+          note: 'n1',
+        }),
+      ).rejects.toMatchObject(invalid('note'));
+      expect(records.insert).not.toHaveBeenCalled();
+      await expect(
+        service.create(userCaller('u2'), 'offers', {
+          id_producer: 'u2',
+          note: 'n1',
+        }),
+      ).resolves.toMatchObject({ note: 'n1' });
+    });
+
+    it('answers a reference to a user the writer may not read, in a private user collection, as one to a missing user', async () => {
+      records.insert.mockResolvedValue(true);
+      await service.create(userCaller('u1'), 'offers', {
+        id_producer: 'u1',
+        buyer: 'u2',
+      });
+      // Shared (the default): no query beyond the existence check.
+      expect(records.userReadablePrivately).not.toHaveBeenCalled();
+      collections.userLevel.mockResolvedValue('private');
+      records.userReadablePrivately.mockResolvedValue(false);
+      await expect(
+        service.create(userCaller('u1'), 'offers', {
+          id_producer: 'u1',
+          buyer: 'u2',
+        }),
+      ).rejects.toMatchObject(invalid('buyer'));
+      expect(records.userReadablePrivately).toHaveBeenCalledWith(
+        'kid_test',
+        'u2',
+        'u1',
+      );
+      await expect(
+        service.create(masterOf(), 'offers', { id_producer: 'u2' }),
+      ).resolves.toMatchObject({ id_producer: 'u2' });
     });
 
     it('maps each refusal to its error without writing', async () => {
@@ -354,15 +406,10 @@ describe('RecordsService', () => {
   });
 
   it('creates many, each entity succeeding or failing alone, errors by index', async () => {
-    records.insertEach.mockImplementation(async (batch) =>
-      batch.map(({ record }) =>
-        record.id === 'nouser'
-          ? false
-          : record.id === 'dup'
-            ? { error: MarketplaceError.duplicateId('dup') }
-            : true,
-      ),
-    );
+    records.insert.mockImplementation(async (record) => {
+      if (record.id === 'dup') throw MarketplaceError.duplicateId('dup');
+      return record.id !== 'nouser';
+    });
     const result = await service.createMany(userCaller('u1'), 'offers', [
       { _id: 'ok', id_producer: 'u1' },
       { _id: 'bad', id_producer: 'u2' },
@@ -382,19 +429,14 @@ describe('RecordsService', () => {
     ]);
     expect(result.errors[1]?.errmsg).toMatch(/id_producer$/);
     expect(
-      records.insertEach.mock.calls[0]?.[0].map((p) => [
-        p.record.id,
-        p.producer,
-      ]),
+      records.insert.mock.calls.map(([r, producer]) => [r.id, producer]),
     ).toEqual([
       ['ok', 'u1'],
       ['nouser', 'u1'],
       ['dup', 'u1'],
     ]);
 
-    records.insertEach.mockResolvedValue([
-      { error: new Error('connection lost') },
-    ]);
+    records.insert.mockRejectedValue(new Error('connection lost'));
     await expect(
       service.createMany(userCaller('u1'), 'offers', [{ id_producer: 'u1' }]),
     ).rejects.toThrow('connection lost');
@@ -455,6 +497,27 @@ describe('RecordsService', () => {
         expect.objectContaining({ id: 'o1', doc, creator: 'owner' }),
       );
       expect(records.insert).not.toHaveBeenCalled();
+    });
+
+    it('keeps a record reference the writer may not read when the record already held it, and refuses a new one', async () => {
+      const hidden = { _id: 'p9', _acl: { creator: 'owner', gr: false } };
+      records.find.mockImplementation(async (key) =>
+        key.collection === 'product' ? hidden : { ...existing, product: 'p9' },
+      );
+      collections.find.mockImplementation(async (_appKey, name) =>
+        COMPILED.get(name),
+      );
+      records.userExists.mockResolvedValue(true);
+      const body = { id_producer: 'owner', product: 'p9' };
+      await expect(
+        service.upsert(userCaller('u2'), 'offers', 'o1', body),
+      ).resolves.toMatchObject({ created: false });
+      records.find.mockImplementation(async (key) =>
+        key.collection === 'product' ? hidden : existing,
+      );
+      await expect(
+        service.upsert(userCaller('u2'), 'offers', 'o1', body),
+      ).rejects.toMatchObject(invalid('product'));
     });
 
     it('refuses a caller who may not write, another id in the body, another owner and a user that is gone', async () => {
@@ -577,10 +640,12 @@ describe('RecordsService', () => {
         updatedSince: since,
       }),
     );
+    // Deletions of records the caller could read, as it reads the changes.
     expect(records.tombstonesSince).toHaveBeenCalledWith(
       'kid_test',
       'offers',
       since,
+      expect.objectContaining({ readableBy: 'u1', privately: false }),
     );
   });
 

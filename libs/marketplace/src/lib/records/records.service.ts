@@ -13,6 +13,7 @@ import {
 import { valueAt } from '../collections/compiled-collection';
 import type { CompiledCollection } from '../collections/compiled-collection';
 import { CollectionsService } from '../app-collections/collections.service';
+import type { ResolvedCollection } from '../app-collections/collections.service';
 import { MarketplaceError } from '../common/marketplace.errors';
 import { FilesService } from '../files/files.service';
 import { parseJsonParam } from '../query/parse-json-param';
@@ -29,6 +30,7 @@ import { isPlainObject } from '../kinvey/kinvey-doc';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { RecordsRepository } from './records.repository';
 import type { NewRecord, RecordCriteria } from './records.repository';
+import type { MarketplaceTx } from '../persistence/marketplace-database';
 
 interface PreparedRecord {
   readonly record: NewRecord;
@@ -56,9 +58,8 @@ export class RecordsService {
   private rules(
     principal: Principal,
     name: string,
-    writing = false,
-  ): Promise<CompiledCollection> {
-    return this.collections.resolve(principal.app, name, writing);
+  ): Promise<ResolvedCollection> {
+    return this.collections.resolve(principal.app, name);
   }
 
   /** Access rules and filter of a read by this principal. */
@@ -127,6 +128,44 @@ export class RecordsService {
   }
 
   /**
+   * Whether the record `id` of `name` exists and the principal may read
+   * it; a reference the record already held (`kept`: one granted
+   * `_acl.w` saves another's record) needs only to exist.
+   */
+  private async referable(
+    principal: Principal,
+    name: string,
+    id: string,
+    kept: boolean,
+  ): Promise<boolean> {
+    const appKey = principal.app.appKey;
+    const [collection, doc] = await Promise.all([
+      this.collections.find(appKey, name),
+      this.records.find({ appKey, collection: name, id }),
+    ]);
+    return (
+      doc !== undefined &&
+      (kept || mayRead(principal, collection?.permissions ?? 'shared', doc))
+    );
+  }
+
+  /**
+   * Whether a user may name user `id` without learning more than it may
+   * read: always, unless the user collection is private (then only users
+   * it may read; the level comes from cached rules, and only a reference
+   * to another user costs a query). Existence is the insert's to check.
+   */
+  private async userReferable(
+    principal: Principal,
+    id: string,
+  ): Promise<boolean> {
+    if (principal.kind !== 'user' || id === principal.user.id) return true;
+    const appKey = principal.app.appKey;
+    if ((await this.collections.userLevel(appKey)) !== 'private') return true;
+    return this.records.userReadablePrivately(appKey, id, principal.user.id);
+  }
+
+  /**
    * Checks the references of a record: a caller-only user reference names
    * the calling user (or keeps what the record held); every one but the
    * first user reference (which the insert checks in the same statement)
@@ -145,14 +184,14 @@ export class RecordsService {
       const target = reference.to === 'user' ? 'a user' : 'a record';
       if (typeof value !== 'string')
         throw MarketplaceError.unknownReference(reference.field, target);
+      const kept =
+        existing !== undefined && valueAt(existing, reference.field) === value;
       if (reference.to === 'collection') {
         if (
-          !(await this.records.find({
-            appKey: principal.app.appKey,
-            collection: reference.collection,
-            id: value,
-          }))
+          !(await this.referable(principal, reference.collection, value, kept))
         )
+          // Unreadable answers as missing: the error tells no one that
+          // a record they may not read exists.
           throw MarketplaceError.unknownReference(reference.field, target);
         continue;
       }
@@ -162,9 +201,11 @@ export class RecordsService {
         reference.callerWhenUser &&
         principal.kind === 'user' &&
         value !== principal.user.id &&
-        value !== (existing && valueAt(existing, reference.field))
+        !kept
       )
         throw MarketplaceError.notOwnReference(reference.field);
+      if (!kept && !(await this.userReferable(principal, value)))
+        throw MarketplaceError.unknownReference(reference.field, target);
       if (first.producerField === undefined)
         first = { producer: value, producerField: reference.field };
       else if (!(await this.records.userExists(principal.app.appKey, value)))
@@ -228,13 +269,52 @@ export class RecordsService {
   }
 
   /** Inserts a prepared record; its first user reference must be a user. */
-  private async insert({
-    record,
-    producer,
-    producerField,
-  }: PreparedRecord): Promise<void> {
-    if (!(await this.records.insert(record, producer)))
+  private async insert(
+    { record, producer, producerField }: PreparedRecord,
+    tx?: MarketplaceTx,
+  ): Promise<void> {
+    if (!(await this.records.insert(record, producer, tx)))
       throw MarketplaceError.unknownReference(producerField ?? '', 'a user');
+  }
+
+  /** `insert`, declaring the collection with it when it is the first. */
+  private store(
+    collection: ResolvedCollection,
+    prepared: PreparedRecord,
+  ): Promise<void> {
+    return this.collections.writing(prepared.record.appKey, collection, (tx) =>
+      this.insert(prepared, tx),
+    );
+  }
+
+  /**
+   * Inserts each record on its own (a failure leaves the others). Into a
+   * collection not declared yet, one at a time until one is stored and
+   * so declares it; the rest then go in together.
+   */
+  private async insertEach(
+    collection: ResolvedCollection,
+    prepared: readonly PreparedRecord[],
+  ): Promise<Array<true | { error: unknown }>> {
+    const outcomes: Array<true | { error: unknown }> = [];
+    let next = 0;
+    while (collection.undeclared && next < prepared.length) {
+      const outcome = await this.store(collection, prepared[next++]).then(
+        () => true as const,
+        (error: unknown) => ({ error }),
+      );
+      outcomes.push(outcome);
+      if (outcome === true) break;
+    }
+    const rest = await Promise.all(
+      prepared.slice(next).map((p) =>
+        this.insert(p).then(
+          () => true as const,
+          (error: unknown) => ({ error }),
+        ),
+      ),
+    );
+    return [...outcomes, ...rest];
   }
 
   async create(
@@ -242,7 +322,7 @@ export class RecordsService {
     name: string,
     body: unknown,
   ): Promise<KinveyDoc> {
-    const collection = await this.rules(principal, name, true);
+    const collection = await this.rules(principal, name);
     requireCreate(principal, collection.permissions);
     const prepared = await this.prepare(
       principal,
@@ -252,7 +332,7 @@ export class RecordsService {
       undefined,
     );
     await this.files.checkRefs(principal, [prepared.record.doc]);
-    await this.insert(prepared);
+    await this.store(collection, prepared);
     return prepared.record.doc;
   }
 
@@ -262,7 +342,7 @@ export class RecordsService {
     name: string,
     body: unknown[],
   ): Promise<MultiInsertResult> {
-    const collection = await this.rules(principal, name, true);
+    const collection = await this.rules(principal, name);
     requireCreate(principal, collection.permissions);
     const result: MultiInsertResult = { entities: [], errors: [] };
     const prepared = await Promise.all(
@@ -286,7 +366,7 @@ export class RecordsService {
         ),
     );
     const valid = prepared.flatMap((p) => ('record' in p ? [p.record] : []));
-    const outcomes = await this.records.insertEach(valid);
+    const outcomes = await this.insertEach(collection, valid);
     let next = 0;
     prepared.forEach((p, index) => {
       let error: unknown = 'error' in p ? p.error : undefined;
@@ -296,13 +376,7 @@ export class RecordsService {
           result.entities.push(p.record.record.doc);
           return;
         }
-        error =
-          outcome === false
-            ? MarketplaceError.unknownReference(
-                p.record.producerField ?? '',
-                'a user',
-              )
-            : outcome?.error;
+        error = outcome?.error;
       }
       result.entities.push(null);
       if (!(error instanceof MarketplaceError)) throw error;
@@ -322,7 +396,7 @@ export class RecordsService {
     id: string,
     body: unknown,
   ): Promise<{ doc: KinveyDoc; created: boolean }> {
-    const collection = await this.rules(principal, name, true);
+    const collection = await this.rules(principal, name);
     const existing = await this.records.find({
       appKey: principal.app.appKey,
       collection: collection.name,
@@ -338,7 +412,7 @@ export class RecordsService {
         undefined,
       );
       await this.files.checkRefs(principal, [prepared.record.doc]);
-      await this.insert(prepared);
+      await this.store(collection, prepared);
       return { doc: prepared.record.doc, created: true };
     }
     if (!mayWrite(principal, collection.permissions, existing))
@@ -428,14 +502,18 @@ export class RecordsService {
         'since must be an ISO 8601 time.',
         `since=${raw ?? ''}`,
       );
+    const criteria = this.criteria(principal, collection, {
+      query: params.query,
+    });
     const changed = await this.records.list(principal.app.appKey, collection, {
-      ...this.criteria(principal, collection, { query: params.query }),
+      ...criteria,
       updatedSince: since,
     });
     const deleted = await this.records.tombstonesSince(
       principal.app.appKey,
       collection.name,
       since,
+      criteria,
     );
     return { changed, deleted: deleted.map((id) => ({ _id: id })) };
   }

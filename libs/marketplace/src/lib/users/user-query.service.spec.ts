@@ -1,6 +1,8 @@
 import { newTestService } from '@quitanda/testing';
 
 import { appCaller, masterOf, userCaller } from '../../testing/principals';
+import { CollectionsService } from '../app-collections/collections.service';
+import type { PermissionLevel } from '../collections/collection-settings';
 import { MarketplaceErrorCode } from '../common/marketplace.errors';
 import { UserQueryService } from './user-query.service';
 import { UsersRepository } from './users.repository';
@@ -8,12 +10,17 @@ import { UsersRepository } from './users.repository';
 describe('UserQueryService', () => {
   let service: UserQueryService;
   let users: jest.Mocked<UsersRepository>;
+  let level: PermissionLevel;
 
   beforeEach(async () => {
     const built = await newTestService(UserQueryService);
     service = built.sut;
     users = built.mock(UsersRepository);
     users.list.mockResolvedValue([]);
+    level = 'shared';
+    built
+      .mock(CollectionsService)
+      .userLevel.mockImplementation(async () => level);
   });
 
   it('hands the parsed find parameters and the reader on to the repository', async () => {
@@ -25,6 +32,7 @@ describe('UserQueryService', () => {
     });
     expect(users.list).toHaveBeenCalledWith('kid_test', {
       readableBy: 'u1',
+      privately: false,
       filter: { city: 'Recife' },
       sort: { username: -1 },
       limit: 5,
@@ -33,6 +41,7 @@ describe('UserQueryService', () => {
     await service.list(masterOf(), {});
     expect(users.list).toHaveBeenLastCalledWith('kid_test', {
       readableBy: undefined,
+      privately: false,
       filter: undefined,
       sort: undefined,
       limit: undefined,
@@ -72,6 +81,7 @@ describe('UserQueryService', () => {
     ).resolves.toBe(found);
     expect(users.list).toHaveBeenCalledWith('kid_test', {
       readableBy: 'u1',
+      privately: false,
       filter: { username: 'bia' },
     });
     for (const body of [null, ['bia'], 'bia'])
@@ -84,5 +94,13 @@ describe('UserQueryService', () => {
       code: MarketplaceErrorCode.InsufficientCredentials,
     });
     expect(users.list).toHaveBeenCalledTimes(1);
+  });
+
+  it('reads privately when the operator made the user collection private', async () => {
+    level = 'private';
+    await service.list(userCaller('u1'), {});
+    await service.lookup(userCaller('u1'), { city: 'Recife' });
+    for (const [, find] of users.list.mock.calls)
+      expect(find).toMatchObject({ readableBy: 'u1', privately: true });
   });
 });

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 
-import { readerOf, requireUserOrMaster } from '../auth/access';
+import { requireUserOrMaster } from '../auth/access';
+import { CollectionsService } from '../app-collections/collections.service';
+import { readScope } from '../records/collection-access';
+import type { ReadScope } from '../query/acl-conditions';
 import type { Principal } from '../auth/principal';
 import {
   countParam,
@@ -17,17 +20,26 @@ import { UsersRepository } from './users.repository';
 
 /**
  * Finding users: `GET /user/{appKey}?query=` and `_lookup`; never disabled
- * users, nor one that set its own `_acl.gr` to false for those it did not
- * grant `_acl.r`.
+ * users, nor one the user collection's level or the user's own `_acl`
+ * keeps from the caller.
  */
 @Injectable()
 export class UserQueryService {
-  constructor(private readonly users: UsersRepository) {}
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly collections: CollectionsService,
+  ) {}
+
+  private async scope(principal: Principal): Promise<ReadScope> {
+    requireUserOrMaster(principal);
+    const level = await this.collections.userLevel(principal.app.appKey);
+    return readScope(principal, level);
+  }
 
   async list(principal: Principal, params: FindParams): Promise<KinveyDoc[]> {
-    requireUserOrMaster(principal);
+    const scope = await this.scope(principal);
     const docs = await this.users.list(principal.app.appKey, {
-      readableBy: readerOf(principal),
+      ...scope,
       filter: parseJsonParam(rawParam(params.query), 'query'),
       sort: parseJsonParam(rawParam(params.sort), 'sort'),
       limit: countParam(params.limit, 'limit'),
@@ -38,15 +50,12 @@ export class UserQueryService {
   }
 
   async lookup(principal: Principal, filter: unknown): Promise<KinveyDoc[]> {
-    requireUserOrMaster(principal);
+    const scope = await this.scope(principal);
     if (!isPlainObject(filter))
       throw MarketplaceError.invalidQuery(
         '',
         'The lookup body must be a filter object.',
       );
-    return this.users.list(principal.app.appKey, {
-      readableBy: readerOf(principal),
-      filter,
-    });
+    return this.users.list(principal.app.appKey, { ...scope, filter });
   }
 }

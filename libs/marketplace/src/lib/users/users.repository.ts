@@ -42,11 +42,15 @@ export class UsersRepository extends MarketplaceRepository {
 
   /**
    * Enabled users matching a Kinvey find (filter, sort, limit, skip) that
-   * `readableBy` may read (a user's own `_acl`).
+   * `readableBy` may read (a user's own `_acl`, `privately` when the user
+   * collection is private).
    */
   list(
     appKey: string,
-    find: Pick<FindSpec, 'readableBy' | 'filter' | 'sort' | 'limit' | 'skip'>,
+    find: Pick<
+      FindSpec,
+      'readableBy' | 'privately' | 'filter' | 'sort' | 'limit' | 'skip'
+    >,
   ): Promise<KinveyDoc[]> {
     return this.db.find({
       table: 'users',

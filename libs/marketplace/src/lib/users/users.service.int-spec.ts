@@ -9,6 +9,8 @@ import {
   marketplaceTestModule,
   sqlOf,
 } from '../../testing/marketplace-test-module';
+import { CollectionsRepository } from '../app-collections/collections.repository';
+import { CollectionsService } from '../app-collections/collections.service';
 import { AppsRepository } from '../apps/apps.repository';
 import { AppsService } from '../apps/apps.service';
 import { AuthService } from '../auth/auth.service';
@@ -46,6 +48,8 @@ describe('users: sessions and passwords', () => {
         UsersService,
         AuthService,
         SESSION_CACHE_PROVIDER,
+        CollectionsRepository,
+        CollectionsService,
       ],
       { tokenLifetimeDays: 2 },
       clock,

@@ -3,7 +3,6 @@ import { CLOCK, hashPassword, hashToken } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import {
-  canRead,
   requireMaster,
   requireUser,
   requireUserOrMaster,
@@ -24,6 +23,8 @@ import {
   withImplicitCredentials,
 } from './user-fields';
 import { UsersRepository } from './users.repository';
+import { CollectionsService } from '../app-collections/collections.service';
+import { mayRead } from '../records/collection-access';
 
 /** Kinvey's user calls: signup, `_me`, get, update, delete. */
 @Injectable()
@@ -34,6 +35,7 @@ export class UsersService {
     private readonly db: MarketplaceDatabase,
     private readonly sessionTokens: SessionsService,
     private readonly sessions: SessionCache,
+    private readonly collections: CollectionsService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -78,7 +80,8 @@ export class UsersService {
     requireUserOrMaster(principal);
     const user = await this.users.findById(principal.app.appKey, id);
     if (!user || user.disabled) throw MarketplaceError.userNotFound(id);
-    if (!canRead(principal, user.doc))
+    const level = await this.collections.userLevel(principal.app.appKey);
+    if (!mayRead(principal, level, user.doc))
       throw MarketplaceError.insufficient(
         'the user is not readable by this user',
       );

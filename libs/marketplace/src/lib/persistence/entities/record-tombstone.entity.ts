@@ -30,4 +30,8 @@ export class RecordTombstoneEntity {
 
   @Column({ type: 'timestamptz', precision: 3 })
   deletedAt!: Date;
+
+  /** The record's `_acl` when it was deleted: who may see the deletion. */
+  @Column({ type: 'jsonb', nullable: true })
+  acl!: Record<string, unknown> | null;
 }

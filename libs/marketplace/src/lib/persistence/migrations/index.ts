@@ -7,6 +7,7 @@ import { CreateCollections1795800000000 } from './1795800000000-CreateCollection
 import { CreateAccountTokens1795800000001 } from './1795800000001-CreateAccountTokens';
 import { CreateAccountMailQuiet1795800000100 } from './1795800000100-CreateAccountMailQuiet';
 import { AddRecordUniqueValues1795800000200 } from './1795800000200-AddRecordUniqueValues';
+import { AddAclToRecordTombstones1795800000300 } from './1795800000300-AddAclToRecordTombstones';
 import { KeepDeltaSetsOfDeclaredCollections1795904317000 } from './1795904317000-KeepDeltaSetsOfDeclaredCollections';
 
 /** Every migration of the marketplace schema, oldest first. */
@@ -20,5 +21,6 @@ export const MARKETPLACE_MIGRATIONS = [
   CreateAccountTokens1795800000001,
   CreateAccountMailQuiet1795800000100,
   AddRecordUniqueValues1795800000200,
+  AddAclToRecordTombstones1795800000300,
   KeepDeltaSetsOfDeclaredCollections1795904317000,
 ];
