@@ -159,8 +159,10 @@ describe('marketplace collection access (e2e)', () => {
 
     it('lists in _deltaset only the deletions of records the caller could read', async () => {
       const since = new Date().toISOString();
-      await t.declare('journal', { permissions: 'private' }).expect(201);
-      await t.declare('board', {}).expect(201);
+      await t
+        .declare('journal', { permissions: 'private', deltaSet: true })
+        .expect(201);
+      await t.declare('board', { deltaSet: true }).expect(201);
       const made = async (coll: string, body: object) =>
         (await t.post(coll, alice.auth, body).expect(201)).body._id as string;
       const privateEntry = await made('journal', { text: 'mine' });
