@@ -12,6 +12,12 @@ import {
 } from './marketplace-support';
 import type { MarketplaceTest } from './marketplace-support';
 
+const PUBLIC_BASE_URL = 'https://quitanda.test';
+const MAIL_ENV = (smtp: SmtpSink) => ({
+  SMTP_URL: smtp.url,
+  ALERTS_FROM: 'Quitanda <accounts@quitanda.test>',
+});
+
 /** Password reset, e-mail verification and forgot username, through a real SMTP server. */
 describe('marketplace account e-mail (e2e)', () => {
   let t: MarketplaceTest;
@@ -19,10 +25,7 @@ describe('marketplace account e-mail (e2e)', () => {
 
   beforeAll(async () => {
     smtp = await SmtpSink.start();
-    t = await startMarketplace({
-      SMTP_URL: smtp.url,
-      ALERTS_FROM: 'Quitanda <accounts@quitanda.test>',
-    });
+    t = await startMarketplace({ ...MAIL_ENV(smtp), PUBLIC_BASE_URL });
   });
 
   afterAll(async () => {
@@ -143,6 +146,17 @@ describe('marketplace account e-mail (e2e)', () => {
     expect(missing.body).toEqual(kinveyError('IncompleteRequestBody'));
   });
 
+  it('builds links on PUBLIC_BASE_URL, never on the request Host header', async () => {
+    await t.signup('host@example.com');
+    const before = smtp.messages.length;
+    await rpc('host@example.com/user-password-reset-initiate')
+      .set('Host', 'attacker.example:8080')
+      .set('X-Forwarded-Host', 'attacker.example:8080')
+      .expect(204);
+    const [mail] = (await smtp.waitFor(before + 1)).slice(before);
+    expect(mailedLink(mail as ReceivedMail).origin).toBe(PUBLIC_BASE_URL);
+  });
+
   it('needs credentials of the app', async () => {
     await t.http
       .post(`/rpc/${APP_KEY}/someone/user-password-reset-initiate`)
@@ -152,5 +166,40 @@ describe('marketplace account e-mail (e2e)', () => {
       .set('Authorization', basic(APP_KEY, 'wrong'))
       .expect(401);
     await rpc('someone/user-password-reset-initiate', MASTER_AUTH).expect(204);
+  });
+});
+
+describe('marketplace account e-mail without PUBLIC_BASE_URL (e2e)', () => {
+  let t: MarketplaceTest;
+  let smtp: SmtpSink;
+
+  beforeAll(async () => {
+    smtp = await SmtpSink.start();
+    t = await startMarketplace(MAIL_ENV(smtp));
+  });
+
+  afterAll(async () => {
+    await t?.gw.close();
+    await smtp?.close();
+  });
+
+  it('refuses every account mail, naming the setting, rather than trust the Host header', async () => {
+    const user = await t.signup('victim@example.com');
+    const calls = [
+      ['victim@example.com/user-password-reset-initiate', APP_AUTH],
+      ['victim@example.com/user-email-verification-initiate', user.auth],
+      ['user-forgot-username', APP_AUTH],
+    ] as const;
+    for (const [path, auth] of calls) {
+      const res = await t.http
+        .post(`/rpc/${APP_KEY}/${path}`)
+        .set('Authorization', auth)
+        .set('Host', 'attacker.example:8080')
+        .send({ email: 'victim@example.com' })
+        .expect(400);
+      expect(res.body).toEqual(kinveyError('FeatureUnavailable'));
+      expect(res.body.description).toContain('PUBLIC_BASE_URL');
+    }
+    expect(smtp.messages).toEqual([]);
   });
 });

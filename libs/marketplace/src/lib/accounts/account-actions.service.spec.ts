@@ -8,6 +8,7 @@ import {
   userCaller,
 } from '../../testing/principals';
 import { CredentialsRepository } from '../auth/credentials.repository';
+import { MARKETPLACE_OPTIONS } from '../common/marketplace.constants';
 import { SessionCache } from '../auth/session-cache';
 import { MarketplaceErrorCode } from '../common/marketplace.errors';
 import { UsersRepository } from '../users/users.repository';
@@ -36,11 +37,14 @@ describe('AccountActionsService', () => {
   let credentials: jest.Mocked<CredentialsRepository>;
   let sessions: jest.Mocked<SessionCache>;
   let mailOn: boolean;
+  let options: { publicBaseUrl?: string };
   const clock = new FixedClock('2026-06-01T10:00:00.000Z');
 
   beforeEach(async () => {
+    options = { publicBaseUrl: BASE };
     const built = await newTestService(AccountActionsService, [
       { provide: CLOCK, useValue: clock },
+      { provide: MARKETPLACE_OPTIONS, useValue: options },
     ]);
     service = built.sut;
     mailer = built.mock(AccountMailer);
@@ -64,24 +68,35 @@ describe('AccountActionsService', () => {
     return { email, token: link.searchParams.get('token') ?? '', link };
   }
 
-  it('answers every mail call with FeatureUnavailable while mail is off', async () => {
-    mailOn = false;
-    const calls = [
-      service.initiatePasswordReset(appCaller(), 'ana', BASE),
-      service.initiateEmailVerification(appCaller(), 'ana', BASE),
-      service.forgotUsername(appCaller(), { email: 'ana@example.org' }),
-    ];
-    for (const call of calls)
-      await expect(call).rejects.toMatchObject({
-        code: MarketplaceErrorCode.FeatureUnavailable,
-      });
-    expect(credentials.findByUsername).not.toHaveBeenCalled();
-    expect(tokens.usernamesByEmail).not.toHaveBeenCalled();
-  });
+  it.each([
+    ['mail is off', () => (mailOn = false), 'not available'],
+    [
+      'PUBLIC_BASE_URL is unset',
+      () => delete options.publicBaseUrl,
+      'PUBLIC_BASE_URL',
+    ],
+  ])(
+    'answers every mail call with FeatureUnavailable while %s, reading nothing',
+    async (_case, turnOff, named) => {
+      turnOff();
+      const calls = [
+        service.initiatePasswordReset(appCaller(), 'ana'),
+        service.initiateEmailVerification(appCaller(), 'ana'),
+        service.forgotUsername(appCaller(), { email: 'ana@example.org' }),
+      ];
+      for (const call of calls)
+        await expect(call).rejects.toMatchObject({
+          code: MarketplaceErrorCode.FeatureUnavailable,
+          message: expect.stringContaining(named),
+        });
+      expect(credentials.findByUsername).not.toHaveBeenCalled();
+      expect(tokens.usernamesByEmail).not.toHaveBeenCalled();
+    },
+  );
 
   describe('password reset', () => {
     it('mails a one-hour link whose token is stored only as its digest, once a minute at most', async () => {
-      await service.initiatePasswordReset(appCaller(), 'ana', BASE);
+      await service.initiatePasswordReset(appCaller(), 'ana');
       expect(credentials.findByUsername).toHaveBeenCalledWith(
         'kid_test',
         'ana',
@@ -106,29 +121,29 @@ describe('AccountActionsService', () => {
       credentials.findByUsername.mockResolvedValue(
         testUser('u2', { username: 'bia@example.org' }),
       );
-      await service.initiatePasswordReset(masterOf(), 'bia@example.org', BASE);
+      await service.initiatePasswordReset(masterOf(), 'bia@example.org');
       expect(mailed().email.to).toBe('bia@example.org');
     });
 
     it('answers alike, mailing nothing, for unknown, disabled and address-less users and within the quiet minute', async () => {
       credentials.findByUsername.mockResolvedValueOnce(undefined);
-      await service.initiatePasswordReset(appCaller(), 'nobody', BASE);
+      await service.initiatePasswordReset(appCaller(), 'nobody');
       credentials.findByUsername.mockResolvedValueOnce({
         ...ANA,
         disabled: true,
       });
-      await service.initiatePasswordReset(appCaller(), 'ana', BASE);
+      await service.initiatePasswordReset(appCaller(), 'ana');
       credentials.findByUsername.mockResolvedValueOnce(testUser('u3'));
-      await service.initiatePasswordReset(appCaller(), 'u3', BASE);
+      await service.initiatePasswordReset(appCaller(), 'u3');
       expect(tokens.insert).not.toHaveBeenCalled();
       tokens.insert.mockResolvedValue(false);
-      await service.initiatePasswordReset(appCaller(), 'ana', BASE);
+      await service.initiatePasswordReset(appCaller(), 'ana');
       expect(mailer.send).not.toHaveBeenCalled();
     });
 
     it('is not for users themselves', async () => {
       await expect(
-        service.initiatePasswordReset(userCaller(ANA), 'ana', BASE),
+        service.initiatePasswordReset(userCaller(ANA), 'ana'),
       ).rejects.toMatchObject({
         code: MarketplaceErrorCode.InsufficientCredentials,
       });
@@ -216,7 +231,7 @@ describe('AccountActionsService', () => {
 
   describe('e-mail verification', () => {
     it('mails a user its own verification link', async () => {
-      await service.initiateEmailVerification(userCaller(ANA), 'ana', BASE);
+      await service.initiateEmailVerification(userCaller(ANA), 'ana');
       const { email, token, link } = mailed();
       expect(email).toMatchObject({
         to: 'ana@example.org',
@@ -235,13 +250,13 @@ describe('AccountActionsService', () => {
 
     it('refuses another user’s address, an unknown or disabled user and a user without address', async () => {
       await expect(
-        service.initiateEmailVerification(userCaller('u9'), 'ana', BASE),
+        service.initiateEmailVerification(userCaller('u9'), 'ana'),
       ).rejects.toMatchObject({
         code: MarketplaceErrorCode.InsufficientCredentials,
       });
       credentials.findByUsername.mockResolvedValueOnce(undefined);
       await expect(
-        service.initiateEmailVerification(appCaller(), 'x', BASE),
+        service.initiateEmailVerification(appCaller(), 'x'),
       ).rejects.toMatchObject({
         code: MarketplaceErrorCode.UserNotFound,
       });
@@ -250,13 +265,13 @@ describe('AccountActionsService', () => {
         disabled: true,
       });
       await expect(
-        service.initiateEmailVerification(appCaller(), 'ana', BASE),
+        service.initiateEmailVerification(appCaller(), 'ana'),
       ).rejects.toMatchObject({
         code: MarketplaceErrorCode.UserNotFound,
       });
       credentials.findByUsername.mockResolvedValueOnce(testUser('u3'));
       await expect(
-        service.initiateEmailVerification(appCaller(), 'u3', BASE),
+        service.initiateEmailVerification(appCaller(), 'u3'),
       ).rejects.toMatchObject({
         code: MarketplaceErrorCode.BadRequest,
         debug: 'email',

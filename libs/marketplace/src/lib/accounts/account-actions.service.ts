@@ -7,7 +7,9 @@ import type { Principal } from '../auth/principal';
 import { SessionCache } from '../auth/session-cache';
 import { loginEmail } from '../auth/sessions.service';
 import { isPlainObject } from '../kinvey/kinvey-doc';
+import { MARKETPLACE_OPTIONS } from '../common/marketplace.constants';
 import { MarketplaceError } from '../common/marketplace.errors';
+import type { MarketplaceModuleOptions } from '../common/marketplace.options';
 import { checkUserBody } from '../users/user-fields';
 import { UsersRepository } from '../users/users.repository';
 import { AccountMailer } from './account-mailer';
@@ -41,10 +43,20 @@ export class AccountActionsService {
     private readonly credentials: CredentialsRepository,
     private readonly sessions: SessionCache,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(MARKETPLACE_OPTIONS)
+    private readonly options: MarketplaceModuleOptions,
   ) {}
 
-  private requireMail(what: string): void {
+  /**
+   * SMTP, and the base of the links: only the configured one, since a
+   * request's Host header is the caller's choice (a reset link on it hands
+   * the token to whoever sent the request).
+   */
+  private requireMail(what: string): string {
     if (!this.mailer.enabled) throw MarketplaceError.needsInfrastructure(what);
+    const base = this.options.publicBaseUrl;
+    if (!base) throw MarketplaceError.accountMailNeedsBaseUrl(what);
+    return base;
   }
 
   private async mailLink(
@@ -86,9 +98,8 @@ export class AccountActionsService {
   async initiatePasswordReset(
     principal: Principal,
     username: string,
-    base: string,
   ): Promise<void> {
-    this.requireMail('Password reset');
+    const base = this.requireMail('Password reset');
     if (principal.kind === 'user')
       throw MarketplaceError.insufficient('needs app or master credentials');
     const appKey = principal.app.appKey;
@@ -101,9 +112,8 @@ export class AccountActionsService {
   async initiateEmailVerification(
     principal: Principal,
     username: string,
-    base: string,
   ): Promise<void> {
-    this.requireMail('E-mail verification');
+    const base = this.requireMail('E-mail verification');
     const appKey = principal.app.appKey;
     if (principal.kind === 'user' && principal.user.username !== username)
       throw MarketplaceError.insufficient(

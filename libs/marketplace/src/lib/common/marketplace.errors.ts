@@ -159,6 +159,17 @@ export class MarketplaceError extends DomainError<MarketplaceErrorCode> {
     );
   }
 
+  /**
+   * Account mail while `PUBLIC_BASE_URL` is unset: its links would have to
+   * follow the request's Host header, which the caller chooses.
+   */
+  static accountMailNeedsBaseUrl(what: string): MarketplaceError {
+    return MarketplaceError.featureUnavailable(
+      'PUBLIC_BASE_URL is not set',
+      `${what} is off on this backend until its operator sets PUBLIC_BASE_URL, the public address its mailed links use.`,
+    );
+  }
+
   static resultSetTooLarge(cap: number): MarketplaceError {
     return new MarketplaceError(
       MarketplaceErrorCode.ResultSetSizeExceeded,

@@ -18,14 +18,3 @@ export function publicBaseUrl(
   if (options.publicBaseUrl) return options.publicBaseUrl;
   return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 }
-
-/** Where links to the gateway's own pages point: `PUBLIC_BASE_URL`, else this request's origin. */
-export function pageBaseUrl(
-  req: Request,
-  options: Pick<MarketplaceModuleOptions, 'publicBaseUrl'>,
-): string {
-  return (
-    options.publicBaseUrl ??
-    `${req.protocol}://${req.get('host') ?? 'localhost'}`
-  );
-}
