@@ -124,6 +124,61 @@ describe('marketplace account e-mail (e2e)', () => {
     ).expect(401);
   });
 
+  it('forgets a confirmed address when the address changes, and a link mailed to the old one confirms nothing', async () => {
+    /** A user whose address can be verified, read and changed. */
+    const evanLike = async (username: string) => {
+      const user = await t.signup(username, {
+        email: `${username}@attacker.example`,
+      });
+      const me = async () =>
+        (
+          await t.http
+            .get(`/user/${APP_KEY}/_me`)
+            .set('Authorization', user.auth)
+            .expect(200)
+        ).body;
+      return {
+        me,
+        async verify() {
+          const before = smtp.messages.length;
+          await rpc(
+            `${username}/user-email-verification-initiate`,
+            user.auth,
+          ).expect(204);
+          const [mail] = (await smtp.waitFor(before + 1)).slice(before);
+          return mailedLink(mail as ReceivedMail);
+        },
+        async change(email: string) {
+          await t.http
+            .put(`/user/${APP_KEY}/${user.id}`)
+            .set('Authorization', user.auth)
+            .send({ ...(await me()), email })
+            .expect(200);
+        },
+      };
+    };
+    const confirm = (link: URL) =>
+      t.http
+        .post(link.pathname)
+        .type('form')
+        .send({ token: link.searchParams.get('token') });
+
+    const evan = await evanLike('evan');
+    await confirm(await evan.verify()).expect(200);
+    expect((await evan.me())._kmd.emailVerification.status).toBe('confirmed');
+    // An update keeping the address keeps its confirmation.
+    await evan.change('evan@attacker.example');
+    expect((await evan.me())._kmd.emailVerification.status).toBe('confirmed');
+    await evan.change('ceo@victim.example');
+    expect((await evan.me())._kmd.emailVerification).toBeUndefined();
+
+    const fred = await evanLike('fred');
+    const stale = await fred.verify();
+    await fred.change('cfo@victim.example');
+    await confirm(stale).expect(400);
+    expect((await fred.me())._kmd.emailVerification).toBeUndefined();
+  });
+
   it('mails forgotten usernames to their address, and nothing when there are none', async () => {
     await t.signup('forgetful', { email: 'forgetful@example.com' });
     const before = smtp.messages.length;

@@ -10,6 +10,7 @@ import { isPlainObject } from '../kinvey/kinvey-doc';
 import { MARKETPLACE_OPTIONS } from '../common/marketplace.constants';
 import { MarketplaceError } from '../common/marketplace.errors';
 import type { MarketplaceModuleOptions } from '../common/marketplace.options';
+import { isCurrentAddress } from '../users/email-verification';
 import { checkUserBody } from '../users/user-fields';
 import { UsersRepository } from '../users/users.repository';
 import { AccountMailer } from './account-mailer';
@@ -214,7 +215,9 @@ export class AccountActionsService {
     );
     if (!taken) return false;
     const user = await this.users.findById(appKey, taken.userId);
-    if (!user || user.disabled) return false;
+    // A link mailed to an address the user has since changed confirms nothing.
+    if (!user || user.disabled || !isCurrentAddress(user.doc, taken.email))
+      return false;
     const iso = now.toISOString();
     const kmd = isPlainObject(user.doc['_kmd']) ? user.doc['_kmd'] : {};
     const doc = {

@@ -23,6 +23,7 @@ import {
   userIdOf,
   withImplicitCredentials,
 } from './user-fields';
+import { kmdAfterUpdate } from './email-verification';
 import { UsersRepository } from './users.repository';
 
 /** Kinvey's user calls: signup, `_me`, get, update, delete. */
@@ -110,8 +111,9 @@ export class UsersService {
     const acl = isPlainObject(input['_acl'])
       ? input['_acl']
       : existing.doc['_acl'];
+    const fields = clientFields(input);
     const doc: KinveyDoc = {
-      ...clientFields(input),
+      ...fields,
       _id: id,
       verifieduser:
         principal.kind === 'master' &&
@@ -119,7 +121,7 @@ export class UsersService {
           ? input['verifieduser']
           : (existing.doc['verifieduser'] ?? false),
       _acl: { ...(acl as object), creator: id },
-      _kmd: { ...kmd, lmt: now },
+      _kmd: { ...kmdAfterUpdate(kmd, existing.doc, fields), lmt: now },
     };
     const passwordHash =
       password === undefined ? undefined : await hashPassword(password);

@@ -1,0 +1,28 @@
+import { loginEmail } from '../auth/sessions.service';
+import type { KinveyDoc } from '../kinvey/kinvey-doc';
+
+/** An address as mail systems deliver it (any case). */
+function mailbox(address: string | undefined): string | undefined {
+  return address?.trim().toLowerCase();
+}
+
+/** Whether `address` is still the one account mail of this user goes to. */
+export function isCurrentAddress(doc: KinveyDoc, address: string): boolean {
+  return mailbox(loginEmail(doc)) === mailbox(address);
+}
+
+/**
+ * `_kmd` of a user after an update from `before` to `after`: a confirmation
+ * holds only for the address it confirmed, so a new address (its `email`,
+ * or an e-mail-like username standing for it) is unconfirmed again.
+ */
+export function kmdAfterUpdate(
+  kmd: Readonly<Record<string, unknown>>,
+  before: KinveyDoc,
+  after: KinveyDoc,
+): Record<string, unknown> {
+  if (mailbox(loginEmail(before)) === mailbox(loginEmail(after)))
+    return { ...kmd };
+  const { emailVerification: _dropped, ...rest } = kmd;
+  return rest;
+}
