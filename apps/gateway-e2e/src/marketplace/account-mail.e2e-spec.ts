@@ -201,6 +201,26 @@ describe('marketplace account e-mail (e2e)', () => {
     expect(missing.body).toEqual(kinveyError('IncompleteRequestBody'));
   });
 
+  it('answers without waiting on SMTP: the mail is queued and sent after the answer', async () => {
+    await t.signup('slow-smtp', { email: 'slow-smtp@example.com' });
+    const before = smtp.messages.length;
+    const release = smtp.hold();
+    try {
+      await rpc('slow-smtp/user-password-reset-initiate').expect(204);
+      await rpc('user-forgot-username')
+        .send({ email: 'slow-smtp@example.com' })
+        .expect(204);
+      expect(smtp.messages).toHaveLength(before);
+    } finally {
+      release();
+    }
+    const mails = (await smtp.waitFor(before + 2)).slice(before);
+    expect(mails.map((mail) => mail.to)).toEqual([
+      ['slow-smtp@example.com'],
+      ['slow-smtp@example.com'],
+    ]);
+  });
+
   it('builds links on PUBLIC_BASE_URL, never on the request Host header', async () => {
     await t.signup('host@example.com');
     const before = smtp.messages.length;

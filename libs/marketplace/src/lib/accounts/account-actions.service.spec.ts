@@ -13,8 +13,12 @@ import { SessionCache } from '../auth/session-cache';
 import { MarketplaceErrorCode } from '../common/marketplace.errors';
 import { UsersRepository } from '../users/users.repository';
 import { AccountActionsService } from './account-actions.service';
-import type { AccountEmail } from './account-mailer';
+import { MarketplaceDatabase } from '../persistence/marketplace-database';
+import type { MarketplaceTx } from '../persistence/marketplace-database';
 import { AccountMailer } from './account-mailer';
+import { AccountMailRepository } from './account-mail.repository';
+import type { QueuedMail } from './account-mail.repository';
+import { AccountMailWorker } from './account-mail.worker';
 import { AccountTokensRepository } from './account-tokens.repository';
 
 const BASE = 'https://api.example';
@@ -27,11 +31,15 @@ const ANA = testUser('u1', {
     _kmd: { lmt: 'x' },
   },
 });
+/** The transaction the service hands to repositories. */
+const TX = { rows: jest.fn() } as unknown as MarketplaceTx;
 const TOKEN = { appKey: 'kid_test', userId: 'u1', email: 'ana@example.org' };
 
 describe('AccountActionsService', () => {
   let service: AccountActionsService;
   let mailer: jest.Mocked<AccountMailer>;
+  let outbox: jest.Mocked<AccountMailRepository>;
+  let worker: jest.Mocked<AccountMailWorker>;
   let tokens: jest.Mocked<AccountTokensRepository>;
   let users: jest.Mocked<UsersRepository>;
   let credentials: jest.Mocked<CredentialsRepository>;
@@ -48,6 +56,11 @@ describe('AccountActionsService', () => {
     ]);
     service = built.sut;
     mailer = built.mock(AccountMailer);
+    outbox = built.mock(AccountMailRepository);
+    worker = built.mock(AccountMailWorker);
+    built
+      .mock(MarketplaceDatabase)
+      .transaction.mockImplementation((work) => work(TX));
     tokens = built.mock(AccountTokensRepository);
     users = built.mock(UsersRepository);
     credentials = built.mock(CredentialsRepository);
@@ -60,10 +73,21 @@ describe('AccountActionsService', () => {
     tokens.live.mockResolvedValue(TOKEN);
   });
 
-  /** The one mail sent, and the token its link carries. */
-  function mailed(): { email: AccountEmail; token: string; link: URL } {
-    expect(mailer.send).toHaveBeenCalledTimes(1);
-    const email = mailer.send.mock.calls[0]?.[0] as AccountEmail;
+  /** The one mail queued, in the transaction, and the worker woken. */
+  function queued(): QueuedMail {
+    expect(outbox.enqueue).toHaveBeenCalledTimes(1);
+    expect(outbox.enqueue).toHaveBeenCalledWith(
+      expect.anything(),
+      clock.now(),
+      TX,
+    );
+    expect(worker.kick).toHaveBeenCalledTimes(1);
+    return outbox.enqueue.mock.calls[0]?.[0] as QueuedMail;
+  }
+
+  /** The one mail queued, and the token its link carries. */
+  function mailed(): { email: QueuedMail; token: string; link: URL } {
+    const email = queued();
     const link = new URL(/https:\S+/.exec(email.text)?.[0] ?? '');
     return { email, token: link.searchParams.get('token') ?? '', link };
   }
@@ -114,6 +138,7 @@ describe('AccountActionsService', () => {
         new Date('2026-06-01T11:00:00.000Z'),
         clock.now(),
         60_000,
+        TX,
       );
     });
 
@@ -138,7 +163,8 @@ describe('AccountActionsService', () => {
       expect(tokens.insert).not.toHaveBeenCalled();
       tokens.insert.mockResolvedValue(false);
       await service.initiatePasswordReset(appCaller(), 'ana');
-      expect(mailer.send).not.toHaveBeenCalled();
+      expect(outbox.enqueue).not.toHaveBeenCalled();
+      expect(worker.kick).not.toHaveBeenCalled();
     });
 
     it('is not for users themselves', async () => {
@@ -245,6 +271,7 @@ describe('AccountActionsService', () => {
         expect.any(Date),
         clock.now(),
         60_000,
+        TX,
       );
     });
 
@@ -345,9 +372,11 @@ describe('AccountActionsService', () => {
         'ana@example.org',
         clock.now(),
         60_000,
+        TX,
       );
-      expect(mailer.send).toHaveBeenCalledTimes(1);
-      expect(mailer.send).toHaveBeenCalledWith({
+      expect(queued()).toEqual({
+        appKey: 'kid_test',
+        kind: 'forgot-username',
         to: ' Ana@Example.org',
         subject: 'Your username',
         text: expect.stringContaining('\n\nana\nana2\n'),
@@ -361,7 +390,8 @@ describe('AccountActionsService', () => {
       tokens.usernamesByEmail.mockResolvedValue(['ana']);
       tokens.takeMailTurn.mockResolvedValue(false);
       await service.forgotUsername(appCaller(), { email: 'ana@example.org' });
-      expect(mailer.send).not.toHaveBeenCalled();
+      expect(outbox.enqueue).not.toHaveBeenCalled();
+      expect(worker.kick).not.toHaveBeenCalled();
     });
 
     it('needs an address and app or master credentials', async () => {

@@ -11,14 +11,17 @@ import { MARKETPLACE_OPTIONS } from '../common/marketplace.constants';
 import { MarketplaceError } from '../common/marketplace.errors';
 import type { MarketplaceModuleOptions } from '../common/marketplace.options';
 import { isCurrentAddress } from '../users/email-verification';
+import { MarketplaceDatabase } from '../persistence/marketplace-database';
+import type { MarketplaceTx } from '../persistence/marketplace-database';
 import { checkUserBody } from '../users/user-fields';
 import { UsersRepository } from '../users/users.repository';
 import { AccountMailer } from './account-mailer';
+import { AccountMailRepository } from './account-mail.repository';
+import type { QueuedMail } from './account-mail.repository';
+import { AccountMailWorker } from './account-mail.worker';
+import { TOKEN_LIFETIME_MS } from './account-token-lifetime';
 import { AccountTokensRepository } from './account-tokens.repository';
 import type { AccountTokenKind } from './account-tokens.repository';
-
-/** How long a mailed link works. */
-const TOKEN_LIFETIME_MS = 3_600_000;
 /**
  * One mail of a kind per user in this time: app credentials are public, so
  * anyone could otherwise mail a user reset links without end.
@@ -34,11 +37,17 @@ export const ACCOUNT_PAGES = {
 /**
  * Kinvey's account e-mail: password reset, e-mail verification and
  * forgotten usernames, mailed with single-use, expiring, hashed tokens.
+ * Mail is queued in the transaction that decides it and sent by the
+ * worker, so an answer never waits on SMTP (nor tells, by its time,
+ * whether a mail went).
  */
 @Injectable()
 export class AccountActionsService {
   constructor(
     private readonly mailer: AccountMailer,
+    private readonly outbox: AccountMailRepository,
+    private readonly worker: AccountMailWorker,
+    private readonly db: MarketplaceDatabase,
     private readonly tokens: AccountTokensRepository,
     private readonly users: UsersRepository,
     private readonly credentials: CredentialsRepository,
@@ -60,6 +69,22 @@ export class AccountActionsService {
     return base;
   }
 
+  /**
+   * Queues a mail in one transaction with what `decide` writes (a token, a
+   * turn of the limit), unless `decide` refuses; then wakes the worker.
+   */
+  private async queue(
+    mail: QueuedMail,
+    decide: (tx: MarketplaceTx) => Promise<boolean>,
+  ): Promise<void> {
+    const queued = await this.db.transaction(async (tx) => {
+      if (!(await decide(tx))) return false;
+      await this.outbox.enqueue(mail, this.clock.now(), tx);
+      return true;
+    });
+    if (queued) this.worker.kick();
+  }
+
   private async mailLink(
     kind: AccountTokenKind,
     appKey: string,
@@ -69,29 +94,28 @@ export class AccountActionsService {
   ): Promise<void> {
     const token = randomToken(24);
     const now = this.clock.now();
-    const stored = await this.tokens.insert(
-      hashToken(token),
-      kind,
-      { appKey, userId, email },
-      new Date(now.getTime() + TOKEN_LIFETIME_MS),
-      now,
-      MAIL_QUIET_MS,
-    );
-    // Answered alike either way: the caller learns nothing of the user.
-    if (!stored) return;
     const link = `${base}/account/${appKey}/${ACCOUNT_PAGES[kind]}?token=${token}`;
-    await this.mailer.send(
+    const content =
       kind === 'password-reset'
         ? {
-            to: email,
             subject: 'Reset your password',
             text: `Someone asked to reset the password of your account. To choose a new one, open this link within an hour:\n\n${link}\n\nIf it was not you, ignore this message.`,
           }
         : {
-            to: email,
             subject: 'Confirm your e-mail address',
             text: `To confirm this address for your account, open this link within an hour:\n\n${link}\n`,
-          },
+          };
+    // Answered alike either way: the caller learns nothing of the user.
+    await this.queue({ appKey, kind, to: email, ...content }, (tx) =>
+      this.tokens.insert(
+        hashToken(token),
+        kind,
+        { appKey, userId, email },
+        new Date(now.getTime() + TOKEN_LIFETIME_MS),
+        now,
+        MAIL_QUIET_MS,
+        tx,
+      ),
     );
   }
 
@@ -144,21 +168,27 @@ export class AccountActionsService {
       email,
     );
     if (usernames.length === 0) return;
+    const appKey = principal.app.appKey;
     // Limited as the other account mail, per address (any case, as mail
     // systems deliver it), and answered alike either way.
-    const turn = await this.tokens.takeMailTurn(
-      principal.app.appKey,
-      'forgot-username',
-      email.trim().toLowerCase(),
-      this.clock.now(),
-      MAIL_QUIET_MS,
-    );
-    if (turn)
-      await this.mailer.send({
+    await this.queue(
+      {
+        appKey,
+        kind: 'forgot-username',
         to: email,
         subject: 'Your username',
         text: `The usernames registered with this address:\n\n${usernames.join('\n')}\n`,
-      });
+      },
+      (tx) =>
+        this.tokens.takeMailTurn(
+          appKey,
+          'forgot-username',
+          email.trim().toLowerCase(),
+          this.clock.now(),
+          MAIL_QUIET_MS,
+          tx,
+        ),
+    );
   }
 
   /** Whether a page's token still works (the page then shows its form). */

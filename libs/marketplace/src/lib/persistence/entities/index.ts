@@ -1,4 +1,5 @@
 import { AccountMailQuietEntity } from './account-mail-quiet.entity';
+import { AccountMailEntity } from './account-mail.entity';
 import { AccountTokenEntity } from './account-token.entity';
 import { AppEntity } from './app.entity';
 import { CollectionEntity } from './collection.entity';
@@ -18,6 +19,7 @@ export const MARKETPLACE_ENTITIES = [
   UserTokenEntity,
   AccountTokenEntity,
   AccountMailQuietEntity,
+  AccountMailEntity,
   LoginAttemptEntity,
   CollectionEntity,
   RecordEntity,
