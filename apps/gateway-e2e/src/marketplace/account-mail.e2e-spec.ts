@@ -13,6 +13,16 @@ import {
 import type { MarketplaceTest } from './marketplace-support';
 
 const PUBLIC_BASE_URL = 'https://quitanda.test';
+
+/** The text of a mail, its quoted-printable encoding undone. */
+function quotedPrintable(mail: ReceivedMail): string {
+  return mail.raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) =>
+      String.fromCharCode(parseInt(hex, 16)),
+    )
+    .replace(/\r\n/g, '\n');
+}
 const MAIL_ENV = (smtp: SmtpSink) => ({
   SMTP_URL: smtp.url,
   ALERTS_FROM: 'Quitanda <accounts@quitanda.test>',
@@ -219,6 +229,55 @@ describe('marketplace account e-mail (e2e)', () => {
       ['slow-smtp@example.com'],
       ['slow-smtp@example.com'],
     ]);
+  });
+
+  it('takes one mailbox as email: no list, no display name, at signup, update and forgot username', async () => {
+    const list = Array.from({ length: 50 }, (_, i) => `v${i}@list.example`);
+    for (const email of [
+      list.join(', '),
+      'v0@list.example;v1@list.example',
+      'Ana <ana@list.example>',
+      '"Ana" ana@list.example',
+      'ana@list.example\r\nBcc: v1@list.example',
+      'no-at-sign',
+    ]) {
+      const res = await t.http
+        .post(`/user/${APP_KEY}`)
+        .set('Authorization', APP_AUTH)
+        .send({ username: 'relay', password: 'correct horse battery', email })
+        .expect(400);
+      expect(res.body).toEqual(kinveyError('BadRequest'));
+      await rpc('user-forgot-username').send({ email }).expect(400);
+    }
+    // Nothing was created: the username is still free.
+    const user = await t.signup('relay', { email: 'relay@list.example' });
+    const me = await t.http
+      .get(`/user/${APP_KEY}/_me`)
+      .set('Authorization', user.auth)
+      .expect(200);
+    await t.http
+      .put(`/user/${APP_KEY}/${user.id}`)
+      .set('Authorization', user.auth)
+      .send({ ...me.body, email: list.join(',') })
+      .expect(400);
+    await rpc('user-forgot-username')
+      .send({ email: list.slice(0, 2).join(', ') })
+      .expect(400);
+    expect(smtp.messages.flatMap((mail) => mail.to)).not.toContain(list[1]);
+  });
+
+  it('mails a chosen username only as a quoted field', async () => {
+    const phishing =
+      'Your account is locked.\n\nCall +1 555 0100 or open http://evil.example/';
+    await t.signup(phishing, { email: 'quoted@example.com' });
+    const before = smtp.messages.length;
+    await rpc('user-forgot-username')
+      .send({ email: 'quoted@example.com' })
+      .expect(204);
+    const [mail] = (await smtp.waitFor(before + 1)).slice(before);
+    const text = quotedPrintable(mail as ReceivedMail);
+    expect(text).toContain(JSON.stringify(phishing));
+    expect(text).not.toContain('\nCall +1 555 0100');
   });
 
   it('builds links on PUBLIC_BASE_URL, never on the request Host header', async () => {

@@ -364,7 +364,7 @@ describe('AccountActionsService', () => {
       await service.forgotUsername(appCaller(), { email: ' Ana@Example.org' });
       expect(tokens.usernamesByEmail).toHaveBeenCalledWith(
         'kid_test',
-        ' Ana@Example.org',
+        'Ana@Example.org',
       );
       expect(tokens.takeMailTurn).toHaveBeenCalledWith(
         'kid_test',
@@ -377,9 +377,9 @@ describe('AccountActionsService', () => {
       expect(queued()).toEqual({
         appKey: 'kid_test',
         kind: 'forgot-username',
-        to: ' Ana@Example.org',
+        to: 'Ana@Example.org',
         subject: 'Your username',
-        text: expect.stringContaining('\n\nana\nana2\n'),
+        text: expect.stringContaining('\n\n"ana"\n"ana2"\n'),
       });
     });
 
@@ -395,7 +395,13 @@ describe('AccountActionsService', () => {
     });
 
     it('needs an address and app or master credentials', async () => {
-      for (const body of [{}, { email: '' }, { email: 3 }, 'ana@example.org'])
+      for (const body of [
+        {},
+        { email: '' },
+        { email: ' ' },
+        { email: 3 },
+        'ana@example.org',
+      ])
         await expect(
           service.forgotUsername(masterOf(), body),
         ).rejects.toMatchObject({

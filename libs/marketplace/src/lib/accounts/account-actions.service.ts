@@ -5,16 +5,17 @@ import type { Clock } from '@quitanda/kernel';
 import { CredentialsRepository } from '../auth/credentials.repository';
 import type { Principal } from '../auth/principal';
 import { SessionCache } from '../auth/session-cache';
-import { loginEmail } from '../auth/sessions.service';
 import { isPlainObject } from '../kinvey/kinvey-doc';
 import { MARKETPLACE_OPTIONS } from '../common/marketplace.constants';
 import { MarketplaceError } from '../common/marketplace.errors';
 import type { MarketplaceModuleOptions } from '../common/marketplace.options';
 import { isCurrentAddress } from '../users/email-verification';
+import { isMailbox, mailboxOf } from '../users/mailbox';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import type { MarketplaceTx } from '../persistence/marketplace-database';
 import { checkUserBody } from '../users/user-fields';
 import { UsersRepository } from '../users/users.repository';
+import { linkMail, usernamesMail } from './account-mail-content';
 import { AccountMailer } from './account-mailer';
 import { AccountMailRepository } from './account-mail.repository';
 import type { QueuedMail } from './account-mail.repository';
@@ -95,27 +96,19 @@ export class AccountActionsService {
     const token = randomToken(24);
     const now = this.clock.now();
     const link = `${base}/account/${appKey}/${ACCOUNT_PAGES[kind]}?token=${token}`;
-    const content =
-      kind === 'password-reset'
-        ? {
-            subject: 'Reset your password',
-            text: `Someone asked to reset the password of your account. To choose a new one, open this link within an hour:\n\n${link}\n\nIf it was not you, ignore this message.`,
-          }
-        : {
-            subject: 'Confirm your e-mail address',
-            text: `To confirm this address for your account, open this link within an hour:\n\n${link}\n`,
-          };
     // Answered alike either way: the caller learns nothing of the user.
-    await this.queue({ appKey, kind, to: email, ...content }, (tx) =>
-      this.tokens.insert(
-        hashToken(token),
-        kind,
-        { appKey, userId, email },
-        new Date(now.getTime() + TOKEN_LIFETIME_MS),
-        now,
-        MAIL_QUIET_MS,
-        tx,
-      ),
+    await this.queue(
+      { appKey, kind, to: email, ...linkMail(kind, link) },
+      (tx) =>
+        this.tokens.insert(
+          hashToken(token),
+          kind,
+          { appKey, userId, email },
+          new Date(now.getTime() + TOKEN_LIFETIME_MS),
+          now,
+          MAIL_QUIET_MS,
+          tx,
+        ),
     );
   }
 
@@ -129,7 +122,7 @@ export class AccountActionsService {
       throw MarketplaceError.insufficient('needs app or master credentials');
     const appKey = principal.app.appKey;
     const user = await this.credentials.findByUsername(appKey, username);
-    const email = user && !user.disabled ? loginEmail(user.doc) : undefined;
+    const email = user && !user.disabled ? mailboxOf(user.doc) : undefined;
     if (user && email)
       await this.mailLink('password-reset', appKey, user.id, email, base);
   }
@@ -146,7 +139,7 @@ export class AccountActionsService {
       );
     const user = await this.credentials.findByUsername(appKey, username);
     if (!user || user.disabled) throw MarketplaceError.userNotFound(username);
-    const email = loginEmail(user.doc);
+    const email = mailboxOf(user.doc);
     if (!email)
       throw MarketplaceError.badRequest(
         'The user has no e-mail address.',
@@ -160,15 +153,19 @@ export class AccountActionsService {
     this.requireMail('Forgot username');
     if (principal.kind === 'user')
       throw MarketplaceError.insufficient('needs app or master credentials');
-    const email = isPlainObject(body) ? body['email'] : undefined;
-    if (typeof email !== 'string' || !email)
+    const given = isPlainObject(body) ? body['email'] : undefined;
+    const email = typeof given === 'string' ? given.trim() : '';
+    if (!email)
       throw MarketplaceError.incompleteBody('email is required.', 'email');
-    const usernames = await this.tokens.usernamesByEmail(
-      principal.app.appKey,
-      email,
-    );
-    if (usernames.length === 0) return;
+    // One mailbox: a list would mail every address on it.
+    if (!isMailbox(email))
+      throw MarketplaceError.badRequest(
+        'email must be one e-mail address.',
+        'email',
+      );
     const appKey = principal.app.appKey;
+    const usernames = await this.tokens.usernamesByEmail(appKey, email);
+    if (usernames.length === 0) return;
     // Limited as the other account mail, per address (any case, as mail
     // systems deliver it), and answered alike either way.
     await this.queue(
@@ -176,14 +173,13 @@ export class AccountActionsService {
         appKey,
         kind: 'forgot-username',
         to: email,
-        subject: 'Your username',
-        text: `The usernames registered with this address:\n\n${usernames.join('\n')}\n`,
+        ...usernamesMail(usernames),
       },
       (tx) =>
         this.tokens.takeMailTurn(
           appKey,
           'forgot-username',
-          email.trim().toLowerCase(),
+          email.toLowerCase(),
           this.clock.now(),
           MAIL_QUIET_MS,
           tx,

@@ -1,5 +1,5 @@
-import { loginEmail } from '../auth/sessions.service';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
+import { mailboxOf } from './mailbox';
 
 /** An address as mail systems deliver it (any case). */
 function mailbox(address: string | undefined): string | undefined {
@@ -8,7 +8,7 @@ function mailbox(address: string | undefined): string | undefined {
 
 /** Whether `address` is still the one account mail of this user goes to. */
 export function isCurrentAddress(doc: KinveyDoc, address: string): boolean {
-  return mailbox(loginEmail(doc)) === mailbox(address);
+  return mailbox(mailboxOf(doc)) === mailbox(address);
 }
 
 /**
@@ -21,7 +21,7 @@ export function kmdAfterUpdate(
   before: KinveyDoc,
   after: KinveyDoc,
 ): Record<string, unknown> {
-  if (mailbox(loginEmail(before)) === mailbox(loginEmail(after)))
+  if (mailbox(mailboxOf(before)) === mailbox(mailboxOf(after)))
     return { ...kmd };
   const { emailVerification: _dropped, ...rest } = kmd;
   return rest;
