@@ -1,4 +1,5 @@
 import { SmtpSink } from '@quitanda/testing';
+import { Client } from 'pg';
 import type { ReceivedMail } from '@quitanda/testing';
 
 import {
@@ -278,6 +279,28 @@ describe('marketplace account e-mail (e2e)', () => {
     const text = quotedPrintable(mail as ReceivedMail);
     expect(text).toContain(JSON.stringify(phishing));
     expect(text).not.toContain('\nCall +1 555 0100');
+  });
+
+  it('limits mail per address, however many users share it', async () => {
+    const victim = 'victim@limits.example';
+    for (let i = 0; i < 10; i += 1)
+      await t.signup(`sharer${i}`, { email: victim });
+    for (let i = 0; i < 10; i += 1) {
+      await rpc(`sharer${i}/user-password-reset-initiate`).expect(204);
+      await rpc(`sharer${i}/user-email-verification-initiate`).expect(204);
+    }
+    // Every answer alike; what was queued for the address is the limit.
+    const db = new Client({ connectionString: t.gw.databaseUrl });
+    await db.connect();
+    try {
+      const queued = await db.query(
+        'SELECT count(*)::int AS n FROM marketplace.account_mail WHERE mailbox = $1',
+        [victim],
+      );
+      expect(queued.rows[0].n).toBe(5);
+    } finally {
+      await db.end();
+    }
   });
 
   it('builds links on PUBLIC_BASE_URL, never on the request Host header', async () => {

@@ -58,6 +58,7 @@ describe('AccountActionsService', () => {
     mailer = built.mock(AccountMailer);
     outbox = built.mock(AccountMailRepository);
     worker = built.mock(AccountMailWorker);
+    outbox.withinLimits.mockResolvedValue(true);
     built
       .mock(MarketplaceDatabase)
       .transaction.mockImplementation((work) => work(TX));
@@ -117,6 +118,24 @@ describe('AccountActionsService', () => {
       expect(tokens.usernamesByEmail).not.toHaveBeenCalled();
     },
   );
+
+  it('queues nothing, and takes no token or turn, past the limits per address and app', async () => {
+    outbox.withinLimits.mockResolvedValue(false);
+    tokens.usernamesByEmail.mockResolvedValue(['ana']);
+    await service.initiatePasswordReset(appCaller(), 'ana');
+    await service.initiateEmailVerification(appCaller(), 'ana');
+    await service.forgotUsername(appCaller(), { email: 'ana@example.org' });
+    expect(outbox.withinLimits).toHaveBeenCalledWith(
+      expect.objectContaining({ appKey: 'kid_test', to: 'ana@example.org' }),
+      clock.now(),
+      { perAddressPerHour: 5, perAppPerHour: 500 },
+      TX,
+    );
+    expect(tokens.insert).not.toHaveBeenCalled();
+    expect(tokens.takeMailTurn).not.toHaveBeenCalled();
+    expect(outbox.enqueue).not.toHaveBeenCalled();
+    expect(worker.kick).not.toHaveBeenCalled();
+  });
 
   describe('password reset', () => {
     it('mails a one-hour link whose token is stored only as its digest, once a minute at most', async () => {

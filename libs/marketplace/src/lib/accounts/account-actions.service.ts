@@ -6,7 +6,11 @@ import { CredentialsRepository } from '../auth/credentials.repository';
 import type { Principal } from '../auth/principal';
 import { SessionCache } from '../auth/session-cache';
 import { isPlainObject } from '../kinvey/kinvey-doc';
-import { MARKETPLACE_OPTIONS } from '../common/marketplace.constants';
+import {
+  DEFAULT_MAIL_PER_ADDRESS_PER_HOUR,
+  DEFAULT_MAIL_PER_APP_PER_HOUR,
+  MARKETPLACE_OPTIONS,
+} from '../common/marketplace.constants';
 import { MarketplaceError } from '../common/marketplace.errors';
 import type { MarketplaceModuleOptions } from '../common/marketplace.options';
 import { isCurrentAddress } from '../users/email-verification';
@@ -18,7 +22,7 @@ import { UsersRepository } from '../users/users.repository';
 import { linkMail, usernamesMail } from './account-mail-content';
 import { AccountMailer } from './account-mailer';
 import { AccountMailRepository } from './account-mail.repository';
-import type { QueuedMail } from './account-mail.repository';
+import type { MailLimits, QueuedMail } from './account-mail.repository';
 import { AccountMailWorker } from './account-mail.worker';
 import { TOKEN_LIFETIME_MS } from './account-token-lifetime';
 import { AccountTokensRepository } from './account-tokens.repository';
@@ -44,6 +48,8 @@ export const ACCOUNT_PAGES = {
  */
 @Injectable()
 export class AccountActionsService {
+  private readonly limits: MailLimits;
+
   constructor(
     private readonly mailer: AccountMailer,
     private readonly outbox: AccountMailRepository,
@@ -56,7 +62,13 @@ export class AccountActionsService {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(MARKETPLACE_OPTIONS)
     private readonly options: MarketplaceModuleOptions,
-  ) {}
+  ) {
+    this.limits = {
+      perAddressPerHour:
+        options.mailPerAddressPerHour ?? DEFAULT_MAIL_PER_ADDRESS_PER_HOUR,
+      perAppPerHour: options.mailPerAppPerHour ?? DEFAULT_MAIL_PER_APP_PER_HOUR,
+    };
+  }
 
   /**
    * SMTP, and the base of the links: only the configured one, since a
@@ -72,15 +84,19 @@ export class AccountActionsService {
 
   /**
    * Queues a mail in one transaction with what `decide` writes (a token, a
-   * turn of the limit), unless `decide` refuses; then wakes the worker.
+   * turn of the limit), unless the limits per address and app or `decide`
+   * refuse; then wakes the worker. The caller answers alike either way.
    */
   private async queue(
     mail: QueuedMail,
     decide: (tx: MarketplaceTx) => Promise<boolean>,
   ): Promise<void> {
+    const now = this.clock.now();
     const queued = await this.db.transaction(async (tx) => {
+      if (!(await this.outbox.withinLimits(mail, now, this.limits, tx)))
+        return false;
       if (!(await decide(tx))) return false;
-      await this.outbox.enqueue(mail, this.clock.now(), tx);
+      await this.outbox.enqueue(mail, now, tx);
       return true;
     });
     if (queued) this.worker.kick();

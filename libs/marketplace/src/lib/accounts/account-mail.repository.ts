@@ -34,10 +34,47 @@ export type MailOutcome =
 
 /** How long settled rows stay (what the limits per address and app count). */
 const KEPT_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+/** Mail allowed in the last hour: to one address of an app, and by the app. */
+export interface MailLimits {
+  readonly perAddressPerHour: number;
+  readonly perAppPerHour: number;
+}
 
 /** The outbox of account mail (`marketplace.account_mail`). */
 @Injectable()
 export class AccountMailRepository extends MarketplaceRepository {
+  /**
+   * Whether `mail` stays within the app's limits for the hour before `now`,
+   * counting every kind (a shared address gets no more mail for having many
+   * users). Holds the app's outbox lock until `tx` ends, so of concurrent
+   * requests only as many as the limit allows find room.
+   */
+  async withinLimits(
+    mail: QueuedMail,
+    now: Date,
+    limits: MailLimits,
+    tx: MarketplaceTx,
+  ): Promise<boolean> {
+    await tx.rows(
+      `SELECT pg_advisory_xact_lock(hashtext('marketplace.account_mail'), hashtext($1))`,
+      [mail.appKey],
+    );
+    const rows = await tx.rows<{ address: number; app: number }>(
+      `SELECT count(*) FILTER (WHERE mailbox = lower($2))::int AS address,
+              count(*)::int AS app
+         FROM marketplace.account_mail
+        WHERE app_key = $1 AND created_at > $3`,
+      [mail.appKey, mail.to, new Date(now.getTime() - HOUR_MS)],
+    );
+    const counted = rows[0] ?? { address: 0, app: 0 };
+    return (
+      counted.address < limits.perAddressPerHour &&
+      counted.app < limits.perAppPerHour
+    );
+  }
+
   /** Queues a mail, due now; in the transaction of what it tells about. */
   async enqueue(
     mail: QueuedMail,
