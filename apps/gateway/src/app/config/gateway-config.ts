@@ -64,6 +64,7 @@ export interface GatewayConfig {
     readonly maxSchemaBytes: number;
     readonly mailPerAddressPerHour: number;
     readonly mailPerAppPerHour: number;
+    readonly signupsPerClientPerHour: number;
   };
   readonly events: { readonly writeToken?: string };
   /** When set, `/metrics` needs `Authorization: Bearer <token>`. */
@@ -150,6 +151,7 @@ export function loadConfig(
       maxSchemaBytes: vars.MARKETPLACE_MAX_SCHEMA_BYTES,
       mailPerAddressPerHour: vars.MARKETPLACE_MAIL_PER_ADDRESS_PER_HOUR,
       mailPerAppPerHour: vars.MARKETPLACE_MAIL_PER_APP_PER_HOUR,
+      signupsPerClientPerHour: vars.MARKETPLACE_SIGNUPS_PER_CLIENT_PER_HOUR,
     },
     events: { writeToken: vars.EVENTS_WRITE_TOKEN },
     metricsToken: vars.METRICS_TOKEN,

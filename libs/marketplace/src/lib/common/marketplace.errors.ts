@@ -276,6 +276,21 @@ export class MarketplaceError extends DomainError<MarketplaceErrorCode> {
     );
   }
 
+  /** App-credential signups from one client address past the hour's limit. */
+  static tooManySignups(windowEnd: Date, now: Date): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.TooManyRequests,
+      'Too many signups from this address. Please retry later.',
+      `retry after ${windowEnd.toISOString()}`,
+      {
+        retryAfterSeconds: Math.max(
+          1,
+          Math.ceil((windowEnd.getTime() - now.getTime()) / 1000),
+        ),
+      },
+    );
+  }
+
   static tooManyLogins(lockedUntil: Date, now = new Date()): MarketplaceError {
     return new MarketplaceError(
       MarketplaceErrorCode.TooManyRequests,

@@ -25,6 +25,11 @@ export interface MarketplaceModuleOptions {
   readonly mailPerAddressPerHour?: number;
   /** Account mail an app may send in an hour (default 500). */
   readonly mailPerAppPerHour?: number;
+  /**
+   * Signups with app credentials from one client address, per app and
+   * clock hour (default 30); master signups are not counted.
+   */
+  readonly signupsPerClientPerHour?: number;
   /** SMTP of users' account mail (SMTP_URL, ALERTS_FROM); off without. */
   readonly mail?: { readonly smtpUrl?: string; readonly from?: string };
 }

@@ -16,7 +16,12 @@ import type { StoredUser } from '../auth/stored-user';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { isPlainObject } from '../kinvey/kinvey-doc';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
+import {
+  DEFAULT_SIGNUPS_PER_CLIENT_PER_HOUR,
+  MARKETPLACE_OPTIONS,
+} from '../common/marketplace.constants';
 import { MarketplaceError } from '../common/marketplace.errors';
+import type { MarketplaceModuleOptions } from '../common/marketplace.options';
 import {
   checkUserBody,
   clientFields,
@@ -24,6 +29,10 @@ import {
   withImplicitCredentials,
 } from './user-fields';
 import { kmdAfterUpdate } from './email-verification';
+import {
+  SignupCountsRepository,
+  signupWindow,
+} from './signup-counts.repository';
 import { UsersRepository } from './users.repository';
 
 /** Kinvey's user calls: signup, `_me`, get, update, delete. */
@@ -35,15 +44,46 @@ export class UsersService {
     private readonly db: MarketplaceDatabase,
     private readonly sessionTokens: SessionsService,
     private readonly sessions: SessionCache,
+    private readonly signups: SignupCountsRepository,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(MARKETPLACE_OPTIONS)
+    private readonly options: MarketplaceModuleOptions,
   ) {}
 
+  /**
+   * App credentials are public: signups with them are limited per client
+   * address (`client`, which honours X-Forwarded-For only under
+   * TRUST_PROXY), counted before the body is checked. The master secret
+   * is the operator's and is not limited.
+   */
+  private async countSignup(
+    principal: Principal,
+    client: string,
+  ): Promise<void> {
+    if (principal.kind !== 'app') return;
+    const now = this.clock.now();
+    const counted = await this.signups.take(
+      principal.app.appKey,
+      client,
+      now,
+      this.options.signupsPerClientPerHour ??
+        DEFAULT_SIGNUPS_PER_CLIENT_PER_HOUR,
+    );
+    if (!counted)
+      throw MarketplaceError.tooManySignups(signupWindow(now).end, now);
+  }
+
   /** 201 reply: every submitted field, the password as sent, a session. */
-  async signup(principal: Principal, body: unknown): Promise<KinveyDoc> {
+  async signup(
+    principal: Principal,
+    body: unknown,
+    client: string,
+  ): Promise<KinveyDoc> {
     if (principal.kind === 'user')
       throw MarketplaceError.insufficient(
         'signup needs app or master credentials',
       );
+    await this.countSignup(principal, client);
     const input = withImplicitCredentials(body) as Record<string, unknown>;
     const password = checkUserBody(input, true) as string;
     const now = this.clock.now();

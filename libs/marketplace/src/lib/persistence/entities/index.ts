@@ -9,6 +9,7 @@ import { LoginAttemptEntity } from './login-attempt.entity';
 import { RecordTombstoneEntity } from './record-tombstone.entity';
 import { RecordUniqueValueEntity } from './record-unique-value.entity';
 import { RecordEntity } from './record.entity';
+import { SignupCountEntity } from './signup-count.entity';
 import { UserTokenEntity } from './user-token.entity';
 import { UserEntity } from './user.entity';
 
@@ -21,6 +22,7 @@ export const MARKETPLACE_ENTITIES = [
   AccountMailQuietEntity,
   AccountMailEntity,
   LoginAttemptEntity,
+  SignupCountEntity,
   CollectionEntity,
   RecordEntity,
   RecordTombstoneEntity,

@@ -8,6 +8,7 @@ import { CreateAccountTokens1795800000001 } from './1795800000001-CreateAccountT
 import { CreateAccountMailQuiet1795800000100 } from './1795800000100-CreateAccountMailQuiet';
 import { AddRecordUniqueValues1795800000200 } from './1795800000200-AddRecordUniqueValues';
 import { CreateAccountMail1795932022099 } from './1795932022099-CreateAccountMail';
+import { CreateSignupCounts1795933737415 } from './1795933737415-CreateSignupCounts';
 
 /** Every migration of the marketplace schema, oldest first. */
 export const MARKETPLACE_MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MARKETPLACE_MIGRATIONS = [
   CreateAccountMailQuiet1795800000100,
   AddRecordUniqueValues1795800000200,
   CreateAccountMail1795932022099,
+  CreateSignupCounts1795933737415,
 ];
