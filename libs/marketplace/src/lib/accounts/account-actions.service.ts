@@ -27,6 +27,7 @@ import { AccountMailWorker } from './account-mail.worker';
 import { TOKEN_LIFETIME_MS } from './account-token-lifetime';
 import { AccountTokensRepository } from './account-tokens.repository';
 import type { AccountTokenKind } from './account-tokens.repository';
+
 /**
  * One mail of a kind per user in this time: app credentials are public, so
  * anyone could otherwise mail a user reset links without end.
@@ -43,8 +44,7 @@ export const ACCOUNT_PAGES = {
  * Kinvey's account e-mail: password reset, e-mail verification and
  * forgotten usernames, mailed with single-use, expiring, hashed tokens.
  * Mail is queued in the transaction that decides it and sent by the
- * worker, so an answer never waits on SMTP (nor tells, by its time,
- * whether a mail went).
+ * worker, so an answer never waits on SMTP.
  */
 @Injectable()
 export class AccountActionsService {
