@@ -1,4 +1,4 @@
-import { SmtpSink } from '@quitanda/testing';
+import { SmtpSink, freePort } from '@quitanda/testing';
 import type { ReceivedMail } from '@quitanda/testing';
 import {
   Acl,
@@ -43,9 +43,14 @@ describe('an app on kinvey-js-sdk 7.0.0 (e2e)', () => {
 
   beforeAll(async () => {
     smtp = await SmtpSink.start();
+    // Account mail's links are built only on the configured base, so the
+    // gateway is told where it listens.
+    const port = await freePort();
     gw = await startTestGateway({
       SMTP_URL: smtp.url,
       ALERTS_FROM: 'Todo <accounts@todo.test>',
+      PORT: String(port),
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     });
     const env = { DATABASE_URL: gw.databaseUrl, DATA_DIR: gw.dataDir };
     const created = await runCli(

@@ -69,6 +69,9 @@ describe('the first screen a person reads (e2e)', () => {
     expect(screen).toMatch(/^ {2}Docs {5}http:\/\/127\.0\.0\.1:\d+\/docs$/m);
     expect(screen).toMatch(/^ {2}Web UI {3}http:\/\/127\.0\.0\.1:\d+\/$/m);
     expect(screen).toMatch(/^ {2}Database {1}PostgreSQL \(DATABASE_URL\)$/m);
+    expect(screen).toMatch(
+      /^ {2}Mail {5}account mail off until PUBLIC_BASE_URL is set$/m,
+    );
     expect(screen).toContain(
       `Sign-in  credentials are in ${join(dataDir, 'initial-credentials.json')}`,
     );

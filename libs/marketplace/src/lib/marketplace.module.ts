@@ -49,6 +49,9 @@ import { UsersService } from './users/users.service';
 import { KinveyImportService } from './import/kinvey-import.service';
 import { AccountActionsService } from './accounts/account-actions.service';
 import { AccountMailer } from './accounts/account-mailer';
+import { SignupCountsRepository } from './users/signup-counts.repository';
+import { AccountMailRepository } from './accounts/account-mail.repository';
+import { AccountMailWorker } from './accounts/account-mail.worker';
 import { AccountPagesController } from './accounts/account-pages.controller';
 import { AccountTokensRepository } from './accounts/account-tokens.repository';
 import { COLLECTION_COMMANDS } from './cli/collections-cli.commands';
@@ -74,6 +77,7 @@ const MARKETPLACE_PROVIDERS = [
   LoginAttemptsPurgeService,
   SessionsService,
   UsersService,
+  SignupCountsRepository,
   UserQueryService,
   AuthService,
   KinveyAuthGuard,
@@ -86,6 +90,8 @@ const MARKETPLACE_PROVIDERS = [
   MatchRepository,
   MatchService,
   AccountMailer,
+  AccountMailRepository,
+  AccountMailWorker,
   AccountTokensRepository,
   AccountActionsService,
 ];

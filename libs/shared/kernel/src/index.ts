@@ -23,6 +23,7 @@ export {
   DUMMY_PASSWORD_HASH,
 } from './lib/passwords';
 export { BoundedMap } from './lib/bounded-map';
+export { SerialRunner } from './lib/serial-runner';
 export { smtpTransport } from './lib/smtp-transport';
 export { READINESS_DETAILS, ReadinessDetails } from './lib/readiness-details';
 export {

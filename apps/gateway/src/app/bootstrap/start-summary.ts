@@ -34,6 +34,10 @@ export function listeningLine(
       ...(config.contexts.has('error-tracking') ? { ui: `${base}/` } : {}),
       contexts: [...config.contexts],
       database,
+      // Mailed links are built only on a configured base, never on a Host.
+      ...(config.contexts.has('marketplace') && !config.publicBaseUrl
+        ? { mail: 'account mail off until PUBLIC_BASE_URL is set' }
+        : {}),
     },
     msg: 'Quitanda is listening',
   };
@@ -104,6 +108,9 @@ export function firstScreen(
     row('Docs', docs),
     ...(ui ? [row('Web UI', ui)] : []),
     row('Database', database),
+    ...(listening.fields['mail']
+      ? [row('Mail', listening.fields['mail'])]
+      : []),
   ];
   if (signIn) {
     lines.push(

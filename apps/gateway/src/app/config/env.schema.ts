@@ -36,6 +36,9 @@ import {
   DEFAULT_MAX_BODY_BYTES as DEFAULT_MARKETPLACE_MAX_BODY_BYTES,
   DEFAULT_MAX_COLLECTIONS,
   DEFAULT_MAX_SCHEMA_BYTES,
+  DEFAULT_MAIL_PER_ADDRESS_PER_HOUR,
+  DEFAULT_MAIL_PER_APP_PER_HOUR,
+  DEFAULT_SIGNUPS_PER_CLIENT_PER_HOUR,
   DEFAULT_MAX_UPLOAD_BYTES,
   DEFAULT_SESSION_CACHE_SECONDS,
   DEFAULT_TOKEN_LIFETIME_DAYS,
@@ -334,6 +337,21 @@ export class EnvironmentVariables {
   @Transform(toInt)
   @IntRange(1024, 1024 * 1024)
   MARKETPLACE_MAX_SCHEMA_BYTES = DEFAULT_MAX_SCHEMA_BYTES;
+
+  /** Account mail one address may get from an app in an hour. */
+  @Transform(toInt)
+  @IntRange(1, 1_000)
+  MARKETPLACE_MAIL_PER_ADDRESS_PER_HOUR = DEFAULT_MAIL_PER_ADDRESS_PER_HOUR;
+
+  /** Account mail one app may send in an hour. */
+  @Transform(toInt)
+  @IntRange(1, 1_000_000)
+  MARKETPLACE_MAIL_PER_APP_PER_HOUR = DEFAULT_MAIL_PER_APP_PER_HOUR;
+
+  /** Signups with app credentials from one client address, per app and hour. */
+  @Transform(toInt)
+  @IntRange(1, 1_000_000)
+  MARKETPLACE_SIGNUPS_PER_CLIENT_PER_HOUR = DEFAULT_SIGNUPS_PER_CLIENT_PER_HOUR;
 
   @Transform(toInt)
   @IntRange(1, 200)

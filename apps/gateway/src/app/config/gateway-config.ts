@@ -62,6 +62,9 @@ export interface GatewayConfig {
     readonly sessionCacheSeconds: number;
     readonly maxCollections: number;
     readonly maxSchemaBytes: number;
+    readonly mailPerAddressPerHour: number;
+    readonly mailPerAppPerHour: number;
+    readonly signupsPerClientPerHour: number;
   };
   readonly events: { readonly writeToken?: string };
   /** When set, `/metrics` needs `Authorization: Bearer <token>`. */
@@ -146,6 +149,9 @@ export function loadConfig(
       sessionCacheSeconds: vars.MARKETPLACE_SESSION_CACHE_SECONDS,
       maxCollections: vars.MARKETPLACE_MAX_COLLECTIONS,
       maxSchemaBytes: vars.MARKETPLACE_MAX_SCHEMA_BYTES,
+      mailPerAddressPerHour: vars.MARKETPLACE_MAIL_PER_ADDRESS_PER_HOUR,
+      mailPerAppPerHour: vars.MARKETPLACE_MAIL_PER_APP_PER_HOUR,
+      signupsPerClientPerHour: vars.MARKETPLACE_SIGNUPS_PER_CLIENT_PER_HOUR,
     },
     events: { writeToken: vars.EVENTS_WRITE_TOKEN },
     metricsToken: vars.METRICS_TOKEN,

@@ -8,12 +8,17 @@ import {
   userCaller,
 } from '../../testing/principals';
 import { CredentialsRepository } from '../auth/credentials.repository';
+import { MARKETPLACE_OPTIONS } from '../common/marketplace.constants';
 import { SessionCache } from '../auth/session-cache';
 import { MarketplaceErrorCode } from '../common/marketplace.errors';
 import { UsersRepository } from '../users/users.repository';
 import { AccountActionsService } from './account-actions.service';
-import type { AccountEmail } from './account-mailer';
+import { MarketplaceDatabase } from '../persistence/marketplace-database';
+import type { MarketplaceTx } from '../persistence/marketplace-database';
 import { AccountMailer } from './account-mailer';
+import { AccountMailRepository } from './account-mail.repository';
+import type { QueuedMail } from './account-mail.repository';
+import { AccountMailWorker } from './account-mail.worker';
 import { AccountTokensRepository } from './account-tokens.repository';
 
 const BASE = 'https://api.example';
@@ -26,24 +31,37 @@ const ANA = testUser('u1', {
     _kmd: { lmt: 'x' },
   },
 });
+/** The transaction the service hands to repositories. */
+const TX = { rows: jest.fn() } as unknown as MarketplaceTx;
 const TOKEN = { appKey: 'kid_test', userId: 'u1', email: 'ana@example.org' };
 
 describe('AccountActionsService', () => {
   let service: AccountActionsService;
   let mailer: jest.Mocked<AccountMailer>;
+  let outbox: jest.Mocked<AccountMailRepository>;
+  let worker: jest.Mocked<AccountMailWorker>;
   let tokens: jest.Mocked<AccountTokensRepository>;
   let users: jest.Mocked<UsersRepository>;
   let credentials: jest.Mocked<CredentialsRepository>;
   let sessions: jest.Mocked<SessionCache>;
   let mailOn: boolean;
+  let options: { publicBaseUrl?: string };
   const clock = new FixedClock('2026-06-01T10:00:00.000Z');
 
   beforeEach(async () => {
+    options = { publicBaseUrl: BASE };
     const built = await newTestService(AccountActionsService, [
       { provide: CLOCK, useValue: clock },
+      { provide: MARKETPLACE_OPTIONS, useValue: options },
     ]);
     service = built.sut;
     mailer = built.mock(AccountMailer);
+    outbox = built.mock(AccountMailRepository);
+    worker = built.mock(AccountMailWorker);
+    outbox.withinLimits.mockResolvedValue(true);
+    built
+      .mock(MarketplaceDatabase)
+      .transaction.mockImplementation((work) => work(TX));
     tokens = built.mock(AccountTokensRepository);
     users = built.mock(UsersRepository);
     credentials = built.mock(CredentialsRepository);
@@ -56,32 +74,72 @@ describe('AccountActionsService', () => {
     tokens.live.mockResolvedValue(TOKEN);
   });
 
-  /** The one mail sent, and the token its link carries. */
-  function mailed(): { email: AccountEmail; token: string; link: URL } {
-    expect(mailer.send).toHaveBeenCalledTimes(1);
-    const email = mailer.send.mock.calls[0]?.[0] as AccountEmail;
+  /** The one mail queued, in the transaction, and the worker woken. */
+  function queued(): QueuedMail {
+    expect(outbox.enqueue).toHaveBeenCalledTimes(1);
+    expect(outbox.enqueue).toHaveBeenCalledWith(
+      expect.anything(),
+      clock.now(),
+      TX,
+    );
+    expect(worker.kick).toHaveBeenCalledTimes(1);
+    return outbox.enqueue.mock.calls[0]?.[0] as QueuedMail;
+  }
+
+  /** The one mail queued, and the token its link carries. */
+  function mailed(): { email: QueuedMail; token: string; link: URL } {
+    const email = queued();
     const link = new URL(/https:\S+/.exec(email.text)?.[0] ?? '');
     return { email, token: link.searchParams.get('token') ?? '', link };
   }
 
-  it('answers every mail call with FeatureUnavailable while mail is off', async () => {
-    mailOn = false;
-    const calls = [
-      service.initiatePasswordReset(appCaller(), 'ana', BASE),
-      service.initiateEmailVerification(appCaller(), 'ana', BASE),
-      service.forgotUsername(appCaller(), { email: 'ana@example.org' }),
-    ];
-    for (const call of calls)
-      await expect(call).rejects.toMatchObject({
-        code: MarketplaceErrorCode.FeatureUnavailable,
-      });
-    expect(credentials.findByUsername).not.toHaveBeenCalled();
-    expect(tokens.usernamesByEmail).not.toHaveBeenCalled();
+  it.each([
+    ['mail is off', () => (mailOn = false), 'not available'],
+    [
+      'PUBLIC_BASE_URL is unset',
+      () => delete options.publicBaseUrl,
+      'PUBLIC_BASE_URL',
+    ],
+  ])(
+    'answers every mail call with FeatureUnavailable while %s, reading nothing',
+    async (_case, turnOff, named) => {
+      turnOff();
+      const calls = [
+        service.initiatePasswordReset(appCaller(), 'ana'),
+        service.initiateEmailVerification(appCaller(), 'ana'),
+        service.forgotUsername(appCaller(), { email: 'ana@example.org' }),
+      ];
+      for (const call of calls)
+        await expect(call).rejects.toMatchObject({
+          code: MarketplaceErrorCode.FeatureUnavailable,
+          message: expect.stringContaining(named),
+        });
+      expect(credentials.findByUsername).not.toHaveBeenCalled();
+      expect(tokens.usernamesByEmail).not.toHaveBeenCalled();
+    },
+  );
+
+  it('queues nothing, and takes no token or turn, past the limits per address and app', async () => {
+    outbox.withinLimits.mockResolvedValue(false);
+    tokens.usernamesByEmail.mockResolvedValue(['ana']);
+    await service.initiatePasswordReset(appCaller(), 'ana');
+    await service.initiateEmailVerification(appCaller(), 'ana');
+    await service.forgotUsername(appCaller(), { email: 'ana@example.org' });
+    expect(outbox.withinLimits).toHaveBeenCalledWith(
+      expect.objectContaining({ appKey: 'kid_test', to: 'ana@example.org' }),
+      clock.now(),
+      { perAddressPerHour: 5, perAppPerHour: 500 },
+      TX,
+    );
+    expect(tokens.insert).not.toHaveBeenCalled();
+    expect(tokens.takeMailTurn).not.toHaveBeenCalled();
+    expect(outbox.enqueue).not.toHaveBeenCalled();
+    expect(worker.kick).not.toHaveBeenCalled();
   });
 
   describe('password reset', () => {
     it('mails a one-hour link whose token is stored only as its digest, once a minute at most', async () => {
-      await service.initiatePasswordReset(appCaller(), 'ana', BASE);
+      await service.initiatePasswordReset(appCaller(), 'ana');
       expect(credentials.findByUsername).toHaveBeenCalledWith(
         'kid_test',
         'ana',
@@ -99,6 +157,7 @@ describe('AccountActionsService', () => {
         new Date('2026-06-01T11:00:00.000Z'),
         clock.now(),
         60_000,
+        TX,
       );
     });
 
@@ -106,29 +165,30 @@ describe('AccountActionsService', () => {
       credentials.findByUsername.mockResolvedValue(
         testUser('u2', { username: 'bia@example.org' }),
       );
-      await service.initiatePasswordReset(masterOf(), 'bia@example.org', BASE);
+      await service.initiatePasswordReset(masterOf(), 'bia@example.org');
       expect(mailed().email.to).toBe('bia@example.org');
     });
 
     it('answers alike, mailing nothing, for unknown, disabled and address-less users and within the quiet minute', async () => {
       credentials.findByUsername.mockResolvedValueOnce(undefined);
-      await service.initiatePasswordReset(appCaller(), 'nobody', BASE);
+      await service.initiatePasswordReset(appCaller(), 'nobody');
       credentials.findByUsername.mockResolvedValueOnce({
         ...ANA,
         disabled: true,
       });
-      await service.initiatePasswordReset(appCaller(), 'ana', BASE);
+      await service.initiatePasswordReset(appCaller(), 'ana');
       credentials.findByUsername.mockResolvedValueOnce(testUser('u3'));
-      await service.initiatePasswordReset(appCaller(), 'u3', BASE);
+      await service.initiatePasswordReset(appCaller(), 'u3');
       expect(tokens.insert).not.toHaveBeenCalled();
       tokens.insert.mockResolvedValue(false);
-      await service.initiatePasswordReset(appCaller(), 'ana', BASE);
-      expect(mailer.send).not.toHaveBeenCalled();
+      await service.initiatePasswordReset(appCaller(), 'ana');
+      expect(outbox.enqueue).not.toHaveBeenCalled();
+      expect(worker.kick).not.toHaveBeenCalled();
     });
 
     it('is not for users themselves', async () => {
       await expect(
-        service.initiatePasswordReset(userCaller(ANA), 'ana', BASE),
+        service.initiatePasswordReset(userCaller(ANA), 'ana'),
       ).rejects.toMatchObject({
         code: MarketplaceErrorCode.InsufficientCredentials,
       });
@@ -216,7 +276,7 @@ describe('AccountActionsService', () => {
 
   describe('e-mail verification', () => {
     it('mails a user its own verification link', async () => {
-      await service.initiateEmailVerification(userCaller(ANA), 'ana', BASE);
+      await service.initiateEmailVerification(userCaller(ANA), 'ana');
       const { email, token, link } = mailed();
       expect(email).toMatchObject({
         to: 'ana@example.org',
@@ -230,6 +290,7 @@ describe('AccountActionsService', () => {
         expect.any(Date),
         clock.now(),
         60_000,
+        TX,
       );
     });
 
@@ -250,7 +311,7 @@ describe('AccountActionsService', () => {
           },
         },
       });
-      await service.initiateEmailVerification(appCaller(), 'ana', BASE);
+      await service.initiateEmailVerification(appCaller(), 'ana');
       expect(users.setEmailVerification).toHaveBeenCalledWith(
         'kid_test',
         'u1',
@@ -266,20 +327,20 @@ describe('AccountActionsService', () => {
 
     it('records nothing when no mail goes (one a minute per user)', async () => {
       tokens.insert.mockResolvedValueOnce(false);
-      await service.initiateEmailVerification(appCaller(), 'ana', BASE);
-      expect(mailer.send).not.toHaveBeenCalled();
+      await service.initiateEmailVerification(appCaller(), 'ana');
+      expect(outbox.enqueue).not.toHaveBeenCalled();
       expect(users.setEmailVerification).not.toHaveBeenCalled();
     });
 
     it('refuses another user’s address, an unknown or disabled user and a user without address', async () => {
       await expect(
-        service.initiateEmailVerification(userCaller('u9'), 'ana', BASE),
+        service.initiateEmailVerification(userCaller('u9'), 'ana'),
       ).rejects.toMatchObject({
         code: MarketplaceErrorCode.InsufficientCredentials,
       });
       credentials.findByUsername.mockResolvedValueOnce(undefined);
       await expect(
-        service.initiateEmailVerification(appCaller(), 'x', BASE),
+        service.initiateEmailVerification(appCaller(), 'x'),
       ).rejects.toMatchObject({
         code: MarketplaceErrorCode.UserNotFound,
       });
@@ -288,13 +349,13 @@ describe('AccountActionsService', () => {
         disabled: true,
       });
       await expect(
-        service.initiateEmailVerification(appCaller(), 'ana', BASE),
+        service.initiateEmailVerification(appCaller(), 'ana'),
       ).rejects.toMatchObject({
         code: MarketplaceErrorCode.UserNotFound,
       });
       credentials.findByUsername.mockResolvedValueOnce(testUser('u3'));
       await expect(
-        service.initiateEmailVerification(appCaller(), 'u3', BASE),
+        service.initiateEmailVerification(appCaller(), 'u3'),
       ).rejects.toMatchObject({
         code: MarketplaceErrorCode.BadRequest,
         debug: 'email',
@@ -351,7 +412,7 @@ describe('AccountActionsService', () => {
       await service.forgotUsername(appCaller(), { email: ' Ana@Example.org' });
       expect(tokens.usernamesByEmail).toHaveBeenCalledWith(
         'kid_test',
-        ' Ana@Example.org',
+        'Ana@Example.org',
       );
       expect(tokens.takeMailTurn).toHaveBeenCalledWith(
         'kid_test',
@@ -359,12 +420,14 @@ describe('AccountActionsService', () => {
         'ana@example.org',
         clock.now(),
         60_000,
+        TX,
       );
-      expect(mailer.send).toHaveBeenCalledTimes(1);
-      expect(mailer.send).toHaveBeenCalledWith({
-        to: ' Ana@Example.org',
+      expect(queued()).toEqual({
+        appKey: 'kid_test',
+        kind: 'forgot-username',
+        to: 'Ana@Example.org',
         subject: 'Your username',
-        text: expect.stringContaining('\n\nana\nana2\n'),
+        text: expect.stringContaining('\n\n"ana"\n"ana2"\n'),
       });
     });
 
@@ -375,11 +438,18 @@ describe('AccountActionsService', () => {
       tokens.usernamesByEmail.mockResolvedValue(['ana']);
       tokens.takeMailTurn.mockResolvedValue(false);
       await service.forgotUsername(appCaller(), { email: 'ana@example.org' });
-      expect(mailer.send).not.toHaveBeenCalled();
+      expect(outbox.enqueue).not.toHaveBeenCalled();
+      expect(worker.kick).not.toHaveBeenCalled();
     });
 
     it('needs an address and app or master credentials', async () => {
-      for (const body of [{}, { email: '' }, { email: 3 }, 'ana@example.org'])
+      for (const body of [
+        {},
+        { email: '' },
+        { email: ' ' },
+        { email: 3 },
+        'ana@example.org',
+      ])
         await expect(
           service.forgotUsername(masterOf(), body),
         ).rejects.toMatchObject({

@@ -5,21 +5,33 @@ import type { Clock } from '@quitanda/kernel';
 import { CredentialsRepository } from '../auth/credentials.repository';
 import type { Principal } from '../auth/principal';
 import { SessionCache } from '../auth/session-cache';
-import { loginEmail } from '../auth/sessions.service';
 import { isPlainObject } from '../kinvey/kinvey-doc';
-import { MarketplaceError } from '../common/marketplace.errors';
 import {
+  DEFAULT_MAIL_PER_ADDRESS_PER_HOUR,
+  DEFAULT_MAIL_PER_APP_PER_HOUR,
+  MARKETPLACE_OPTIONS,
+} from '../common/marketplace.constants';
+import { MarketplaceError } from '../common/marketplace.errors';
+import type { MarketplaceModuleOptions } from '../common/marketplace.options';
+import {
+  isCurrentAddress,
   verificationConfirmed,
   verificationSent,
 } from '../users/email-verification';
+import { isMailbox, mailboxOf } from '../users/mailbox';
+import { MarketplaceDatabase } from '../persistence/marketplace-database';
+import type { MarketplaceTx } from '../persistence/marketplace-database';
 import { checkUserBody } from '../users/user-fields';
 import { UsersRepository } from '../users/users.repository';
+import { linkMail, usernamesMail } from './account-mail-content';
 import { AccountMailer } from './account-mailer';
+import { AccountMailRepository } from './account-mail.repository';
+import type { MailLimits, QueuedMail } from './account-mail.repository';
+import { AccountMailWorker } from './account-mail.worker';
+import { TOKEN_LIFETIME_MS } from './account-token-lifetime';
 import { AccountTokensRepository } from './account-tokens.repository';
 import type { AccountTokenKind } from './account-tokens.repository';
 
-/** How long a mailed link works. */
-const TOKEN_LIFETIME_MS = 3_600_000;
 /**
  * One mail of a kind per user in this time: app credentials are public, so
  * anyone could otherwise mail a user reset links without end.
@@ -35,20 +47,64 @@ export const ACCOUNT_PAGES = {
 /**
  * Kinvey's account e-mail: password reset, e-mail verification and
  * forgotten usernames, mailed with single-use, expiring, hashed tokens.
+ * Mail is queued in the transaction that decides it and sent by the
+ * worker, so an answer never waits on SMTP.
  */
 @Injectable()
 export class AccountActionsService {
+  private readonly limits: MailLimits;
+
   constructor(
     private readonly mailer: AccountMailer,
+    private readonly outbox: AccountMailRepository,
+    private readonly worker: AccountMailWorker,
+    private readonly db: MarketplaceDatabase,
     private readonly tokens: AccountTokensRepository,
     private readonly users: UsersRepository,
     private readonly credentials: CredentialsRepository,
     private readonly sessions: SessionCache,
     @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+    @Inject(MARKETPLACE_OPTIONS)
+    private readonly options: MarketplaceModuleOptions,
+  ) {
+    this.limits = {
+      perAddressPerHour:
+        options.mailPerAddressPerHour ?? DEFAULT_MAIL_PER_ADDRESS_PER_HOUR,
+      perAppPerHour: options.mailPerAppPerHour ?? DEFAULT_MAIL_PER_APP_PER_HOUR,
+    };
+  }
 
-  private requireMail(what: string): void {
+  /**
+   * SMTP, and the base of the links: only the configured one, since a
+   * request's Host header is the caller's choice (a reset link on it hands
+   * the token to whoever sent the request).
+   */
+  private requireMail(what: string): string {
     if (!this.mailer.enabled) throw MarketplaceError.needsInfrastructure(what);
+    const base = this.options.publicBaseUrl;
+    if (!base) throw MarketplaceError.accountMailNeedsBaseUrl(what);
+    return base;
+  }
+
+  /**
+   * Queues a mail in one transaction with what `decide` writes (a token, a
+   * turn of the limit), unless the limits per address and app or `decide`
+   * refuse; then wakes the worker. The caller answers alike either way.
+   */
+  private async queue(
+    mail: QueuedMail,
+    decide: (tx: MarketplaceTx) => Promise<boolean>,
+  ): Promise<boolean> {
+    const now = this.clock.now();
+    const queued = await this.db.transaction(async (tx) => {
+      if (!(await this.outbox.withinLimits(mail, now, this.limits, tx)))
+        return false;
+      if (!(await decide(tx))) return false;
+      await this.outbox.enqueue(mail, now, tx);
+      return true;
+    });
+    if (queued) this.worker.kick();
+    return queued;
   }
 
   private async mailLink(
@@ -60,45 +116,34 @@ export class AccountActionsService {
   ): Promise<boolean> {
     const token = randomToken(24);
     const now = this.clock.now();
-    const stored = await this.tokens.insert(
-      hashToken(token),
-      kind,
-      { appKey, userId, email },
-      new Date(now.getTime() + TOKEN_LIFETIME_MS),
-      now,
-      MAIL_QUIET_MS,
-    );
-    // Answered alike either way: the caller learns nothing of the user.
-    if (!stored) return false;
     const link = `${base}/account/${appKey}/${ACCOUNT_PAGES[kind]}?token=${token}`;
-    await this.mailer.send(
-      kind === 'password-reset'
-        ? {
-            to: email,
-            subject: 'Reset your password',
-            text: `Someone asked to reset the password of your account. To choose a new one, open this link within an hour:\n\n${link}\n\nIf it was not you, ignore this message.`,
-          }
-        : {
-            to: email,
-            subject: 'Confirm your e-mail address',
-            text: `To confirm this address for your account, open this link within an hour:\n\n${link}\n`,
-          },
+    // Answered alike either way: the caller learns nothing of the user.
+    return this.queue(
+      { appKey, kind, to: email, ...linkMail(kind, link) },
+      (tx) =>
+        this.tokens.insert(
+          hashToken(token),
+          kind,
+          { appKey, userId, email },
+          new Date(now.getTime() + TOKEN_LIFETIME_MS),
+          now,
+          MAIL_QUIET_MS,
+          tx,
+        ),
     );
-    return true;
   }
 
   /** 204 whether or not the user exists: the answer tells no one who does. */
   async initiatePasswordReset(
     principal: Principal,
     username: string,
-    base: string,
   ): Promise<void> {
-    this.requireMail('Password reset');
+    const base = this.requireMail('Password reset');
     if (principal.kind === 'user')
       throw MarketplaceError.insufficient('needs app or master credentials');
     const appKey = principal.app.appKey;
     const user = await this.credentials.findByUsername(appKey, username);
-    const email = user && !user.disabled ? loginEmail(user.doc) : undefined;
+    const email = user && !user.disabled ? mailboxOf(user.doc) : undefined;
     if (user && email)
       await this.mailLink('password-reset', appKey, user.id, email, base);
   }
@@ -106,9 +151,8 @@ export class AccountActionsService {
   async initiateEmailVerification(
     principal: Principal,
     username: string,
-    base: string,
   ): Promise<void> {
-    this.requireMail('E-mail verification');
+    const base = this.requireMail('E-mail verification');
     const appKey = principal.app.appKey;
     if (principal.kind === 'user' && principal.user.username !== username)
       throw MarketplaceError.insufficient(
@@ -116,7 +160,7 @@ export class AccountActionsService {
       );
     const user = await this.credentials.findByUsername(appKey, username);
     if (!user || user.disabled) throw MarketplaceError.userNotFound(username);
-    const email = loginEmail(user.doc);
+    const email = mailboxOf(user.doc);
     if (!email)
       throw MarketplaceError.badRequest(
         'The user has no e-mail address.',
@@ -143,29 +187,38 @@ export class AccountActionsService {
     this.requireMail('Forgot username');
     if (principal.kind === 'user')
       throw MarketplaceError.insufficient('needs app or master credentials');
-    const email = isPlainObject(body) ? body['email'] : undefined;
-    if (typeof email !== 'string' || !email)
+    const given = isPlainObject(body) ? body['email'] : undefined;
+    const email = typeof given === 'string' ? given.trim() : '';
+    if (!email)
       throw MarketplaceError.incompleteBody('email is required.', 'email');
-    const usernames = await this.tokens.usernamesByEmail(
-      principal.app.appKey,
-      email,
-    );
+    // One mailbox: a list would mail every address on it.
+    if (!isMailbox(email))
+      throw MarketplaceError.badRequest(
+        'email must be one e-mail address.',
+        'email',
+      );
+    const appKey = principal.app.appKey;
+    const usernames = await this.tokens.usernamesByEmail(appKey, email);
     if (usernames.length === 0) return;
     // Limited as the other account mail, per address (any case, as mail
     // systems deliver it), and answered alike either way.
-    const turn = await this.tokens.takeMailTurn(
-      principal.app.appKey,
-      'forgot-username',
-      email.trim().toLowerCase(),
-      this.clock.now(),
-      MAIL_QUIET_MS,
-    );
-    if (turn)
-      await this.mailer.send({
+    await this.queue(
+      {
+        appKey,
+        kind: 'forgot-username',
         to: email,
-        subject: 'Your username',
-        text: `The usernames registered with this address:\n\n${usernames.join('\n')}\n`,
-      });
+        ...usernamesMail(usernames),
+      },
+      (tx) =>
+        this.tokens.takeMailTurn(
+          appKey,
+          'forgot-username',
+          email.toLowerCase(),
+          this.clock.now(),
+          MAIL_QUIET_MS,
+          tx,
+        ),
+    );
   }
 
   /** Whether a page's token still works (the page then shows its form). */
@@ -222,7 +275,9 @@ export class AccountActionsService {
     );
     if (!taken) return false;
     const user = await this.users.findById(appKey, taken.userId);
-    if (!user || user.disabled) return false;
+    // A link mailed to an address the user has since changed confirms nothing.
+    if (!user || user.disabled || !isCurrentAddress(user.doc, taken.email))
+      return false;
     await this.users.setEmailVerification(
       appKey,
       user.id,

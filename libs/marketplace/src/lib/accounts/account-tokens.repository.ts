@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
+import type { MarketplaceTx } from '../persistence/marketplace-database';
 import { MarketplaceRepository } from '../persistence/marketplace-repository';
 
 export type AccountTokenKind = 'password-reset' | 'email-verification';
@@ -46,8 +47,9 @@ export class AccountTokensRepository extends MarketplaceRepository {
     expiresAt: Date,
     now: Date,
     quietMs = 0,
+    tx: MarketplaceTx = this.sql,
   ): Promise<boolean> {
-    const rows = await this.sql.rows(
+    const rows = await tx.rows(
       `WITH turn AS (${TAKE_TURN}),
             expired AS (DELETE FROM marketplace.account_tokens WHERE expires_at <= $4)
        INSERT INTO marketplace.account_tokens (digest, app_key, user_id, kind, email, expires_at)
@@ -77,8 +79,9 @@ export class AccountTokensRepository extends MarketplaceRepository {
     recipient: string,
     now: Date,
     quietMs: number,
+    tx: MarketplaceTx = this.sql,
   ): Promise<boolean> {
-    const rows = await this.sql.rows(TAKE_TURN, [
+    const rows = await tx.rows(TAKE_TURN, [
       appKey,
       kind,
       recipient,

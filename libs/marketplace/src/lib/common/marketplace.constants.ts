@@ -16,6 +16,12 @@ export const DEFAULT_SESSION_CACHE_SECONDS = 5;
 export const DEFAULT_URL_TTL_SECONDS = 3600;
 export const DEFAULT_MAX_COLLECTIONS = 100;
 export const DEFAULT_MAX_SCHEMA_BYTES = 64 * 1024;
+/** Account mail one address may get from an app in an hour, all kinds. */
+export const DEFAULT_MAIL_PER_ADDRESS_PER_HOUR = 5;
+/** Account mail one app may send in an hour. */
+export const DEFAULT_MAIL_PER_APP_PER_HOUR = 500;
+/** Signups with app credentials from one client address, per app and hour. */
+export const DEFAULT_SIGNUPS_PER_CLIENT_PER_HOUR = 30;
 /** Kinvey refuses queries that would return more than this without a limit. */
 export const RESULT_SET_CAP = 10_000;
 /** Statement timeout of queries that use regular expressions. */

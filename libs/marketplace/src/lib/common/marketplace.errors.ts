@@ -191,6 +191,17 @@ export class MarketplaceError extends DomainError<MarketplaceErrorCode> {
     );
   }
 
+  /**
+   * Account mail while `PUBLIC_BASE_URL` is unset: its links would have to
+   * follow the request's Host header, which the caller chooses.
+   */
+  static accountMailNeedsBaseUrl(what: string): MarketplaceError {
+    return MarketplaceError.featureUnavailable(
+      'PUBLIC_BASE_URL is not set',
+      `${what} is off on this backend until its operator sets PUBLIC_BASE_URL, the public address its mailed links use.`,
+    );
+  }
+
   static resultSetTooLarge(cap: number): MarketplaceError {
     return new MarketplaceError(
       MarketplaceErrorCode.ResultSetSizeExceeded,
@@ -297,6 +308,21 @@ export class MarketplaceError extends DomainError<MarketplaceErrorCode> {
       MarketplaceErrorCode.RequestEntityTooLarge,
       'The file is larger than this backend accepts.',
       debug,
+    );
+  }
+
+  /** App-credential signups from one client address past the hour's limit. */
+  static tooManySignups(windowEnd: Date, now: Date): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.TooManyRequests,
+      'Too many signups from this address. Please retry later.',
+      `retry after ${windowEnd.toISOString()}`,
+      {
+        retryAfterSeconds: Math.max(
+          1,
+          Math.ceil((windowEnd.getTime() - now.getTime()) / 1000),
+        ),
+      },
     );
   }
 

@@ -21,6 +21,15 @@ export interface MarketplaceModuleOptions {
   readonly maxCollections?: number;
   /** Largest JSON Schema of a collection, in bytes (default 64 KiB). */
   readonly maxSchemaBytes?: number;
+  /** Account mail an address may get from an app in an hour (default 5). */
+  readonly mailPerAddressPerHour?: number;
+  /** Account mail an app may send in an hour (default 500). */
+  readonly mailPerAppPerHour?: number;
+  /**
+   * Signups with app credentials from one client address, per app and
+   * clock hour (default 30); master signups are not counted.
+   */
+  readonly signupsPerClientPerHour?: number;
   /** SMTP of users' account mail (SMTP_URL, ALERTS_FROM); off without. */
   readonly mail?: { readonly smtpUrl?: string; readonly from?: string };
 }

@@ -35,14 +35,3 @@ export function fileReadBaseUrl(
   const base = publicBaseUrl(req, options);
   return tls === 'false' ? base.replace(/^https:/i, 'http:') : base;
 }
-
-/** Where links to the gateway's own pages point: `PUBLIC_BASE_URL`, else this request's origin. */
-export function pageBaseUrl(
-  req: Request,
-  options: Pick<MarketplaceModuleOptions, 'publicBaseUrl'>,
-): string {
-  return (
-    options.publicBaseUrl ??
-    `${req.protocol}://${req.get('host') ?? 'localhost'}`
-  );
-}

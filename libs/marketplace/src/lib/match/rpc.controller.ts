@@ -2,13 +2,10 @@ import {
   Body,
   Controller,
   HttpCode,
-  Inject,
   Param,
   Post,
-  Req,
   UseGuards,
 } from '@nestjs/common';
-import type { Request } from 'express';
 import {
   ApiBody,
   ApiExcludeEndpoint,
@@ -20,16 +17,13 @@ import { Caller, KinveyAuthGuard } from '../auth/kinvey-auth.guard';
 import type { Principal } from '../auth/principal';
 import { noContent, ok, KinveyCall } from '../http/kinvey-api.decorators';
 import { AccountActionsService } from '../accounts/account-actions.service';
-import { pageBaseUrl } from '../http/public-base-url';
-import { MARKETPLACE_OPTIONS } from '../common/marketplace.constants';
-import type { MarketplaceModuleOptions } from '../common/marketplace.options';
 import { MatchService } from './match.service';
 import { MarketplaceError } from '../common/marketplace.errors';
 
-/** Kinvey calls that send e-mail: 400 FeatureUnavailable without SMTP. */
+/** Kinvey calls that send e-mail: 400 FeatureUnavailable without SMTP or PUBLIC_BASE_URL. */
 function AccountMail(summary: string, auth: string): MethodDecorator {
   return KinveyCall(summary, auth, noContent('Mailed (or nothing to mail).'), {
-    400: 'FeatureUnavailable: no SMTP is configured.',
+    400: 'FeatureUnavailable: no SMTP or no PUBLIC_BASE_URL is configured.',
   });
 }
 
@@ -39,8 +33,6 @@ export class RpcController {
   constructor(
     private readonly matching: MatchService,
     private readonly accounts: AccountActionsService,
-    @Inject(MARKETPLACE_OPTIONS)
-    private readonly options: MarketplaceModuleOptions,
   ) {}
 
   @Post('custom/match')
@@ -106,13 +98,8 @@ export class RpcController {
   passwordReset(
     @Caller() principal: Principal,
     @Param('username') username: string,
-    @Req() req: Request,
   ): Promise<void> {
-    return this.accounts.initiatePasswordReset(
-      principal,
-      username,
-      pageBaseUrl(req, this.options),
-    );
+    return this.accounts.initiatePasswordReset(principal, username);
   }
 
   @Post(':username/user-email-verification-initiate')
@@ -126,12 +113,7 @@ export class RpcController {
   emailVerification(
     @Caller() principal: Principal,
     @Param('username') username: string,
-    @Req() req: Request,
   ): Promise<void> {
-    return this.accounts.initiateEmailVerification(
-      principal,
-      username,
-      pageBaseUrl(req, this.options),
-    );
+    return this.accounts.initiateEmailVerification(principal, username);
   }
 }

@@ -8,6 +8,7 @@ import {
   MIN_PASSWORD,
 } from '../auth/credential-limits';
 import { isReservedUserId } from '../auth/principal';
+import { isMailbox } from './mailbox';
 import { entityIdOf } from '../kinvey/ids';
 import { isPlainObject } from '../kinvey/kinvey-doc';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
@@ -33,7 +34,8 @@ function fail(code: MarketplaceErrorCode, problems: string[]): never {
 
 /**
  * Checks a user body (signup: `creating`, else an update). Returns the
- * password when one was sent. `phone1`, `phone2` and `cep` hold digits only.
+ * password when one was sent. `phone1`, `phone2` and `cep` hold digits only;
+ * `email`, when given, is one mailbox (account mail goes to it).
  */
 export function checkUserBody(
   body: unknown,
@@ -56,6 +58,16 @@ export function checkUserBody(
     password.length > MAX_PASSWORD
   )
     bad.push(`password must be ${MIN_PASSWORD} to ${MAX_PASSWORD} characters`);
+  const { email } = body;
+  if (
+    email !== undefined &&
+    email !== null &&
+    email !== '' &&
+    !isMailbox(email)
+  )
+    bad.push(
+      'email must be one address (local@domain): no list, display name or spaces',
+    );
   for (const field of ['phone1', 'phone2', 'cep']) {
     const value = body[field];
     if (

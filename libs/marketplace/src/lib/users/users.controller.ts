@@ -8,10 +8,11 @@ import {
   Post,
   Put,
   Query,
+  Req,
   Res,
 } from '@nestjs/common';
 import { ApiBody, ApiQuery } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 
 import { parseAuthorization } from '../auth/authorization-header';
 import { Caller } from '../auth/kinvey-auth.guard';
@@ -46,15 +47,23 @@ export class UsersController {
     'Sign up (logs in: the reply carries _kmd.authtoken)',
     'app or master',
     ok(KINVEY_ENTITY, 'The user, with `_kmd.authtoken`.', 201),
-    { 409: 'UserAlreadyExists.' },
+    {
+      409: 'UserAlreadyExists.',
+      429: 'TooManyRequests: too many app-credential signups from this client address this hour; retry after `Retry-After` seconds.',
+    },
   )
   @ApiBody(USER_BODY)
   async signup(
     @Caller() principal: Principal,
     @Body() body: unknown,
+    @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<KinveyDoc> {
-    const user = await this.users.signup(principal, body);
+    const user = await this.users.signup(
+      principal,
+      body,
+      req.ip ?? req.socket.remoteAddress ?? 'unknown',
+    );
     res
       .status(201)
       .setHeader(

@@ -21,6 +21,7 @@ import { LoginService } from '../auth/login.service';
 import { CredentialsRepository } from '../auth/credentials.repository';
 import { SessionsService } from '../auth/sessions.service';
 import { DisableReservedUserIds1795727426293 } from '../persistence/migrations/1795727426293-DisableReservedUserIds';
+import { SignupCountsRepository } from './signup-counts.repository';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
@@ -46,6 +47,7 @@ describe('users: sessions and passwords', () => {
         LoginService,
         SessionsService,
         UsersService,
+        SignupCountsRepository,
         AuthService,
         SESSION_CACHE_PROVIDER,
         CollectionsRepository,
@@ -70,7 +72,7 @@ describe('users: sessions and passwords', () => {
     const app = await auth.authenticate(appKey, appSecret);
     const doc = await module
       .get(UsersService)
-      .signup(app, { username, password: 'a long password' });
+      .signup(app, { username, password: 'a long password' }, '192.0.2.1');
     return {
       id: doc['_id'] as string,
       token: (doc['_kmd'] as { authtoken: string }).authtoken,

@@ -15,13 +15,23 @@ import type { StoredUser } from '../auth/stored-user';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import { isPlainObject } from '../kinvey/kinvey-doc';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
+import {
+  DEFAULT_SIGNUPS_PER_CLIENT_PER_HOUR,
+  MARKETPLACE_OPTIONS,
+} from '../common/marketplace.constants';
 import { MarketplaceError } from '../common/marketplace.errors';
+import type { MarketplaceModuleOptions } from '../common/marketplace.options';
 import {
   checkUserBody,
   clientFields,
   userIdOf,
   withImplicitCredentials,
 } from './user-fields';
+import { kmdAfterUpdate } from './email-verification';
+import {
+  SignupCountsRepository,
+  signupWindow,
+} from './signup-counts.repository';
 import { UsersRepository } from './users.repository';
 import { CollectionsService } from '../app-collections/collections.service';
 import { mayRead } from '../records/collection-access';
@@ -36,15 +46,46 @@ export class UsersService {
     private readonly sessionTokens: SessionsService,
     private readonly sessions: SessionCache,
     private readonly collections: CollectionsService,
+    private readonly signups: SignupCountsRepository,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(MARKETPLACE_OPTIONS)
+    private readonly options: MarketplaceModuleOptions,
   ) {}
 
+  /**
+   * App credentials are public: signups with them are limited per client
+   * address (`client`, which honours X-Forwarded-For only under
+   * TRUST_PROXY), counted before the body is checked. The master secret
+   * is the operator's and is not limited.
+   */
+  private async countSignup(
+    principal: Principal,
+    client: string,
+  ): Promise<void> {
+    if (principal.kind !== 'app') return;
+    const now = this.clock.now();
+    const counted = await this.signups.take(
+      principal.app.appKey,
+      client,
+      now,
+      this.options.signupsPerClientPerHour ??
+        DEFAULT_SIGNUPS_PER_CLIENT_PER_HOUR,
+    );
+    if (!counted)
+      throw MarketplaceError.tooManySignups(signupWindow(now).end, now);
+  }
+
   /** 201 reply: every submitted field, the password as sent, a session. */
-  async signup(principal: Principal, body: unknown): Promise<KinveyDoc> {
+  async signup(
+    principal: Principal,
+    body: unknown,
+    client: string,
+  ): Promise<KinveyDoc> {
     if (principal.kind === 'user')
       throw MarketplaceError.insufficient(
         'signup needs app or master credentials',
       );
+    await this.countSignup(principal, client);
     const input = withImplicitCredentials(body) as Record<string, unknown>;
     const password = checkUserBody(input, true) as string;
     const now = this.clock.now();
@@ -113,8 +154,9 @@ export class UsersService {
     const acl = isPlainObject(input['_acl'])
       ? input['_acl']
       : existing.doc['_acl'];
+    const fields = clientFields(input);
     const doc: KinveyDoc = {
-      ...clientFields(input),
+      ...fields,
       _id: id,
       verifieduser:
         principal.kind === 'master' &&
@@ -122,7 +164,7 @@ export class UsersService {
           ? input['verifieduser']
           : (existing.doc['verifieduser'] ?? false),
       _acl: { ...(acl as object), creator: id },
-      _kmd: { ...kmd, lmt: now },
+      _kmd: { ...kmdAfterUpdate(kmd, existing.doc, fields), lmt: now },
     };
     const passwordHash =
       password === undefined ? undefined : await hashPassword(password);

@@ -19,6 +19,10 @@ export interface ReceivedMail {
 export class SmtpSink {
   private readonly arrivals = new Arrivals<ReceivedMail>('e-mails');
   readonly messages: ReceivedMail[] = this.arrivals.items;
+  /** Messages still to answer with a temporary failure (`refuse`). */
+  private refusals = 0;
+  /** Settles when held messages may be accepted (`hold`). */
+  private gate: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly server: SMTPServer,
@@ -45,13 +49,25 @@ export class SmtpSink {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => {
+          const sink = holder.sink;
+          if (sink && sink.refusals > 0) {
+            sink.refusals -= 1;
+            const busy = new Error('Mailbox busy, try again later');
+            callback(Object.assign(busy, { responseCode: 451 }));
+            return;
+          }
           const from = session.envelope.mailFrom;
-          holder.sink?.arrivals.push({
+          const mail = {
             from: from ? from.address : '',
             to: session.envelope.rcptTo.map((r) => r.address),
             raw: Buffer.concat(chunks).toString('utf8'),
-          });
-          callback();
+          };
+          (sink?.gate ?? Promise.resolve())
+            .then(() => {
+              sink?.arrivals.push(mail);
+              callback();
+            })
+            .catch((error: Error) => callback(error));
         });
       },
     });
@@ -64,6 +80,21 @@ export class SmtpSink {
       `smtp://${encodeURIComponent(credentials.user)}:${encodeURIComponent(credentials.pass)}@127.0.0.1:${port}`,
     );
     return holder.sink;
+  }
+
+  /**
+   * Holds every message at its end of DATA, unanswered, until the returned
+   * function is called: a server that takes its time.
+   */
+  hold(): () => void {
+    let release = () => undefined as void;
+    this.gate = new Promise<void>((resolve) => (release = resolve));
+    return release;
+  }
+
+  /** Answers the next `count` messages with a temporary failure (451). */
+  refuse(count: number): void {
+    this.refusals += count;
   }
 
   /** Resolves once `count` have arrived (rejects after `timeoutMs`). */

@@ -1,4 +1,5 @@
 import { AccountMailQuietEntity } from './account-mail-quiet.entity';
+import { AccountMailEntity } from './account-mail.entity';
 import { AccountTokenEntity } from './account-token.entity';
 import { AppEntity } from './app.entity';
 import { CollectionEntity } from './collection.entity';
@@ -8,6 +9,7 @@ import { LoginAttemptEntity } from './login-attempt.entity';
 import { RecordTombstoneEntity } from './record-tombstone.entity';
 import { RecordUniqueValueEntity } from './record-unique-value.entity';
 import { RecordEntity } from './record.entity';
+import { SignupCountEntity } from './signup-count.entity';
 import { UserTokenEntity } from './user-token.entity';
 import { UserEntity } from './user.entity';
 
@@ -18,7 +20,9 @@ export const MARKETPLACE_ENTITIES = [
   UserTokenEntity,
   AccountTokenEntity,
   AccountMailQuietEntity,
+  AccountMailEntity,
   LoginAttemptEntity,
+  SignupCountEntity,
   CollectionEntity,
   RecordEntity,
   RecordTombstoneEntity,

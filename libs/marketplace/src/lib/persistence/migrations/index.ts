@@ -9,6 +9,8 @@ import { CreateAccountMailQuiet1795800000100 } from './1795800000100-CreateAccou
 import { AddRecordUniqueValues1795800000200 } from './1795800000200-AddRecordUniqueValues';
 import { AddAclToRecordTombstones1795800000300 } from './1795800000300-AddAclToRecordTombstones';
 import { KeepDeltaSetsOfDeclaredCollections1795904317000 } from './1795904317000-KeepDeltaSetsOfDeclaredCollections';
+import { CreateAccountMail1795932022099 } from './1795932022099-CreateAccountMail';
+import { CreateSignupCounts1795933737415 } from './1795933737415-CreateSignupCounts';
 
 /** Every migration of the marketplace schema, oldest first. */
 export const MARKETPLACE_MIGRATIONS = [
@@ -23,4 +25,6 @@ export const MARKETPLACE_MIGRATIONS = [
   AddRecordUniqueValues1795800000200,
   AddAclToRecordTombstones1795800000300,
   KeepDeltaSetsOfDeclaredCollections1795904317000,
+  CreateAccountMail1795932022099,
+  CreateSignupCounts1795933737415,
 ];
