@@ -1,4 +1,4 @@
-import { SmtpSink } from '@quitanda/testing';
+import { SmtpSink, freePort } from '@quitanda/testing';
 import type { ReceivedMail } from '@quitanda/testing';
 import {
   CustomEndpoint,
@@ -316,45 +316,6 @@ describe('Kinvey behaviours an app moving in relies on (e2e)', () => {
     await User.logout();
   });
 
-  it('records the e-mail verification in _kmd.emailVerification: sent when mailed, confirmed through the link', async () => {
-    await User.signup({
-      username: 'hana',
-      password: 'hana password',
-      email: 'hana@feira.test',
-    });
-    await loginAs('hana', 'hana password');
-    const before = smtp.messages.length;
-    await User.verifyEmail('hana');
-    const mail = (await smtp.waitFor(before + 1))[before] as ReceivedMail;
-    const sentState = (await User.me()).metadata.emailVerification;
-    expect(sentState).toEqual({
-      status: 'sent',
-      lastStateChangeAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
-      emailAddress: 'hana@feira.test',
-    });
-    expect((await User.me()).isEmailVerified()).toBe(false);
-
-    await submitMailedLink(http(), mailedLink(mail)).expect(200);
-    const me = await User.me();
-    expect(me.isEmailVerified()).toBe(true);
-    expect(me.metadata.emailVerification).toEqual({
-      status: 'confirmed',
-      lastStateChangeAt: expect.any(String),
-      lastConfirmedAt: expect.any(String),
-      emailAddress: 'hana@feira.test',
-    });
-    // Every read of the user carries it, the login's included.
-    await User.logout();
-    const login = await http()
-      .post(`/user/${app.appKey}/login`)
-      .auth(app.appKey, app.appSecret)
-      .send({ username: 'hana', password: 'hana password' })
-      .expect(200);
-    expect(login.body._kmd.emailVerification).toMatchObject({
-      status: 'confirmed',
-    });
-  });
-
   it("answers an unknown custom endpoint with Kinvey's own text, which apps show", async () => {
     await User.signup({ username: 'ines', password: 'ines password' });
     await loginAs('ines', 'ines password');
@@ -398,5 +359,84 @@ describe('Kinvey behaviours an app moving in relies on (e2e)', () => {
     } finally {
       await behindTls.close();
     }
+  });
+});
+
+/**
+ * Account mail is built on `PUBLIC_BASE_URL` alone (never on a request's
+ * Host), so this gateway is told where it listens.
+ */
+describe('Kinvey e-mail verification state (e2e)', () => {
+  let gw: TestGateway;
+  let smtp: SmtpSink;
+  let app: { appKey: string; appSecret: string; masterSecret: string };
+
+  beforeAll(async () => {
+    smtp = await SmtpSink.start();
+    const port = await freePort();
+    gw = await startTestGateway({
+      SMTP_URL: smtp.url,
+      ALERTS_FROM: 'Feira <accounts@feira.test>',
+      PORT: String(port),
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    });
+    const created = await runCli(
+      ['marketplace:apps:create', '--name', 'Feira'],
+      { DATABASE_URL: gw.databaseUrl, DATA_DIR: gw.dataDir },
+    );
+    expect(created.stderr).toBe('');
+    app = JSON.parse(created.stdout) as typeof app;
+    initKinveySdk(gw.url, app);
+  }, 120_000);
+
+  afterAll(async () => {
+    await gw?.close();
+    await smtp?.close();
+  });
+
+  const http = () => request(gw.url);
+
+  async function loginAs(username: string, password: string) {
+    if (await User.getActiveUser()) await User.logout();
+    return User.login(username, password);
+  }
+
+  it('records the e-mail verification in _kmd.emailVerification: sent when mailed, confirmed through the link', async () => {
+    await User.signup({
+      username: 'hana',
+      password: 'hana password',
+      email: 'hana@feira.test',
+    });
+    await loginAs('hana', 'hana password');
+    const before = smtp.messages.length;
+    await User.verifyEmail('hana');
+    const mail = (await smtp.waitFor(before + 1))[before] as ReceivedMail;
+    const sentState = (await User.me()).metadata.emailVerification;
+    expect(sentState).toEqual({
+      status: 'sent',
+      lastStateChangeAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+      emailAddress: 'hana@feira.test',
+    });
+    expect((await User.me()).isEmailVerified()).toBe(false);
+
+    await submitMailedLink(http(), mailedLink(mail)).expect(200);
+    const me = await User.me();
+    expect(me.isEmailVerified()).toBe(true);
+    expect(me.metadata.emailVerification).toEqual({
+      status: 'confirmed',
+      lastStateChangeAt: expect.any(String),
+      lastConfirmedAt: expect.any(String),
+      emailAddress: 'hana@feira.test',
+    });
+    // Every read of the user carries it, the login's included.
+    await User.logout();
+    const login = await http()
+      .post(`/user/${app.appKey}/login`)
+      .auth(app.appKey, app.appSecret)
+      .send({ username: 'hana', password: 'hana password' })
+      .expect(200);
+    expect(login.body._kmd.emailVerification).toMatchObject({
+      status: 'confirmed',
+    });
   });
 });
