@@ -59,8 +59,8 @@ describe('ZstdDecompressStream', () => {
   it('decodes only as fast as it is read: a small chunk decoding to 8 MiB is not decoded ahead', async () => {
     const stream = new ZstdDecompressStream(100 * MIB);
     stream.write(zstdRleFrame(1, 64));
-    // Not 8 MiB: a block or three (fzstd takes a frame's first 18 bytes,
-    // here three RLE blocks, at once).
+    // Not 8 MiB: a piece or three of 128 KiB, the most one libzstd call
+    // puts out.
     expect(stream.readableLength).toBeGreaterThan(0);
     expect(stream.readableLength).toBeLessThanOrEqual(3 * BLOCK);
     stream.end();

@@ -6,10 +6,11 @@ import { ZstdStreamDecoder } from './zstd-stream';
 /**
  * zstd undone as a Node stream, as zlib's streams undo gzip, deflate and
  * br, within `ZstdStreamDecoder`'s checks. Unlike zlib's, it waits for its
- * reader between two blocks: a chunk that decodes to a lot (RLE blocks are
- * 4 bytes for 128 KiB) is decoded as it is read, about a block at a time,
- * never whole. `hold` is told the bytes of each frame's window before it
- * is allocated (only what a larger window adds: one is held at a time).
+ * reader between two pieces of output: a chunk that decodes to a lot (RLE
+ * blocks are 4 bytes for 128 KiB) is decoded as it is read, 128 KiB at a
+ * time, never whole. `hold` is told the bytes of each frame's window before
+ * it is allocated (only what a larger window adds: one is held at a time).
+ * libzstd's context is freed at the end, on an error, or when destroyed.
  */
 export class ZstdDecompressStream extends Transform {
   private readonly decoder: ZstdStreamDecoder;
@@ -45,6 +46,14 @@ export class ZstdDecompressStream extends Transform {
     } catch (error) {
       done(error as Error);
     }
+  }
+
+  override _destroy(
+    error: Error | null,
+    done: (error?: Error | null) => void,
+  ): void {
+    this.decoder.close();
+    done(error);
   }
 
   override _read(size: number): void {
