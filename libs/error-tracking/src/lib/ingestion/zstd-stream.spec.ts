@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 
 import {
   loadZstdFixture,
+  zstdOneByteRleFrame,
   zstdRawFrame,
   zstdRleFrame,
   zstdSkippableFrame,
@@ -136,13 +137,7 @@ describe('ZstdStreamDecoder', () => {
   it('decodes a frame of 16,000 one-byte RLE blocks in an 8 MiB window to its 16,000 bytes', () => {
     // The 64 KB body: fzstd copied its whole window once per block.
     const blocks = 16_000;
-    const body = Buffer.concat([
-      Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, (23 - 10) << 3]),
-      ...Array.from({ length: blocks }, (_, i) => {
-        const header = (1 << 3) | (1 << 1) | (i === blocks - 1 ? 1 : 0);
-        return Buffer.from([header & 0xff, header >> 8, header >> 16, 0x41]);
-      }),
-    ]);
+    const body = zstdOneByteRleFrame(blocks, 23);
     expect(body.length).toBe(64_006);
     expect(decode([body]).equals(Buffer.alloc(blocks, 0x41))).toBe(true);
   });

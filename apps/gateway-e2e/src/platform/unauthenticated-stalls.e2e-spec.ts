@@ -1,0 +1,127 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { openTestDatabase, zstdOneByteRleFrame } from '@quitanda/testing';
+import type { TestDatabase } from '@quitanda/testing';
+
+import { probeLive } from '../faults/support/scenario';
+import { runMain } from '../support/gateway-process';
+
+/**
+ * The longest a `/health/live` probe may take while an attack runs: far
+ * above a loaded 2-core machine's noise, far below the seconds each attack
+ * held the event loop before its fix.
+ */
+const PROBE_BOUND_MS = 1_500;
+
+interface Probes {
+  /** Each probe's time to its answer, and its status (0: no answer). */
+  readonly answers: Array<{ status: number; ms: number }>;
+  stop(): Promise<void>;
+}
+
+/** `/health/live` asked every 100 ms, each probe on a connection of its own. */
+function probeEvery100Ms(url: string): Probes {
+  const answers: Array<{ status: number; ms: number }> = [];
+  const inFlight: Array<Promise<void>> = [];
+  const timer = setInterval(() => {
+    inFlight.push(probeLive(url).then((answer) => void answers.push(answer)));
+  }, 100);
+  return {
+    answers,
+    async stop() {
+      clearInterval(timer);
+      await Promise.all(inFlight);
+    },
+  };
+}
+
+/** POSTs `body` and resolves with the status (0: connection closed). */
+function post(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<number> {
+  return new Promise((resolve) => {
+    const req = request(
+      new URL(path, url),
+      {
+        method: 'POST',
+        agent: false,
+        headers: { ...headers, 'content-length': String(body.length) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', () => resolve(0));
+    req.end(body);
+  });
+}
+
+const COLLECTOR = '/api/v4/error_tracking/collector/api/1/envelope/';
+
+describe('unauthenticated requests that stalled every context (e2e, a real gateway process)', () => {
+  let database: TestDatabase;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    dataDir = await mkdtemp(join(tmpdir(), 'quitanda-stalls-'));
+  });
+
+  afterAll(async () => {
+    await database?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const env = (extra: Record<string, string> = {}) => ({
+    DATABASE_URL: database.url,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    ...extra,
+  });
+
+  it('answers /health/live and an /events write while 64 KB zstd bodies of 16,000 RLE blocks in 8 MiB windows come without a key', async () => {
+    // Issue #34's finding 1: 64 KB that decode to 16,000 bytes.
+    const bomb = zstdOneByteRleFrame(16_000, 23);
+    expect(bomb.length).toBe(64_006);
+    const attacks: number[] = [];
+    let write = 0;
+    let probes: Probes | undefined;
+    const run = await runMain(env(), async (url) => {
+      probes = probeEvery100Ms(url);
+      const attack = () =>
+        Promise.all(
+          Array.from({ length: 4 }, () =>
+            post(url, COLLECTOR, { 'content-encoding': 'zstd' }, bomb),
+          ),
+        );
+      const written = post(
+        url,
+        '/events',
+        { 'content-type': 'application/json' },
+        Buffer.from(JSON.stringify({ title: 'written during the attack' })),
+      );
+      // Four at a time, until twenty probes have answered.
+      while (probes.answers.length < 20 && attacks.length < 400)
+        attacks.push(...(await attack()));
+      write = await written;
+      await probes.stop();
+    });
+    expect(run.code).toBe(0);
+    // Decoded (to 16,000 bytes of no envelope header) and refused.
+    expect(new Set(attacks)).toEqual(new Set([400]));
+    expect(write).toBe(201);
+    const answers = probes?.answers ?? [];
+    expect(answers.length).toBeGreaterThanOrEqual(20);
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    const slowest = Math.max(...answers.map((a) => a.ms));
+    expect(slowest).toBeLessThan(PROBE_BOUND_MS);
+  }, 120_000);
+});
