@@ -1,5 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
+import { connect } from 'node:net';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -66,6 +68,24 @@ function post(
 
 const COLLECTOR = '/api/v4/error_tracking/collector/api/1/envelope/';
 
+/**
+ * A chunked zstd envelope with no key whose first chunk is a frame header
+ * alone (an 8 MiB window), the connection then left open.
+ */
+function sixBytesLeftOpen(url: string): Promise<Socket> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(
+        `POST ${COLLECTOR} HTTP/1.1\r\nHost: x\r\nContent-Encoding: zstd\r\nTransfer-Encoding: chunked\r\n\r\n6\r\n`,
+      );
+      socket.write(Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x68]));
+      socket.write('\r\n', () => resolve(socket));
+    });
+    socket.on('error', reject);
+  });
+}
+
 describe('unauthenticated requests that stalled every context (e2e, a real gateway process)', () => {
   let database: TestDatabase;
   let dataDir: string;
@@ -86,6 +106,30 @@ describe('unauthenticated requests that stalled every context (e2e, a real gatew
     LOG_LEVEL: 'info',
     ...extra,
   });
+
+  it('takes nothing of the body budget for six bytes of zstd left open: an /events write succeeds while eight such connections wait', async () => {
+    let write = 0;
+    let probe = 0;
+    const run = await runMain(env(), async (url) => {
+      // Eight 8 MiB windows would be twice HTTP_BODY_BUDGET_BYTES (32 MiB).
+      const open = await Promise.all(
+        Array.from({ length: 8 }, () => sixBytesLeftOpen(url)),
+      );
+      // Answered after the headers above were read (one event loop).
+      probe = (await probeLive(url)).status;
+      write = await post(
+        url,
+        '/events',
+        { 'content-type': 'application/json' },
+        Buffer.from(JSON.stringify({ title: 'written while they wait' })),
+      );
+      for (const socket of open) socket.destroy();
+    });
+    expect(run.code).toBe(0);
+    expect(probe).toBe(200);
+    // Not 429 (the whole budget held until the request timeout).
+    expect(write).toBe(201);
+  }, 120_000);
 
   it('answers /health/live and an /events write while 64 KB zstd bodies of 16,000 RLE blocks in 8 MiB windows come without a key', async () => {
     // Issue #34's finding 1: 64 KB that decode to 16,000 bytes.
