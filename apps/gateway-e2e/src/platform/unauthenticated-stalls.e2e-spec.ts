@@ -68,22 +68,58 @@ function post(
 
 const COLLECTOR = '/api/v4/error_tracking/collector/api/1/envelope/';
 
+/** A connection that sends `head` and `bytes`, then is left open. */
+function leftOpen(url: string, head: string, bytes: Buffer): Promise<Socket> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(head);
+      socket.write(bytes, () => resolve(socket));
+    });
+    socket.on('error', reject);
+  });
+}
+
 /**
  * A chunked zstd envelope with no key whose first chunk is a frame header
  * alone (an 8 MiB window), the connection then left open.
  */
 function sixBytesLeftOpen(url: string): Promise<Socket> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => {
-      socket.write(
-        `POST ${COLLECTOR} HTTP/1.1\r\nHost: x\r\nContent-Encoding: zstd\r\nTransfer-Encoding: chunked\r\n\r\n6\r\n`,
-      );
-      socket.write(Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x68]));
-      socket.write('\r\n', () => resolve(socket));
-    });
-    socket.on('error', reject);
-  });
+  return leftOpen(
+    url,
+    `POST ${COLLECTOR} HTTP/1.1\r\nHost: x\r\nContent-Encoding: zstd\r\nTransfer-Encoding: chunked\r\n\r\n6\r\n`,
+    Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x68, 0x0d, 0x0a]),
+  );
+}
+
+/** An /events write declaring 64 KiB (its limit) that sends six bytes. */
+function declaredLeftOpen(url: string): Promise<Socket> {
+  return leftOpen(
+    url,
+    'POST /events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 65536\r\n\r\n',
+    Buffer.from('{"titl'),
+  );
+}
+
+/** Whether an /events write gets its 201 while `attackers` are open. */
+async function writeWhileOpen(
+  url: string,
+  attackers: Array<Promise<Socket>>,
+): Promise<{ probe: number; write: number }> {
+  const open = await Promise.all(attackers);
+  try {
+    // Answered after what the attackers sent was read (one event loop).
+    const probe = (await probeLive(url)).status;
+    const write = await post(
+      url,
+      '/events',
+      { 'content-type': 'application/json' },
+      Buffer.from(JSON.stringify({ title: 'written while they wait' })),
+    );
+    return { probe, write };
+  } finally {
+    for (const socket of open) socket.destroy();
+  }
 }
 
 describe('unauthenticated requests that stalled every context (e2e, a real gateway process)', () => {
@@ -108,27 +144,33 @@ describe('unauthenticated requests that stalled every context (e2e, a real gatew
   });
 
   it('takes nothing of the body budget for six bytes of zstd left open: an /events write succeeds while eight such connections wait', async () => {
-    let write = 0;
-    let probe = 0;
+    let answers = { probe: 0, write: 0 };
     const run = await runMain(env(), async (url) => {
       // Eight 8 MiB windows would be twice HTTP_BODY_BUDGET_BYTES (32 MiB).
-      const open = await Promise.all(
+      answers = await writeWhileOpen(
+        url,
         Array.from({ length: 8 }, () => sixBytesLeftOpen(url)),
       );
-      // Answered after the headers above were read (one event loop).
-      probe = (await probeLive(url)).status;
-      write = await post(
-        url,
-        '/events',
-        { 'content-type': 'application/json' },
-        Buffer.from(JSON.stringify({ title: 'written while they wait' })),
-      );
-      for (const socket of open) socket.destroy();
     });
     expect(run.code).toBe(0);
-    expect(probe).toBe(200);
-    // Not 429 (the whole budget held until the request timeout).
-    expect(write).toBe(201);
+    // Not 429 (the whole budget held until the bodies are cut).
+    expect(answers).toEqual({ probe: 200, write: 201 });
+  }, 120_000);
+
+  it('holds only the bytes that came of a declared length left open: an /events write succeeds while twenty such connections wait', async () => {
+    let answers = { probe: 0, write: 0 };
+    // Twenty declared 64 KiB would be more than this 1 MiB budget.
+    const run = await runMain(
+      env({ HTTP_BODY_BUDGET_BYTES: String(1024 * 1024) }),
+      async (url) => {
+        answers = await writeWhileOpen(
+          url,
+          Array.from({ length: 20 }, () => declaredLeftOpen(url)),
+        );
+      },
+    );
+    expect(run.code).toBe(0);
+    expect(answers).toEqual({ probe: 200, write: 201 });
   }, 120_000);
 
   it('answers /health/live and an /events write while 64 KB zstd bodies of 16,000 RLE blocks in 8 MiB windows come without a key', async () => {
