@@ -20,7 +20,7 @@ export interface DecodeLimits {
   /**
    * Told the size of what is held whole before it is decoded (a small
    * body; lists of encodings, which cannot stream) and of what that
-   * decodes to, and of the window a zstd frame allocates; may throw (the
+   * decodes to, and of a zstd frame's window as it fills; may throw (the
    * body budget).
    */
   readonly hold: (bytes: number) => void;
@@ -123,6 +123,8 @@ export async function* decodedChunks(
     const body = await whole(source, limits.hold);
     const decoded = decodeSmall(body, encoding, limits.maxDecodedBytes);
     if (decoded) {
+      // Up to 1 MiB held until the envelope is parsed, as any buffer is.
+      limits.hold(decoded.length);
       yield decoded;
       return;
     }
