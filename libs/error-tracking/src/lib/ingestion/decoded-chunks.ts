@@ -139,19 +139,22 @@ async function* streamDecoded(
   firstBytes: Buffer,
   limits: DecodeLimits,
 ): AsyncGenerator<Buffer> {
-  let failure: unknown;
-  const decoded = pipeline(
-    Readable.from(source),
-    streamingDecoder(
+  let decoder: Transform;
+  try {
+    decoder = streamingDecoder(
       encoding,
       firstBytes,
       limits.maxDecodedBytes,
       limits.hold,
-    ) as Transform,
-    (error) => {
-      failure = error;
-    },
-  );
+    ) as Transform;
+  } catch (error) {
+    // zstd's context could not be made (its memory is spent, for now).
+    throw decodeFailure(error, encoding, limits.maxDecodedBytes);
+  }
+  let failure: unknown;
+  const decoded = pipeline(Readable.from(source), decoder, (error) => {
+    failure = error;
+  });
   try {
     yield* limited(decoded, limits.maxDecodedBytes);
   } catch (error) {

@@ -9,11 +9,7 @@ import {
   readBlockHeader,
   readFrameHeader,
 } from './zstd';
-import {
-  ZstdWasmDataError,
-  ZstdWasmDecoder,
-  ZstdWasmMemoryError,
-} from './zstd-wasm';
+import { ZstdWasmDataError, ZstdWasmDecoder } from './zstd-wasm';
 
 type Step = 'frame' | 'skip' | 'block' | 'body' | 'checksum';
 
@@ -28,7 +24,8 @@ const NOTHING = new Uint8Array(0);
  * 128 KiB in and 128 KiB out), or one header walked, so the caller can
  * stop between any two. Output past `maxBytes` throws. Holds one chunk,
  * one frame header and libzstd's context (its window and two 128 KiB
- * buffers) until `end()`, an error or `close()`.
+ * buffers) until `end()`, an error or `close()`; `ZstdWasmMemoryError`
+ * when the windows of other streams leave no room for its own.
  */
 export class ZstdStreamDecoder {
   private readonly zstd = new ZstdWasmDecoder();
@@ -116,8 +113,6 @@ export class ZstdStreamDecoder {
     try {
       out = this.zstd.step();
     } catch (error) {
-      if (error instanceof ZstdWasmMemoryError)
-        throw new ZstdLimitError(error.message);
       if (error instanceof ZstdWasmDataError)
         throw new ZstdDataError(error.message);
       throw error;

@@ -26,8 +26,11 @@ const MEMORY_ALLOCATION_ERROR = -64;
 /** `ZSTD_inBuffer` and `ZSTD_outBuffer`: a pointer and two size_t (wasm32). */
 const BUFFER_STRUCT_BYTES = 12;
 
-/** The decoder ran out of memory (its window could not be allocated). */
-export class ZstdWasmMemoryError extends RangeError {}
+/**
+ * The decoder's memory (2 GiB of WASM address space, shared by every
+ * stream) is spent: windows of other streams hold it, for a while.
+ */
+export class ZstdWasmMemoryError extends Error {}
 /** libzstd refused the data (corrupt, wrong checksum, wrong size). */
 export class ZstdWasmDataError extends Error {}
 
