@@ -113,6 +113,32 @@ describe('SpoolStore', () => {
     expect(most).toBeLessThanOrEqual(bound + 32 * 1024 + body.length);
   });
 
+  it('turns a file made without auto_vacuum into one with it, keeping what it holds', () => {
+    const store = open();
+    store.append([entry('a'), entry('b')], 0);
+    store.close();
+    const old = new Database(path);
+    try {
+      old.pragma('auto_vacuum = NONE');
+      old.exec('VACUUM');
+      expect(old.pragma('auto_vacuum', { simple: true })).toBe(0);
+    } finally {
+      old.close();
+    }
+    const reopened = open();
+    expect(reopened.claim(10, 1_000_000).map((c) => c.body)).toEqual([
+      bodyOf('a'),
+      bodyOf('b'),
+    ]);
+    reopened.close();
+    const db = new Database(path, { readonly: true });
+    try {
+      expect(db.pragma('auto_vacuum', { simple: true })).toBe(1);
+    } finally {
+      db.close();
+    }
+  });
+
   it('hands out the oldest first, within the batch bounds, at least one', () => {
     const store = open();
     store.append(
