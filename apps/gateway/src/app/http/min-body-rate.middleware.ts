@@ -59,6 +59,11 @@ export function minBodyRateMiddleware(rate: MinBodyRate, answer: ErrorAnswer) {
     };
     const check = () => {
       const now = performance.now();
+      // All of it came: what is left is the handler's to read.
+      if (req.complete) {
+        stop();
+        return;
+      }
       if (req.readableLength > 0) {
         since = now;
         base = socket.bytesRead;
