@@ -55,6 +55,7 @@ import {
   ingestEnvelopeAlerts,
   ingestEnvelopeLargeTable,
   ingestGzip,
+  ingestZstd,
   ingestMixed,
   ingestStore,
 } from './workloads/error-tracking.workloads';
@@ -87,6 +88,7 @@ function allWorkloads(databaseUrl: string, large: boolean): Workload[] {
     ingestEnvelope(databaseUrl),
     ingestEnvelopeAlerts(databaseUrl),
     ingestGzip(databaseUrl),
+    ingestZstd(databaseUrl),
     ingestStore(databaseUrl),
     ingestMixed(databaseUrl),
     marketplaceListProducts(databaseUrl),

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -97,10 +98,29 @@ async function setUpProject(
  * Fresh payloads built from a real SDK's capture: new event ids, and the
  * exception type `type` rewritten into ~100 distinct errors.
  */
+/** `text` compressed by the zstd CLI at its default level (Node 20 has no zstd). */
+function zstdCli(text: string): Buffer {
+  return execFileSync('zstd', ['-3', '-q', '-c'], { input: text });
+}
+
+/** `text` (under 128 KiB) as a zstd frame of one raw block. */
+function zstdRaw(text: string): Buffer {
+  const bytes = Buffer.from(text);
+  const block = (bytes.length << 3) | 1;
+  return Buffer.concat([
+    // Magic, no content size, a 128 KiB window.
+    Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38]),
+    Buffer.from([block & 0xff, (block >> 8) & 0xff, block >> 16]),
+    bytes,
+  ]);
+}
+
 class PayloadFactory {
   private readonly text: string;
   private readonly oldId: string;
   private n = 0;
+  /** The text between the ids and the type, compressed once. */
+  private zstdParts?: Buffer[];
 
   constructor(
     project: { projectId: number; key: string },
@@ -122,6 +142,26 @@ class PayloadFactory {
       .join(id)
       .replace(`"type":"${this.type}"`, `"type":"${this.type}${variant}"`);
   }
+
+  /**
+   * `next()` as zstd frames: the parts that never change compressed once by
+   * the zstd CLI, the fresh id and the type between them in raw frames (a
+   * zstd body may be several frames, decoded one after the other).
+   */
+  nextZstd(): Buffer {
+    const text = this.next();
+    const marker = /[0-9a-f]{32}|"type":"[^"]*"/g;
+    const fixed = text.split(marker);
+    const varying = text.match(marker) ?? [];
+    this.zstdParts ??= fixed.map(zstdCli);
+    const frames: Buffer[] = [];
+    this.zstdParts.forEach((part, i) => {
+      frames.push(part);
+      const hole = varying[i];
+      if (hole !== undefined) frames.push(zstdRaw(hole));
+    });
+    return Buffer.concat(frames);
+  }
 }
 
 function collectorTargets(databaseUrl: string): Target[] {
@@ -135,7 +175,7 @@ function collectorTargets(databaseUrl: string): Target[] {
   ];
 }
 
-type Mode = 'plain' | 'gzip' | 'mixed' | 'store';
+type Mode = 'plain' | 'gzip' | 'zstd' | 'mixed' | 'store';
 
 /** Alerts on: a `frequent` rule (counted on every flush) and a webhook. */
 async function enableAlerts(
@@ -209,6 +249,14 @@ function ingest(
                   body: stores.next(),
                 };
               }
+              if (mode === 'zstd') {
+                return {
+                  ...request,
+                  path: envelopePath,
+                  headers: { 'content-encoding': 'zstd' },
+                  body: envelopes.nextZstd() as unknown as string,
+                };
+              }
               const gzip =
                 mode === 'gzip' || (mode === 'mixed' && Math.random() < 0.1);
               return gzip
@@ -253,6 +301,13 @@ export const ingestGzip = (db: string) =>
     'gzip',
     'ingest: gzip envelope',
     'the same envelope gzip-compressed',
+  );
+export const ingestZstd = (db: string) =>
+  ingest(
+    db,
+    'zstd',
+    'ingest: zstd envelope',
+    'the same envelope zstd-compressed (zstd -3 of its fixed parts, raw frames for the fresh id and type)',
   );
 export const ingestStore = (db: string) =>
   ingest(

@@ -88,4 +88,22 @@ describe('collector: errors with large attachments (e2e)', () => {
     expect(mostHeld).toBeGreaterThan(2 * MIB);
     expect(mostHeld).toBeLessThan(2 * MIB + 64 * 1024);
   });
+
+  it('holds at most 2 MiB of a body whose key is not yet known: a 3 MiB body under two encodings with no key gets 413', async () => {
+    const project = await createTrackedProject(gw);
+    // A list of encodings is read whole before decoding; bytes that are
+    // no gzip at all, as an attacker sends them.
+    const body = Buffer.alloc(3 * MIB, 'x');
+    const { result: res, mostHeld } = await mostBodyBytesHeld(() =>
+      sendRaw(gw.url, {
+        path: `/api/v4/error_tracking/collector/api/${project.id}/envelope/`,
+        headers: { 'Content-Encoding': 'gzip, gzip' },
+        body,
+        chunked: true,
+      }),
+    );
+    expect(res.status).toBe(413);
+    expect(res.json()).toEqual({ detail: expect.stringContaining('key') });
+    expect(mostHeld).toBeLessThanOrEqual(2 * MIB + 64 * 1024);
+  });
 });

@@ -111,6 +111,31 @@ describe('HTTP connection limits of the gateway process (e2e)', () => {
     expect(headers?.received).toMatch(/^HTTP\/1\.1 408 /);
   });
 
+  it('cuts a body trickled below the minimum rate with 408 in the events format, long before the request timeout', async () => {
+    let body: Closed | undefined;
+    const run = await runMain(
+      env({
+        HTTP_REQUEST_TIMEOUT_MS: '60000',
+        HTTP_BODY_RATE_GRACE_MS: '1000',
+      }),
+      async (url) => {
+        const slowBody = await open(url);
+        const bodyClosed = closeOf(slowBody);
+        slowBody.write(
+          'POST /events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n',
+        );
+        // 5 bytes a second, against the default floor of 240.
+        trickle(slowBody, `{"title":"${'x'.repeat(99_000)}"}`, 200);
+        body = await within(bodyClosed, 10_000);
+        slowBody.destroy();
+      },
+    );
+    expect(run.code).toBe(0);
+    // The request timeout (60 s) would have held it six times longer.
+    expect(body?.received).toMatch(/^HTTP\/1\.1 408 /);
+    expect(body?.received).toContain('request-timeout');
+  });
+
   it('closes connections beyond the cap at once, and serves those within it', async () => {
     let refused: Closed | undefined;
     let served = '';

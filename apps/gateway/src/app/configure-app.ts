@@ -7,7 +7,9 @@ import type { Logger } from 'pino';
 import type { GatewayConfig } from './config/gateway-config';
 import { activeContexts } from './contexts/context-catalog';
 import { HTTP_ERROR_FORMATS, HttpErrorFilter } from './http/http-error.filter';
+import { minBodyRateMiddleware } from './http/min-body-rate.middleware';
 import { requestDeadlineMiddleware } from './http/request-deadline.middleware';
+import type { ErrorAnswer } from './http/request-deadline.middleware';
 import { unreadBodyDrainMiddleware } from './http/unread-body-drain';
 import { PinoNestLogger } from './logging/pino-nest-logger';
 import { requestLoggingMiddleware } from './logging/request-logging.middleware';
@@ -64,9 +66,16 @@ export function configureApp(
   const errors = new HttpErrorFilter(
     app.get<readonly HttpErrorFormat[]>(HTTP_ERROR_FORMATS),
   );
+  const answer: ErrorAnswer = (req, res, error) =>
+    errors.catch(error, new ExecutionContextHost([req, res]));
+  app.use(requestDeadlineMiddleware(config.dbTimeoutMs, answer));
   app.use(
-    requestDeadlineMiddleware(config.dbTimeoutMs, (req, res, error) =>
-      errors.catch(error, new ExecutionContextHost([req, res])),
+    minBodyRateMiddleware(
+      {
+        bytesPerSecond: config.http.minBodyBytesPerSecond,
+        graceMs: config.http.bodyRateGraceMs,
+      },
+      answer,
     ),
   );
   setupOpenApi(app, activeContexts(config), config.publicBaseUrl);

@@ -48,6 +48,7 @@ export type { TestService, AutoMocked } from './lib/test-service';
 export {
   loadZstdFixture,
   zstdRawFrame,
+  zstdOneByteRleFrame,
   zstdRleFrame,
   zstdSkippableFrame,
 } from './lib/zstd-fixtures';

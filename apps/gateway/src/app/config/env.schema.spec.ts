@@ -238,6 +238,8 @@ describe('environment validation', () => {
       requestTimeoutMs: 60_000,
       keepAliveTimeoutMs: 75_000,
       maxConnections: 2_048,
+      minBodyBytesPerSecond: 240,
+      bodyRateGraceMs: 5_000,
     });
     expect(
       loadConfig({
@@ -245,18 +247,24 @@ describe('environment validation', () => {
         HTTP_REQUEST_TIMEOUT_MS: '1000',
         HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
         HTTP_MAX_CONNECTIONS: '10',
+        HTTP_MIN_BODY_BYTES_PER_SECOND: '0',
+        HTTP_BODY_RATE_GRACE_MS: '2000',
       }).http,
     ).toEqual({
       headersTimeoutMs: 500,
       requestTimeoutMs: 1_000,
       keepAliveTimeoutMs: 65_000,
       maxConnections: 10,
+      minBodyBytesPerSecond: 0,
+      bodyRateGraceMs: 2_000,
     });
     for (const [name, bad] of [
       ['HTTP_HEADERS_TIMEOUT_MS', '0'],
       ['HTTP_REQUEST_TIMEOUT_MS', 'forever'],
       ['HTTP_KEEP_ALIVE_TIMEOUT_MS', '-1'],
       ['HTTP_MAX_CONNECTIONS', '0'],
+      ['HTTP_MIN_BODY_BYTES_PER_SECOND', '-1'],
+      ['HTTP_BODY_RATE_GRACE_MS', '0'],
     ] as const)
       expect(problemsOf({ [name]: bad })).toEqual([
         expect.stringMatching(new RegExp(`^${name} must be an integer`)),

@@ -389,6 +389,15 @@ export class EnvironmentVariables {
   @IntRange(1, 1_000_000)
   HTTP_MAX_CONNECTIONS = 2_048;
 
+  /** Kestrel's default floor for a request body's average rate; 0: none. */
+  @Transform(toInt)
+  @IntRange(0, 1_073_741_824)
+  HTTP_MIN_BODY_BYTES_PER_SECOND = 240;
+
+  @Transform(toInt)
+  @IntRange(100, 3_600_000)
+  HTTP_BODY_RATE_GRACE_MS = 5_000;
+
   /** Request body bytes held in memory at once, all requests together. */
   @Transform(toInt)
   @IntRange(1_048_576, 4_294_967_296)

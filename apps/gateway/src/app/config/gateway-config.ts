@@ -14,6 +14,10 @@ export interface HttpServerLimits {
   readonly keepAliveTimeoutMs: number;
   /** Open connections at most; more are closed as they arrive. */
   readonly maxConnections: number;
+  /** Slowest average a request body may arrive at after its grace (0: any). */
+  readonly minBodyBytesPerSecond: number;
+  /** Time a body may start slowly before that floor applies. */
+  readonly bodyRateGraceMs: number;
 }
 
 /** The gateway's validated, typed configuration. Built once, at boot. */
@@ -125,6 +129,8 @@ export function loadConfig(
       requestTimeoutMs: vars.HTTP_REQUEST_TIMEOUT_MS,
       keepAliveTimeoutMs: vars.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       maxConnections: vars.HTTP_MAX_CONNECTIONS,
+      minBodyBytesPerSecond: vars.HTTP_MIN_BODY_BYTES_PER_SECOND,
+      bodyRateGraceMs: vars.HTTP_BODY_RATE_GRACE_MS,
     },
     bodyBudgetBytes: vars.HTTP_BODY_BUDGET_BYTES,
     initialRootToken: vars.INITIAL_ROOT_TOKEN,

@@ -30,6 +30,10 @@ export function apiBody(): Middleware {
         return;
       }
       form(req, res, (error?: unknown) => {
+        if (error instanceof TransportError) {
+          next(error);
+          return;
+        }
         if (error) {
           next(
             new TransportError(

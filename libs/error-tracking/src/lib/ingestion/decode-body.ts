@@ -16,6 +16,7 @@ import { TransportError, TransportErrorKind } from '@quitanda/kernel';
 
 import { zstdDecompress } from './zstd-stream';
 import { ZstdDecompressStream } from './zstd-transform';
+import { ZstdWasmMemoryError } from './zstd-wasm';
 
 export const SUPPORTED_ENCODINGS = ['gzip', 'deflate', 'br', 'zstd'] as const;
 
@@ -67,6 +68,16 @@ export function tooLarge(maxBytes: number): TransportError {
   );
 }
 
+/** zstd's memory is held by other streams' windows: a retry soon fits. */
+function zstdBusy(): TransportError {
+  return new TransportError(
+    TransportErrorKind.TooManyRequests,
+    'The server is decoding too many zstd bodies at once; retry shortly.',
+    [],
+    1,
+  );
+}
+
 export function corrupt(encoding: string): TransportError {
   return new TransportError(
     TransportErrorKind.MalformedBody,
@@ -88,6 +99,7 @@ export function decodeFailure(
   maxBytes: number,
 ): TransportError {
   if (error instanceof TransportError) return error;
+  if (error instanceof ZstdWasmMemoryError) return zstdBusy();
   return isTooLarge(error) ? tooLarge(maxBytes) : corrupt(encoding);
 }
 
@@ -246,6 +258,7 @@ export function decodeSmall(
       maxOutputLength: Math.min(maxBytes, SYNC_OUTPUT_LIMIT),
     });
   } catch (error) {
+    if (error instanceof ZstdWasmMemoryError) throw zstdBusy();
     if (!isTooLarge(error)) throw corrupt(encoding);
     if (maxBytes <= SYNC_OUTPUT_LIMIT) throw tooLarge(maxBytes);
     return undefined;

@@ -20,7 +20,7 @@ export interface DecodeLimits {
   /**
    * Told the size of what is held whole before it is decoded (a small
    * body; lists of encodings, which cannot stream) and of what that
-   * decodes to, and of the window a zstd frame allocates; may throw (the
+   * decodes to, and of a zstd frame's window as it fills; may throw (the
    * body budget).
    */
   readonly hold: (bytes: number) => void;
@@ -123,6 +123,8 @@ export async function* decodedChunks(
     const body = await whole(source, limits.hold);
     const decoded = decodeSmall(body, encoding, limits.maxDecodedBytes);
     if (decoded) {
+      // Up to 1 MiB held until the envelope is parsed, as any buffer is.
+      limits.hold(decoded.length);
       yield decoded;
       return;
     }
@@ -137,19 +139,22 @@ async function* streamDecoded(
   firstBytes: Buffer,
   limits: DecodeLimits,
 ): AsyncGenerator<Buffer> {
-  let failure: unknown;
-  const decoded = pipeline(
-    Readable.from(source),
-    streamingDecoder(
+  let decoder: Transform;
+  try {
+    decoder = streamingDecoder(
       encoding,
       firstBytes,
       limits.maxDecodedBytes,
       limits.hold,
-    ) as Transform,
-    (error) => {
-      failure = error;
-    },
-  );
+    ) as Transform;
+  } catch (error) {
+    // zstd's context could not be made (its memory is spent, for now).
+    throw decodeFailure(error, encoding, limits.maxDecodedBytes);
+  }
+  let failure: unknown;
+  const decoded = pipeline(Readable.from(source), decoder, (error) => {
+    failure = error;
+  });
   try {
     yield* limited(decoded, limits.maxDecodedBytes);
   } catch (error) {

@@ -8,7 +8,7 @@ import {
   pauseDeadline,
   restartDeadline,
 } from '@quitanda/http';
-import { CLOCK, TransportError } from '@quitanda/kernel';
+import { CLOCK, TransportError, TransportErrorKind } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import { ERROR_TRACKING_OPTIONS } from '../common/error-tracking.constants';
@@ -38,6 +38,21 @@ import { RateLimiter } from './rate-limiter';
 import { readEnvelope } from './read-envelope';
 import { hasKeyOutsideBody, resolvePublicKey } from './sentry-auth';
 import type { AuthSources } from './sentry-auth';
+
+/**
+ * The most of the body budget one request may hold before its key is
+ * known (a key only in the envelope header): a 64 KB body, what it
+ * decodes to at once (1 MiB) and a header line fit; more is refused, so
+ * no unauthenticated connection takes more than a small share.
+ */
+export const UNAUTHENTICATED_HOLD_BYTES = 2 * 1024 * 1024;
+
+function tooMuchBeforeKey(): TransportError {
+  return new TransportError(
+    TransportErrorKind.PayloadTooLarge,
+    `More than ${UNAUTHENTICATED_HOLD_BYTES} bytes of the body came before its key: send the key in the URL or X-Sentry-Auth.`,
+  );
+}
 
 export type CollectorEndpoint = 'store' | 'envelope';
 
@@ -125,7 +140,15 @@ export class IngestionService {
     if (request.endpoint === 'store') {
       parsed = parseStore(await this.readStore(request), context);
     } else {
-      const hold = (bytes: number) => holdBodyBytes(request.body, bytes);
+      let heldBeforeKey = 0;
+      const hold = (bytes: number) => {
+        if (!key) {
+          heldBeforeKey += bytes;
+          if (heldBeforeKey > UNAUTHENTICATED_HOLD_BYTES)
+            throw tooMuchBeforeKey();
+        }
+        holdBodyBytes(request.body, bytes);
+      };
       // Read and inflated as it comes: skipped items (attachments, ...)
       // are dropped as they pass, and a key only the header's dsn carries
       // is checked on its first line.

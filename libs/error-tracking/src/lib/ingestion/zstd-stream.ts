@@ -1,5 +1,3 @@
-import { Decompress } from 'fzstd';
-
 import {
   BLOCK_HEADER_BYTES,
   CHECKSUM_BYTES,
@@ -11,32 +9,28 @@ import {
   readBlockHeader,
   readFrameHeader,
 } from './zstd';
+import { ZstdWasmDataError, ZstdWasmDecoder } from './zstd-wasm';
 
 type Step = 'frame' | 'skip' | 'block' | 'body' | 'checksum';
 
 const NOTHING = new Uint8Array(0);
 
 /**
- * zstd decoded as its bytes arrive, with fzstd (pure JavaScript; Node 20's
- * zlib has no zstd), bomb-safe: each frame's header is read and checked
- * (`checkFrame`) before fzstd sees a byte of that frame, `onFrame` is told
- * the window fzstd is about to allocate, and fzstd is fed a block at a
- * time, so one `next()` decodes about one block (128 KiB) and the caller
- * can stop between any two. Output past `maxBytes` throws.
- *
- * fzstd's own stream takes frames split anywhere: it keeps a block's
- * pieces until the block is whole, and a frame's first bytes until it has
- * 18 (the longest header; a tiny frame's 18 bytes may hold three RLE
- * blocks). But it allocates a frame's window as soon as it reads the
- * header, hence the headers read here first. Skippable frames never reach
- * it. Holds one chunk, one frame header, what fzstd keeps of a block, and
- * fzstd's window.
+ * zstd decoded as its bytes arrive, with libzstd (`ZstdWasmDecoder`; Node
+ * 20's zlib has no zstd), bomb-safe: each frame's header is read and
+ * checked (`checkFrame`: 8 MiB windows at most) before libzstd sees a byte
+ * of that frame, and `onFrame` is told the window it is about to allocate.
+ * Each `next()` is one bounded piece of work: one libzstd call (at most
+ * 128 KiB in and 128 KiB out), or one header walked, so the caller can
+ * stop between any two. Output past `maxBytes` throws. Holds one chunk,
+ * one frame header and libzstd's context (its window and two 128 KiB
+ * buffers) until `end()`, an error or `close()`; `ZstdWasmMemoryError`
+ * when the windows of other streams leave no room for its own.
  */
 export class ZstdStreamDecoder {
-  private readonly fzstd = new Decompress((data) => {
-    if (data.length > 0) this.decoded.push(data);
-  });
-  private decoded: Uint8Array[] = [];
+  private readonly zstd = new ZstdWasmDecoder();
+  /** Checked bytes for libzstd, in order. */
+  private readonly pending: Uint8Array[] = [];
   private total = 0;
   private step: Step = 'frame';
   /** The frame header read so far. */
@@ -50,7 +44,7 @@ export class ZstdStreamDecoder {
   private checksum = false;
   private chunk: Uint8Array = NOTHING;
   private at = 0;
-  /** Where the bytes of `chunk` not yet given to fzstd begin. */
+  /** Where the bytes of `chunk` not yet queued for libzstd begin. */
   private from = 0;
 
   constructor(
@@ -66,16 +60,43 @@ export class ZstdStreamDecoder {
   }
 
   /**
-   * Reads on through the chunk up to the end of the next block (or of the
-   * chunk) and returns what that decoded (often nothing); undefined once
-   * the chunk is used up.
+   * One piece of work: what it decoded (often nothing); undefined once the
+   * chunk is used up and decoded.
    */
   next(): Uint8Array[] | undefined {
-    if (this.at === this.chunk.length) {
-      if (this.from === this.at) return undefined;
-      // The start of a block: fzstd keeps it until the rest comes.
-      return this.toFzstd(this.take(), false);
+    try {
+      if (this.zstd.busy || this.pending.length > 0) return this.decode();
+      if (this.at === this.chunk.length) {
+        if (this.from === this.at) return undefined;
+        this.pending.push(this.take());
+        return [];
+      }
+      this.walk();
+      return [];
+    } catch (error) {
+      this.close();
+      throw error;
     }
+  }
+
+  /** After the last chunk (run out by `next()`): throws if a frame is cut short. */
+  end(): Uint8Array[] {
+    const complete =
+      this.step === 'frame' &&
+      this.headerRead === 0 &&
+      this.pending.length === 0 &&
+      this.zstd.frameComplete;
+    this.close();
+    if (!complete) throw new ZstdDataError('truncated zstd frame');
+    return [];
+  }
+
+  /** Frees libzstd's context; the decoder cannot be used after. */
+  close(): void {
+    this.zstd.close();
+  }
+
+  private walk(): void {
     switch (this.step) {
       case 'frame':
         return this.readFrameHeader();
@@ -86,73 +107,93 @@ export class ZstdStreamDecoder {
     }
   }
 
-  /** After the last chunk: what fzstd still held; throws if a frame is cut short. */
-  end(): Uint8Array[] {
-    if (this.step !== 'frame' || this.headerRead > 0)
-      throw new ZstdDataError('truncated zstd frame');
-    return this.toFzstd(NOTHING, true);
+  private decode(): Uint8Array[] {
+    if (!this.zstd.busy) this.zstd.feedInput(this.nextInput());
+    let out: Uint8Array;
+    try {
+      out = this.zstd.step();
+    } catch (error) {
+      if (error instanceof ZstdWasmDataError)
+        throw new ZstdDataError(error.message);
+      throw error;
+    }
+    this.total += out.length;
+    if (this.total > this.maxBytes)
+      throw new ZstdLimitError('decompressed body larger than the limit');
+    return out.length > 0 ? [out] : [];
   }
 
-  private readFrameHeader(): Uint8Array[] {
+  /** The next queued bytes, at most what libzstd takes at once. */
+  private nextInput(): Uint8Array {
+    const piece = this.pending.shift() as Uint8Array;
+    const capacity = this.zstd.inputCapacity;
+    if (piece.length <= capacity) return piece;
+    this.pending.unshift(piece.subarray(capacity));
+    return piece.subarray(0, capacity);
+  }
+
+  private readFrameHeader(): void {
+    // The blocks before this frame go to libzstd before its header does.
+    if (this.headerRead === 0 && this.from < this.at)
+      this.pending.push(this.take());
     const wanted = frameHeaderLength(this.header.subarray(0, this.headerRead));
     this.headerRead = this.gather(this.header, this.headerRead, wanted);
-    // Given to fzstd from `header`, once checked.
+    // Queued from `header`, once checked.
     this.from = this.at;
     const bytes = this.header.subarray(0, this.headerRead);
-    if (this.headerRead < wanted || frameHeaderLength(bytes) > wanted)
-      return [];
+    if (this.headerRead < wanted || frameHeaderLength(bytes) > wanted) return;
     const frame = readFrameHeader(bytes);
-    // fzstd may keep what it is given: the next header gets a buffer of its own.
+    // Queued as it is: the next header gets a buffer of its own.
     this.header = new Uint8Array(MAX_FRAME_HEADER_BYTES);
     this.headerRead = 0;
     if (frame.skippable) {
       this.step = 'skip';
       this.left = frame.payloadBytes;
-      return this.left === 0 ? this.endPart() : [];
+      if (this.left === 0) this.endPart();
+      return;
     }
     checkFrame(frame, this.maxBytes);
     this.onFrame(frame.window);
     this.checksum = frame.checksum;
     this.step = 'block';
-    return this.toFzstd(bytes, false);
+    this.pending.push(bytes);
   }
 
-  private readBlockHeader(): Uint8Array[] {
-    // Given to fzstd with the block's body, from the chunk.
+  private readBlockHeader(): void {
+    // Queued with the block's body, from the chunk.
     this.blockHeaderRead = this.gather(
       this.blockHeader,
       this.blockHeaderRead,
       BLOCK_HEADER_BYTES,
     );
-    if (this.blockHeaderRead < BLOCK_HEADER_BYTES) return [];
+    if (this.blockHeaderRead < BLOCK_HEADER_BYTES) return;
     this.blockHeaderRead = 0;
     const block = readBlockHeader(this.blockHeader);
     this.lastBlock = block.last;
     this.left = block.bodyBytes;
     this.step = 'body';
-    return this.left === 0 ? this.endPart() : [];
+    if (this.left === 0) this.endPart();
   }
 
   /** On through a block's body, a checksum or a skippable frame. */
-  private readPart(): Uint8Array[] {
+  private readPart(): void {
     const taken = Math.min(this.left, this.chunk.length - this.at);
     this.at += taken;
     this.left -= taken;
+    // A skippable frame never reaches libzstd.
     if (this.step === 'skip') this.from = this.at;
-    return this.left === 0 ? this.endPart() : [];
+    if (this.left === 0) this.endPart();
   }
 
   /** The current block, checksum or skippable frame is complete. */
-  private endPart(): Uint8Array[] {
+  private endPart(): void {
     const step = this.step;
     this.step = 'frame';
-    if (step === 'skip') return [];
     if (step === 'body' && !this.lastBlock) this.step = 'block';
     else if (step === 'body' && this.checksum) {
       this.step = 'checksum';
       this.left = CHECKSUM_BYTES;
     }
-    return this.toFzstd(this.take(), false);
   }
 
   /**
@@ -166,28 +207,11 @@ export class ZstdStreamDecoder {
     return held + taken;
   }
 
-  /** The bytes of the chunk read and not yet given to fzstd. */
+  /** The bytes of the chunk walked and not yet queued. */
   private take(): Uint8Array {
     const piece = this.chunk.subarray(this.from, this.at);
     this.from = this.at;
     return piece;
-  }
-
-  private toFzstd(bytes: Uint8Array, final: boolean): Uint8Array[] {
-    try {
-      this.fzstd.push(bytes, final);
-    } catch (error) {
-      this.decoded = [];
-      throw new ZstdDataError(
-        error instanceof Error ? error.message : 'invalid zstd data',
-      );
-    }
-    const decoded = this.decoded;
-    this.decoded = [];
-    for (const piece of decoded) this.total += piece.length;
-    if (this.total > this.maxBytes)
-      throw new ZstdLimitError('decompressed body larger than the limit');
-    return decoded;
   }
 }
 
@@ -195,8 +219,13 @@ export class ZstdStreamDecoder {
 export function zstdDecompress(data: Uint8Array, maxBytes: number): Buffer {
   const decoder = new ZstdStreamDecoder(maxBytes);
   const pieces: Uint8Array[] = [];
-  decoder.feed(data);
-  for (let out = decoder.next(); out; out = decoder.next()) pieces.push(...out);
-  pieces.push(...decoder.end());
+  try {
+    decoder.feed(data);
+    for (let out = decoder.next(); out; out = decoder.next())
+      pieces.push(...out);
+    pieces.push(...decoder.end());
+  } finally {
+    decoder.close();
+  }
   return Buffer.concat(pieces);
 }

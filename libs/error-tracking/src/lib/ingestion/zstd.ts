@@ -1,14 +1,18 @@
 /**
  * The zstd frame format (RFC 8878), as far as the decoder must read it
- * itself to stay bomb-safe: fzstd allocates each frame's window as its
- * header declares, so every header is read and checked before fzstd sees
- * a byte of its frame, and blocks are found by their headers (frames are
- * self-delimiting) so that fzstd is fed one block at a time.
+ * itself to stay bomb-safe: libzstd allocates each frame's window as its
+ * header declares (up to 128 MiB by default, and its WASM build exports no
+ * way to lower that), so every header is read and checked before libzstd
+ * sees a byte of its frame; blocks are walked by their headers only to
+ * find where the next frame begins.
  */
 
 const ZSTD_MAGIC = 0xfd2fb528;
-/** The largest window zstd uses at its normal levels (1..19): 8 MiB. */
-const MAX_ORDINARY_WINDOW = 8 * 1024 * 1024;
+/**
+ * The largest window accepted: 8 MiB, zstd's largest at its normal levels
+ * (1..19) and the cap RFC 9659 sets on the `zstd` content coding.
+ */
+export const MAX_WINDOW_BYTES = 8 * 1024 * 1024;
 /** No block holds (or decodes to) more than this (RFC 8878, 3.1.1.2.3). */
 export const MAX_BLOCK_BYTES = 128 * 1024;
 /** Magic, descriptor, window byte, 4-byte dictionary id, 8-byte content size. */
@@ -24,7 +28,7 @@ export type FrameHeader =
   | { readonly skippable: true; readonly payloadBytes: number }
   | {
       readonly skippable: false;
-      /** What fzstd allocates for the frame: its window, or its content size in one segment. */
+      /** What libzstd allocates for the frame: its window, or its content size in one segment. */
       readonly window: number;
       /** 0 when the header does not say. */
       readonly contentSize: number;
@@ -94,14 +98,13 @@ export function readFrameHeader(bytes: Uint8Array): FrameHeader {
 
 /**
  * Refuses a frame declaring more content than `maxBytes`, or a window
- * above both `maxBytes` and zstd's ordinary 8 MiB, before it is allocated.
+ * above 8 MiB (RFC 9659), before it is allocated.
  */
 export function checkFrame(frame: FrameHeader, maxBytes: number): void {
   if (frame.skippable) return;
-  if (
-    frame.window > Math.max(maxBytes, MAX_ORDINARY_WINDOW) ||
-    frame.contentSize > maxBytes
-  )
+  if (frame.window > MAX_WINDOW_BYTES)
+    throw new ZstdLimitError('zstd window larger than 8 MiB');
+  if (frame.contentSize > maxBytes)
     throw new ZstdLimitError('zstd frame larger than the limit');
 }
 

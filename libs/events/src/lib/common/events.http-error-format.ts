@@ -58,6 +58,10 @@ const TRANSPORT: Record<TransportErrorKind, { title: string; slug: string }> = {
     title: 'Too many requests',
     slug: 'too-many-requests',
   },
+  [TransportErrorKind.RequestTimeout]: {
+    title: 'Request timeout',
+    slug: 'request-timeout',
+  },
   [TransportErrorKind.ServiceUnavailable]: {
     title: 'Service unavailable',
     slug: 'service-unavailable',

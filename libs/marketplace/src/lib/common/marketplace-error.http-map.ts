@@ -27,6 +27,7 @@ export const MARKETPLACE_ERROR_HTTP_STATUS: Record<
   [MarketplaceErrorCode.DuplicateEntity]: HttpStatus.CONFLICT,
   [MarketplaceErrorCode.RequestEntityTooLarge]: HttpStatus.PAYLOAD_TOO_LARGE,
   [MarketplaceErrorCode.TooManyRequests]: HttpStatus.TOO_MANY_REQUESTS,
+  [MarketplaceErrorCode.RequestTimeout]: HttpStatus.REQUEST_TIMEOUT,
   [MarketplaceErrorCode.KinveyInternalErrorRetry]:
     HttpStatus.INTERNAL_SERVER_ERROR,
 };

@@ -22,6 +22,7 @@ export enum MarketplaceErrorCode {
   DuplicateEntity = 'DuplicateEntity',
   RequestEntityTooLarge = 'RequestEntityTooLarge',
   TooManyRequests = 'TooManyRequests',
+  RequestTimeout = 'RequestTimeout',
   KinveyInternalErrorRetry = 'KinveyInternalErrorRetry',
 }
 

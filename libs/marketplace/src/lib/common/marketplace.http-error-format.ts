@@ -20,6 +20,7 @@ const TRANSPORT: Record<TransportErrorKind, MarketplaceErrorCode> = {
   [TransportErrorKind.RouteNotFound]: MarketplaceErrorCode.EntityNotFound,
   [TransportErrorKind.InvalidRequest]: MarketplaceErrorCode.BadRequest,
   [TransportErrorKind.TooManyRequests]: MarketplaceErrorCode.TooManyRequests,
+  [TransportErrorKind.RequestTimeout]: MarketplaceErrorCode.RequestTimeout,
   [TransportErrorKind.ServiceUnavailable]:
     MarketplaceErrorCode.KinveyInternalErrorRetry,
   [TransportErrorKind.Internal]: MarketplaceErrorCode.KinveyInternalErrorRetry,

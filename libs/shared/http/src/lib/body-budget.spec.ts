@@ -59,20 +59,37 @@ describe('body budget', () => {
     expect(budget.usedBytes).toBe(0);
   });
 
-  it('takes up front what a parser may buffer: the declared length, else its limit', () => {
-    const budget = new BodyBudget(10_000);
-    holdParserBody(request({ 'content-length': '300' }).req, 1_000, budget);
-    expect(budget.usedBytes).toBe(300);
-    holdParserBody(request().req, 1_000, budget);
-    expect(budget.usedBytes).toBe(1_300);
+  it("holds a parser's body as its bytes arrive (a declared length alone holds nothing), an encoded one's limit up front", () => {
+    const budget = new BodyBudget(1_000);
+    const declared = request({ 'content-length': '300' });
+    holdParserBody(declared.req, 1_000, budget);
+    // Six bytes of a declared 300, the connection left open.
+    expect(budget.usedBytes).toBe(0);
+    declared.req.emit('data', Buffer.alloc(6));
+    expect(budget.usedBytes).toBe(6);
+    const chunked = request();
+    holdParserBody(chunked.req, 1_000, budget);
+    chunked.req.emit('data', Buffer.alloc(100));
+    expect(budget.usedBytes).toBe(106);
     holdParserBody(
       request({ 'content-length': '30', 'content-encoding': 'gzip' }).req,
-      1_000,
+      500,
       budget,
     );
-    expect(budget.usedBytes).toBe(2_300);
+    expect(budget.usedBytes).toBe(606);
     // Past the parser's limit: left to the parser, which refuses it unread.
     holdParserBody(request({ 'content-length': '5000' }).req, 1_000, budget);
-    expect(budget.usedBytes).toBe(2_300);
+    expect(budget.usedBytes).toBe(606);
+
+    // Past the budget: the request stream fails with the 429.
+    const errors: unknown[] = [];
+    chunked.req.on('error', (error) => errors.push(error));
+    chunked.req.emit('data', Buffer.alloc(500));
+    expect(errors).toEqual([
+      expect.objectContaining({ kind: TransportErrorKind.TooManyRequests }),
+    ]);
+    expect(budget.usedBytes).toBe(606);
+    chunked.req.emit('data', Buffer.alloc(1));
+    expect(errors).toHaveLength(1);
   });
 });

@@ -101,10 +101,13 @@ export function holdBodyBytes(
 }
 
 /**
- * For parsers that buffer a whole body themselves (body-parser): the most
- * it can hold, taken up front. The declared length when the body is sent
- * as is, else (chunked, compressed) the parser's limit; undefined when the
- * declared length is past the limit, which the parser refuses unread.
+ * For parsers that buffer a whole body themselves (body-parser), called
+ * just before the parser starts reading: the body's bytes are held as they
+ * arrive, so a declared length sent slowly (or never) holds only what came;
+ * a refusal fails the request stream with the 429 or 413, which the parser
+ * hands on. An encoded body, which the parser inflates out of sight, holds
+ * the parser's limit up front (and throws). A declared length past the
+ * limit holds nothing: the parser refuses it unread.
  */
 export function holdParserBody(
   req: IncomingMessage,
@@ -116,9 +119,18 @@ export function holdParserBody(
   const encoded =
     (req.headers['content-encoding'] ?? 'identity') !== 'identity';
   if (Number.isFinite(declared) && declared > limitBytes) return;
-  holdBodyBytes(
-    req,
-    Number.isFinite(declared) && !encoded ? declared : limitBytes,
-    budget,
-  );
+  if (encoded) {
+    holdBodyBytes(req, limitBytes, budget);
+    return;
+  }
+  const onData = (chunk: Buffer) => {
+    try {
+      holdBodyBytes(req, chunk.length, budget);
+    } catch (error) {
+      req.off('data', onData);
+      req.emit('error', error);
+    }
+  };
+  req.on('data', onData);
+  req.once('end', () => req.off('data', onData));
 }

@@ -97,6 +97,8 @@ export function jsonBody(options: JsonBodyOptions): Middleware {
 }
 
 function translate(error: unknown): TransportError {
+  // The body budget's refusal, through body-parser.
+  if (error instanceof TransportError) return error;
   const type = (error as { type?: string }).type;
   switch (type) {
     case 'entity.too.large':

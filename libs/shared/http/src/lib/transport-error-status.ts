@@ -14,6 +14,7 @@ export const TRANSPORT_ERROR_HTTP_STATUS: Readonly<
   [TransportErrorKind.RouteNotFound]: HttpStatus.NOT_FOUND,
   [TransportErrorKind.InvalidRequest]: HttpStatus.BAD_REQUEST,
   [TransportErrorKind.TooManyRequests]: HttpStatus.TOO_MANY_REQUESTS,
+  [TransportErrorKind.RequestTimeout]: HttpStatus.REQUEST_TIMEOUT,
   [TransportErrorKind.ServiceUnavailable]: HttpStatus.SERVICE_UNAVAILABLE,
   [TransportErrorKind.Internal]: HttpStatus.INTERNAL_SERVER_ERROR,
 };

@@ -14,6 +14,8 @@ export enum TransportErrorKind {
   InvalidRequest = 'invalid_request',
   /** The gateway is busy with other requests (their bodies): retry later. */
   TooManyRequests = 'too_many_requests',
+  /** The body came slower than the gateway's minimum data rate. */
+  RequestTimeout = 'request_timeout',
   ServiceUnavailable = 'service_unavailable',
   Internal = 'internal',
 }

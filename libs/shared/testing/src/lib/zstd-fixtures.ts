@@ -91,6 +91,18 @@ export function zstdRleFrame(
   return Buffer.concat(parts);
 }
 
+/**
+ * A zstd frame of `blocks` RLE blocks of one byte each (4 bytes of input
+ * per byte of output) in a window of 2^windowLog bytes: costly to a
+ * decoder whose work follows its window rather than its output.
+ */
+export function zstdOneByteRleFrame(blocks: number, windowLog: number): Buffer {
+  const parts = [frameHeader(windowLog)];
+  for (let i = 0; i < blocks; i++)
+    parts.push(blockHeader(1, 1, i === blocks - 1), Buffer.from([0x41]));
+  return Buffer.concat(parts);
+}
+
 /** A skippable frame (magic `0x184D2A5?`) carrying `payload`. */
 export function zstdSkippableFrame(payload: Buffer, variant = 0): Buffer {
   const header = Buffer.alloc(8);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 import Database from 'better-sqlite3';
@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 /** What the spool holds: readiness and `/metrics` report it. */
 export interface SpoolStats {
   readonly events: number;
-  /** Payload bytes (the spooled requests' text), what the bound counts. */
+  /** Payload bytes (the spooled requests' text). */
   readonly bytes: number;
   /** Age of the oldest spooled request; 0 when empty. */
   readonly oldestAgeSeconds: number;
@@ -55,6 +55,9 @@ CREATE TRIGGER IF NOT EXISTS spooled_out AFTER DELETE ON spooled_requests BEGIN
 END;
 `;
 
+/** SQLite's own default checkpoint point (1,000 pages of 4 KiB). */
+const MAX_WAL_BYTES = 4 * 1024 * 1024;
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -70,8 +73,13 @@ function alive(pid: number): boolean {
  * collector requests in arrival order until the drainer has committed them
  * to PostgreSQL.
  *
- * Totals are kept by triggers in the same transactions as the rows, so the
- * bound is exact even when gateways on one host share a `DATA_DIR`. Those
+ * The bound counts what the files take (the database and its WAL) or the
+ * payload, whichever is more: freed pages go back to the file system
+ * (`auto_vacuum`), the WAL is checkpointed once it reaches an eighth of
+ * the bound (4 MiB at most) and cut back to that size
+ * (`journal_size_limit`), and to nothing after each drain. Payload totals are kept by triggers in the
+ * same transactions as the rows, exact even when gateways on one host
+ * share a `DATA_DIR`. Those
  * gateways drain the same file: a request is claimed by one process before
  * it is flushed, and the claims of a process that died (kill -9 while
  * draining) are taken over by whoever drains next.
@@ -105,10 +113,19 @@ export class SpoolStore {
   ) {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
-    this.db.exec(SCHEMA);
     const db = this.db;
+    // Before any table: a file made by an earlier version is rewritten once.
+    db.pragma('auto_vacuum = FULL');
+    if (db.pragma('auto_vacuum', { simple: true }) !== 1) db.exec('VACUUM');
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    const walBytes = Math.min(Math.floor(maxBytes / 8), MAX_WAL_BYTES);
+    const pageBytes = db.pragma('page_size', { simple: true }) as number;
+    db.pragma(`journal_size_limit = ${walBytes}`);
+    db.pragma(
+      `wal_autocheckpoint = ${Math.max(1, Math.floor(walBytes / pageBytes))}`,
+    );
+    db.exec(SCHEMA);
     db.prepare(
       'INSERT OR IGNORE INTO spool_identity (id, uuid) VALUES (1, ?)',
     ).run(randomUUID());
@@ -160,7 +177,7 @@ export class SpoolStore {
   append(entries: readonly SpoolEntry[], now: number): boolean[] {
     return this.db
       .transaction(() => {
-        let { bytes } = this.totals();
+        let bytes = Math.max(this.totals().bytes, this.filesBytes());
         return entries.map((entry) => {
           const size = Buffer.byteLength(entry.body);
           if (bytes + size > this.maxBytes) return false;
@@ -202,11 +219,15 @@ export class SpoolStore {
       .immediate();
   }
 
-  /** Forgets drained requests (their data is committed in PostgreSQL). */
+  /**
+   * Forgets drained requests (their data is committed in PostgreSQL) and
+   * gives their space back: the WAL is checkpointed and emptied.
+   */
   remove(ids: readonly number[]): void {
     this.db.transaction(() => {
       for (const id of ids) this.statements.remove.run(id);
     })();
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
   }
 
   /** Gives claimed requests back (their flush did not happen). */
@@ -250,6 +271,13 @@ export class SpoolStore {
 
   close(): void {
     if (this.db.open) this.db.close();
+  }
+
+  /** The database file and its WAL, as the file system holds them. */
+  private filesBytes(): number {
+    const path = this.db.name;
+    const wal = `${path}-wal`;
+    return statSync(path).size + (existsSync(wal) ? statSync(wal).size : 0);
   }
 
   private totals(): { events: number; bytes: number } {

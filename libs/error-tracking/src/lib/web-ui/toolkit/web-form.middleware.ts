@@ -32,6 +32,10 @@ export function webForm(): (
         next(unsafeRequestError(req));
         return;
       }
+      if (error instanceof TransportError) {
+        next(error);
+        return;
+      }
       const tooLarge =
         typeof error === 'object' &&
         (error as { status?: number }).status === 413;
