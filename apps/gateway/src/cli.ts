@@ -25,13 +25,13 @@ async function main(): Promise<void> {
   // `--version` does without; of the contexts, only the command's.
   await import('reflect-metadata');
   const { CommandFactory } = await import('nest-commander');
-  const { DomainError } = await import('@quitanda/kernel');
   const { loadDotEnv } = await import('./app/config/env-file');
   const { ConfigurationError } = await import('./app/config/env.schema');
   const { loadConfig } = await import('./app/config/gateway-config');
   const { databaseDescription, openGatewayDatabase } =
     await import('./app/database/gateway-database');
   const { CliModule } = await import('./cli/cli.module');
+  const { plainMessage } = await import('./cli/plain-message');
   const { contextsForCommand, createsDatabase, runsCommand } =
     await import('./cli/cli-contexts');
   let config;
@@ -75,9 +75,7 @@ async function main(): Promise<void> {
               "set DATA_DIR to the gateway's folder or DATABASE_URL to its server; " +
               'a new database is set up by `npm run migrate`)'
             : '';
-        const text =
-          error instanceof DomainError ? error.plainMessage : error.message;
-        process.stderr.write(`${text}${hint}\n`);
+        process.stderr.write(`${plainMessage(error)}${hint}\n`);
         process.exitCode = 1;
       },
     });
