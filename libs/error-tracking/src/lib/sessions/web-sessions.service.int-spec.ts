@@ -10,6 +10,7 @@ import {
 } from '../../testing/error-tracking-test-module';
 import { AccountsRepository } from '../accounts/accounts.repository';
 import { AccountsService } from '../accounts/accounts.service';
+import { InitialCredentialsRetirement } from '../accounts/initial-credentials-retirement';
 import { WebSessionsRepository } from './web-sessions.repository';
 import { WebSessionsService } from './web-sessions.service';
 
@@ -18,6 +19,7 @@ const PASSWORD = 'correct horse battery';
 const SESSION_PROVIDERS = [
   AccountsRepository,
   AccountsService,
+  InitialCredentialsRetirement,
   WebSessionsRepository,
   WebSessionsService,
 ];

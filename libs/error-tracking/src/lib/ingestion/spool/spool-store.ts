@@ -58,6 +58,14 @@ END;
 /** SQLite's own default checkpoint point (1,000 pages of 4 KiB). */
 const MAX_WAL_BYTES = 4 * 1024 * 1024;
 
+/**
+ * What the files take beyond the requests they hold whatever the bound:
+ * the schema's pages (about 74 KB empty) and a WAL between checkpoints at
+ * a small bound. The requests are held to the bound itself, the files to
+ * the bound plus this; without it a bound of a few KiB would hold nothing.
+ */
+export const SPOOL_FILE_OVERHEAD_BYTES = 256 * 1024;
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -177,12 +185,18 @@ export class SpoolStore {
   append(entries: readonly SpoolEntry[], now: number): boolean[] {
     return this.db
       .transaction(() => {
-        let bytes = Math.max(this.totals().bytes, this.filesBytes());
+        let bytes = this.totals().bytes;
+        let files = this.filesBytes();
         return entries.map((entry) => {
           const size = Buffer.byteLength(entry.body);
-          if (bytes + size > this.maxBytes) return false;
+          if (
+            bytes + size > this.maxBytes ||
+            files + size > this.maxBytes + SPOOL_FILE_OVERHEAD_BYTES
+          )
+            return false;
           this.statements.insert.run(now, entry.events, size, entry.body);
           bytes += size;
+          files += size;
           return true;
         });
       })
