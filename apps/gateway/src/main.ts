@@ -53,6 +53,8 @@ async function main(): Promise<void> {
   // worker or many, so that a worker that dies is replaced within seconds.
   // The embedded database lives in the one process that serves.
   if (cluster.isPrimary && config.databaseUrl) {
+    // What the primary said goes out before its workers say anything.
+    log.flush();
     const code = await runWorkerCluster(config, log, stopRequested);
     log.info('Stopped');
     return exitAfterLogs(code);

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 
 import { StreamableFile } from '@nestjs/common';
 import type { NestApplicationOptions } from '@nestjs/common';
@@ -132,6 +133,7 @@ function applyServerLimits(server: Server, limits: HttpServerLimits): void {
   server.requestTimeout = limits.requestTimeoutMs;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   server.maxConnections = limits.maxConnections;
+  capConnections(server, limits.maxConnections);
   // Node looks for expired requests every 30 s by default, which would let
   // a 1 s timeout hold for 31; read at listen, so still in time here.
   (
@@ -140,4 +142,24 @@ function applyServerLimits(server: Server, limits: HttpServerLimits): void {
     50,
     Math.min(30_000, Math.floor(limits.headersTimeoutMs / 4)),
   );
+}
+
+/**
+ * `maxConnections` again, by hand: a cluster worker (every gateway with
+ * `DATABASE_URL`) gets its connections from the primary, and Node 20 does
+ * not apply `maxConnections` to those. A connection past the cap is closed
+ * as it arrives, as Node does for a single process.
+ */
+function capConnections(server: Server, max: number): void {
+  let open = 0;
+  server.on('connection', (socket: Socket) => {
+    if (open >= max) {
+      socket.destroy();
+      return;
+    }
+    open += 1;
+    socket.once('close', () => {
+      open -= 1;
+    });
+  });
 }

@@ -2,10 +2,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { bodyLimitOf, hasBody } from '@quitanda/http';
 
+const MIB = 1024 * 1024;
+
 export interface UnreadBodyLimits {
   /**
    * The body limit assumed for a route that noted none (`noteBodyLimit`);
-   * up to a route's limit plus 10% of an unread body is read and dropped.
+   * up to a route's limit plus 10% (at least 1 MiB more) of an unread body
+   * is read and dropped.
    */
   readonly defaultLimitBytes: number;
   /**
@@ -20,9 +23,10 @@ export interface UnreadBodyLimits {
  * carry on; past its bound or `timeoutMs` the connection is closed.
  */
 function drain(req: IncomingMessage, limits: UnreadBodyLimits): void {
-  const maxBytes = Math.ceil(
-    (bodyLimitOf(req) ?? limits.defaultLimitBytes) * 1.1,
-  );
+  const limit = bodyLimitOf(req) ?? limits.defaultLimitBytes;
+  // Small limits get a little room too: a client that writes a body of a
+  // few hundred KiB before it reads still hears the answer.
+  const maxBytes = Math.ceil(Math.max(limit * 1.1, limit + MIB));
   let dropped = 0;
   const close = () => {
     stop();

@@ -41,6 +41,8 @@ export function runWorkerCluster(
 ): Promise<number> {
   return new Promise((resolve) => {
     const live = new Set<number>();
+    /** Workers that listen: the others are still booting. */
+    const serving = new Set<number>();
     const crashes: number[] = [];
     let served = false;
     let stopping = false;
@@ -59,6 +61,13 @@ export function runWorkerCluster(
     };
 
     cluster.on('listening', (worker) => {
+      serving.add(worker.id);
+      // A stop asked while it booted is answered now that it is up, as a
+      // single gateway answers one (it drains instead of dying mid-boot).
+      if (stopping) {
+        worker.process.kill('SIGTERM');
+        return;
+      }
       if (served) {
         now(() =>
           log.info({ worker: worker.process.pid }, 'Worker is serving'),
@@ -79,6 +88,7 @@ export function runWorkerCluster(
 
     cluster.on('exit', (worker, code, signal) => {
       live.delete(worker.id);
+      serving.delete(worker.id);
       if (stopping) {
         // A worker still loading when the stop signal reached it has no
         // handler yet: the signal ends it by its default action, which is
@@ -115,7 +125,9 @@ export function runWorkerCluster(
         { signal, workers: live.size },
         'Shutting down: every worker finishes its in-flight requests',
       );
-      for (const id of live) cluster.workers?.[id]?.process.kill('SIGTERM');
+      // A worker still booting gets it once it listens.
+      for (const id of live)
+        if (serving.has(id)) cluster.workers?.[id]?.process.kill('SIGTERM');
       setTimeout(() => {
         log.error('Workers did not stop in time; killing them');
         failed = true;
