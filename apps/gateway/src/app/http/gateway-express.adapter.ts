@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
@@ -132,8 +133,11 @@ function applyServerLimits(server: Server, limits: HttpServerLimits): void {
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = limits.requestTimeoutMs;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
-  server.maxConnections = limits.maxConnections;
-  capConnections(server, limits.maxConnections);
+  // A cluster worker (every gateway with DATABASE_URL) gets connections
+  // from its primary; were `maxConnections` set, the worker would refuse
+  // them back to the primary, which holds them open, never closed.
+  if (cluster.isWorker) capConnections(server, limits.maxConnections);
+  else server.maxConnections = limits.maxConnections;
   // Node looks for expired requests every 30 s by default, which would let
   // a 1 s timeout hold for 31; read at listen, so still in time here.
   (
@@ -145,10 +149,8 @@ function applyServerLimits(server: Server, limits: HttpServerLimits): void {
 }
 
 /**
- * `maxConnections` again, by hand: a cluster worker (every gateway with
- * `DATABASE_URL`) gets its connections from the primary, and Node 20 does
- * not apply `maxConnections` to those. A connection past the cap is closed
- * as it arrives, as Node does for a single process.
+ * `maxConnections` by hand, for a cluster worker: a connection past the cap
+ * is closed as it arrives, as Node closes one for a single process.
  */
 function capConnections(server: Server, max: number): void {
   let open = 0;

@@ -123,7 +123,7 @@ export function runWorkerCluster(
       stopping = true;
       log.info(
         { signal, workers: live.size },
-        'Shutting down: every worker finishes its in-flight requests',
+        'Stopping: every worker finishes its in-flight requests (one still booting once it is up)',
       );
       // A worker still booting gets it once it listens.
       for (const id of live)
