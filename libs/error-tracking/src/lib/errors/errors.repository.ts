@@ -78,9 +78,16 @@ export interface ErrorPosition {
   readonly id: string;
 }
 
+/** Which of a project's errors a list or a bulk update takes. */
+export type ErrorFilter = Pick<
+  ErrorListQuery,
+  'projectId' | 'status' | 'search' | 'environment' | 'release'
+>;
+
 export interface ErrorListQuery {
   readonly projectId: number;
-  readonly status: ErrorStatus;
+  /** Absent: every status (Sentry's empty query). */
+  readonly status?: ErrorStatus;
   readonly sort: ErrorSort;
   readonly search?: string;
   readonly environment?: string;
@@ -92,6 +99,38 @@ export interface ErrorListQuery {
 /** `%`, `_` and `\` are literal in a search. */
 function likePattern(search: string): string {
   return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The WHERE terms (and their parameters) of a list's filters. */
+function filterConditions(query: ErrorFilter): {
+  params: unknown[];
+  conditions: string[];
+} {
+  const params: unknown[] = [query.projectId];
+  const conditions = ['project_id = $1'];
+  if (query.status !== undefined) {
+    params.push(query.status);
+    conditions.push(`status = $${params.length}`);
+  }
+  if (query.search) {
+    params.push(likePattern(query.search));
+    const p = `$${params.length}`;
+    conditions.push(
+      `(title ILIKE ${p} OR message ILIKE ${p} OR culprit ILIKE ${p})`,
+    );
+  }
+  for (const [kind, value] of [
+    ['environment', query.environment],
+    ['release', query.release],
+  ] as const) {
+    if (value === undefined) continue;
+    params.push(value);
+    conditions.push(
+      `EXISTS (SELECT 1 FROM error_tracking.error_facets f
+                  WHERE f.error_id = e.id AND f.kind = '${kind}' AND f.value = $${params.length})`,
+    );
+  }
+  return { params, conditions };
 }
 
 export function toUuid(hex: string): string {
@@ -108,7 +147,8 @@ export class ErrorsRepository extends ErrorTrackingRepository {
   /**
    * One page, newest/largest first; every sort has an index on
    * (project, status, sort column, id), so the cost does not grow with the
-   * number of events.
+   * number of events. Without a status (Sentry's empty query) a page sorts
+   * all of the project's errors.
    */
   /**
    * One page with each error's hourly counts since `hoursFrom`, in one
@@ -119,26 +159,7 @@ export class ErrorsRepository extends ErrorTrackingRepository {
     hoursFrom: Date,
   ): Promise<Array<{ error: ErrorRecord; hours: Array<[number, number]> }>> {
     const column = SORT_COLUMN[query.sort];
-    const params: unknown[] = [query.projectId, query.status];
-    const conditions = ['project_id = $1', 'status = $2'];
-    if (query.search) {
-      params.push(likePattern(query.search));
-      const p = `$${params.length}`;
-      conditions.push(
-        `(title ILIKE ${p} OR message ILIKE ${p} OR culprit ILIKE ${p})`,
-      );
-    }
-    for (const [kind, value] of [
-      ['environment', query.environment],
-      ['release', query.release],
-    ] as const) {
-      if (value === undefined) continue;
-      params.push(value);
-      conditions.push(
-        `EXISTS (SELECT 1 FROM error_tracking.error_facets f
-                  WHERE f.error_id = e.id AND f.kind = '${kind}' AND f.value = $${params.length})`,
-      );
-    }
+    const { params, conditions } = filterConditions(query);
     if (query.after) {
       params.push(query.after.value, query.after.id);
       const cast = query.sort === 'frequency' ? 'bigint' : 'timestamptz';
@@ -311,5 +332,40 @@ export class ErrorsRepository extends ErrorTrackingRepository {
       'UPDATE error_tracking.errors SET issue_iid = $2 WHERE id = $1',
       [errorId, iid],
     );
+  }
+
+  /**
+   * Ids of the errors a filter takes, most recently seen first (the ones a
+   * bulk update changes), read on the primary: an update follows.
+   */
+  async idsMatching(
+    filter: ErrorFilter,
+    limit: number,
+    tx: Transaction = this.sql,
+  ): Promise<string[]> {
+    const { params, conditions } = filterConditions(filter);
+    params.push(limit);
+    const rows = await tx.rows<{ id: string }>(
+      `SELECT id FROM error_tracking.errors e WHERE ${conditions.join(' AND ')}
+        ORDER BY last_seen DESC, id DESC LIMIT $${params.length}`,
+      params,
+    );
+    return rows.map((row) => String(row.id));
+  }
+
+  /** Sets the status of those of `errorIds` in the project; returns them. */
+  async setStatusOfMany(
+    projectId: number,
+    errorIds: readonly string[],
+    status: ErrorStatus,
+    now: Date,
+    tx: Transaction = this.sql,
+  ): Promise<ErrorRecord[]> {
+    const rows = await tx.rows<ErrorRow>(
+      `UPDATE error_tracking.errors SET status = $3, updated_at = $4
+        WHERE project_id = $1 AND id = ANY($2::bigint[]) RETURNING ${COLUMNS}`,
+      [projectId, errorIds, status, now],
+    );
+    return rows.map(toError);
   }
 }

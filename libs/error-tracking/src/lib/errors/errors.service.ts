@@ -26,6 +26,7 @@ import type {
   StoredEvent,
 } from './error.types';
 import { ErrorsRepository } from './errors.repository';
+import type { ErrorFilter } from './errors.repository';
 import { issueDescription } from './issue-description';
 import { isEventId, isValidSortValue } from './list-cursor';
 import { stackFrames, toStackTraceEntry } from './stack-trace';
@@ -52,7 +53,8 @@ const SORT_VALUE: Record<ErrorSort, (e: ErrorRecord) => string> = {
 };
 
 export interface ErrorListOptions {
-  readonly status: ErrorStatus;
+  /** Absent: every status. */
+  readonly status?: ErrorStatus;
   readonly sort: ErrorSort;
   readonly search?: string;
   readonly environment?: string;
@@ -247,6 +249,42 @@ export class ErrorsService {
         tx,
       );
       return { error, closedIssueIid };
+    });
+  }
+
+  /**
+   * Sets the status of the errors named (those of the project), or else of
+   * the first `limit` that `filter` takes, most recently seen first; each
+   * one resolved closes its linked issue. Returns the errors changed.
+   */
+  async updateStatusOfMany(
+    access: ProjectAccess,
+    target:
+      | { ids: readonly string[] }
+      | { filter: Omit<ErrorFilter, 'projectId'>; limit: number },
+    status: ErrorStatus,
+  ): Promise<ErrorRecord[]> {
+    const now = this.clock.now();
+    return this.db.transaction(async (tx) => {
+      const ids =
+        'ids' in target
+          ? target.ids
+          : await this.errors.idsMatching(
+              { ...target.filter, projectId: access.project.id },
+              target.limit,
+              tx,
+            );
+      if (ids.length === 0) return [];
+      const changed = await this.errors.setStatusOfMany(
+        access.project.id,
+        ids,
+        status,
+        now,
+        tx,
+      );
+      for (const error of changed)
+        await this.issueFollowsError.closeOnResolve(error, now, tx);
+      return changed;
     });
   }
 

@@ -11,7 +11,9 @@ import { SentryErrorDto } from '../http/openapi';
  * personal access tokens (`Authorization: Bearer`) as on GitLab's API, but
  * Sentry's `{"detail"}` error bodies, and `:org` in every path.
  */
-export function SentryWebApi(): ClassDecorator {
+export function SentryWebApi(
+  tag = 'error tracking: source maps (sentry-cli)',
+): ClassDecorator {
   // Applied in the order the stacked decorators were (bottom first).
   return applyDecorators(
     Controller(SENTRY_API_PREFIX.slice(1)),
@@ -22,7 +24,8 @@ export function SentryWebApi(): ClassDecorator {
     }),
     ApiErrorResponses(SentryErrorDto, {
       400: {
-        description: 'A malformed body, or a chunk whose checksum differs.',
+        description:
+          'A malformed body or parameter, a chunk whose checksum differs, or an unsupported search or status.',
       },
       401: { description: 'No token, or not a live one (`Invalid token`).' },
       403: { description: 'A `read_api` token on a write.' },
@@ -35,6 +38,6 @@ export function SentryWebApi(): ClassDecorator {
     }),
     ApiSecurity('private-token'),
     ApiSecurity('gitlab-bearer'),
-    ApiTags('error tracking: source maps (sentry-cli)'),
+    ApiTags(tag),
   );
 }

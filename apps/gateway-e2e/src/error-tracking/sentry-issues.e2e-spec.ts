@@ -1,0 +1,324 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import {
+  createTrackedProject,
+  createUser,
+  startErrorTrackingGateway,
+  storeEvent,
+} from './error-tracking-support';
+import type { ErrorTrackingGateway, TestUser } from './error-tracking-support';
+import { sentryCli } from './sentry-cli-support';
+
+interface Group {
+  id: string;
+  shortId: string;
+  title: string;
+  status: string;
+  [field: string]: unknown;
+}
+
+describe("sentry-cli's issues commands and Sentry's issue API (e2e)", () => {
+  let gw: ErrorTrackingGateway;
+  let owner: TestUser;
+  let reporter: TestUser;
+  let project: { id: number; path: string; publicKey: string };
+  let work: string;
+  /** Error ids by the title of the event that made them. */
+  const ids: Record<string, string> = {};
+
+  const auth = () => ({ Authorization: `Bearer ${owner.token}` });
+  const issuesPath = (projectRef: string | number = project.id) =>
+    `/api/0/projects/quitanda/${projectRef}/issues/`;
+  const cli = (...args: string[]) =>
+    sentryCli(gw, owner.token, work, [
+      'issues',
+      '--org',
+      'quitanda',
+      '--project',
+      String(project.id),
+      ...args,
+    ]);
+
+  async function statuses(): Promise<Record<string, string>> {
+    const rows = await gw.query<{ id: string; status: string }>(
+      'SELECT id::text AS id, status FROM error_tracking.errors WHERE project_id = $1',
+      [project.id],
+    );
+    return Object.fromEntries(rows.map((r) => [r.id, r.status]));
+  }
+
+  async function setAll(status: string): Promise<void> {
+    await gw.query(
+      'UPDATE error_tracking.errors SET status = $2 WHERE project_id = $1',
+      [project.id, status],
+    );
+  }
+
+  beforeAll(async () => {
+    gw = await startErrorTrackingGateway();
+    owner = await createUser(gw);
+    reporter = await createUser(gw);
+    const created = await createTrackedProject(gw, owner.token);
+    const shown = await gw.http
+      .get(`/api/v4/projects/${created.id}`)
+      .set('PRIVATE-TOKEN', owner.token)
+      .expect(200);
+    project = { ...created, path: shown.body.path };
+    await gw.http
+      .post(`/api/v4/projects/${project.id}/members`)
+      .set('PRIVATE-TOKEN', owner.token)
+      .send({ user_id: reporter.id, access_level: 20 })
+      .expect(201);
+    for (const [type, value, environment] of [
+      ['TypeError', 'cart is undefined', 'production'],
+      ['RangeError', 'quantity out of range', 'production'],
+      ['SyntaxError', 'unexpected token in price', 'staging'],
+    ] as const) {
+      const res = await storeEvent(gw, project.id, project.publicKey, {
+        platform: 'javascript',
+        level: 'error',
+        environment,
+        release: 'shop@1.0.0',
+        exception: { values: [{ type, value }] },
+      });
+      expect(res.status).toBe(200);
+    }
+    const rows = await gw.query<{ id: string; type: string }>(
+      'SELECT id::text AS id, type FROM error_tracking.errors WHERE project_id = $1',
+      [project.id],
+    );
+    for (const row of rows) ids[row.type] = row.id;
+    expect(Object.keys(ids).sort()).toEqual([
+      'RangeError',
+      'SyntaxError',
+      'TypeError',
+    ]);
+    work = await mkdtemp(join(tmpdir(), 'quitanda-issues-'));
+  }, 60_000);
+
+  afterAll(async () => {
+    if (work) await rm(work, { recursive: true, force: true });
+    await gw?.close();
+  });
+
+  beforeEach(() => setAll('unresolved'));
+
+  describe('sentry-cli', () => {
+    it('`issues list` prints every issue with its id, short id, title, status and level', async () => {
+      await setAll('resolved');
+      const out = await cli('list');
+      for (const [type, id] of Object.entries(ids)) {
+        const line = out.split('\n').find((l) => l.includes(`| ${id} `));
+        expect(line).toContain(`${type}: `);
+        expect(line).toContain('| resolved ');
+        expect(line).toContain('| error ');
+        expect(line).toMatch(/\| [A-Z0-9-]+-[0-9A-V]+ /);
+      }
+    });
+
+    it('`issues resolve --id` resolves the issues named and only those', async () => {
+      const out = await cli(
+        'resolve',
+        '--id',
+        ids['TypeError'] as string,
+        '--id',
+        ids['RangeError'] as string,
+      );
+      expect(out).toContain('Updated matching issues.');
+      expect(await statuses()).toEqual({
+        [ids['TypeError'] as string]: 'resolved',
+        [ids['RangeError'] as string]: 'resolved',
+        [ids['SyntaxError'] as string]: 'unresolved',
+      });
+    });
+
+    it("`issues mute --all` ignores the unresolved issues (Sentry's default query)", async () => {
+      await gw.query(
+        'UPDATE error_tracking.errors SET status = $2 WHERE id = $1',
+        [ids['TypeError'], 'resolved'],
+      );
+      await cli('mute', '--all');
+      expect(await statuses()).toEqual({
+        [ids['TypeError'] as string]: 'resolved',
+        [ids['RangeError'] as string]: 'ignored',
+        [ids['SyntaxError'] as string]: 'ignored',
+      });
+    });
+
+    it('`issues unresolve --status muted` takes exactly the ignored issues', async () => {
+      await setAll('resolved');
+      await gw.query(
+        'UPDATE error_tracking.errors SET status = $2 WHERE id = $1',
+        [ids['SyntaxError'], 'ignored'],
+      );
+      await cli('unresolve', '--status', 'muted');
+      expect(await statuses()).toEqual({
+        [ids['TypeError'] as string]: 'resolved',
+        [ids['RangeError'] as string]: 'resolved',
+        [ids['SyntaxError'] as string]: 'unresolved',
+      });
+    });
+
+    it('`issues resolve --next-release` is refused with a clear message and changes nothing', async () => {
+      await expect(
+        cli('resolve', '--next-release', '--id', ids['TypeError'] as string),
+      ).rejects.toMatchObject({
+        stderr: expect.stringContaining(
+          'resolvedInNextRelease is not supported',
+        ),
+      });
+      expect(Object.values(await statuses())).toEqual([
+        'unresolved',
+        'unresolved',
+        'unresolved',
+      ]);
+    });
+  });
+
+  describe('GET /api/0/projects/{org}/{project}/issues/', () => {
+    it("answers in Sentry's group shape, with 24 hourly stats", async () => {
+      const res = await gw.http.get(issuesPath()).set(auth()).expect(200);
+      const groups = res.body as Group[];
+      expect(groups.map((g) => g.id).sort()).toEqual(Object.values(ids).sort());
+      const group = groups.find((g) => g.id === ids['TypeError']) as Group;
+      expect(group).toMatchObject({
+        title: 'TypeError: cart is undefined',
+        status: 'unresolved',
+        statusDetails: {},
+        substatus: 'ongoing',
+        level: 'error',
+        type: 'error',
+        metadata: { type: 'TypeError', value: 'cart is undefined' },
+        count: '1',
+        userCount: expect.any(Number),
+        project: {
+          id: String(project.id),
+          slug: project.path,
+          name: expect.any(String),
+        },
+        permalink: expect.stringContaining(
+          `/projects/${project.id}/error_tracking/${ids['TypeError']}`,
+        ),
+        assignedTo: null,
+        isBookmarked: false,
+      });
+      expect(Date.parse(group['firstSeen'] as string)).not.toBeNaN();
+      const stats = (group['stats'] as { '24h': number[][] })['24h'];
+      expect(stats).toHaveLength(24);
+      expect(stats.reduce((sum, [, n]) => sum + (n as number), 0)).toBe(1);
+    });
+
+    it('pages with Sentry\'s Link cursors until `results="false"`', async () => {
+      const seen: string[] = [];
+      let path = `${issuesPath(project.path)}?limit=2&cursor=`;
+      for (let page = 0; page < 3; page += 1) {
+        const res = await gw.http.get(path).set(auth()).expect(200);
+        seen.push(...(res.body as Group[]).map((g) => g.id));
+        const next =
+          /<([^>]+)>; rel="next"; results="(true|false)"; cursor="([^"]*)"/.exec(
+            res.headers['link'] as string,
+          );
+        expect(res.headers['link']).toContain(
+          'rel="previous"; results="false"',
+        );
+        if (next?.[2] !== 'true') break;
+        path =
+          new URL(next[1] as string).pathname +
+          new URL(next[1] as string).search;
+      }
+      expect(seen.sort()).toEqual(Object.values(ids).sort());
+    });
+
+    it('filters by is:, environment: and free text, and refuses other keys', async () => {
+      await gw.query(
+        'UPDATE error_tracking.errors SET status = $2 WHERE id = $1',
+        [ids['RangeError'], 'ignored'],
+      );
+      const list = async (query: string) =>
+        (
+          (
+            await gw.http
+              .get(issuesPath())
+              .query({ query })
+              .set(auth())
+              .expect(200)
+          ).body as Group[]
+        )
+          .map((g) => g.id)
+          .sort();
+      expect(await list('is:muted')).toEqual([ids['RangeError']]);
+      expect(await list('is:unresolved environment:staging')).toEqual([
+        ids['SyntaxError'],
+      ]);
+      expect(await list('cart')).toEqual([ids['TypeError']]);
+      const refused = await gw.http
+        .get(issuesPath())
+        .query({ query: 'assigned:me' })
+        .set(auth())
+        .expect(400);
+      expect(refused.body.detail).toContain('assigned');
+      await gw.http
+        .get(issuesPath())
+        .query({ statsPeriod: '14d' })
+        .set(auth())
+        .expect(400);
+    });
+
+    it("needs a token of a member: Sentry's 401 and 404 bodies otherwise", async () => {
+      const none = await gw.http.get(issuesPath()).expect(401);
+      expect(none.body).toEqual({ detail: expect.any(String) });
+      const stranger = await createUser(gw);
+      const hidden = await gw.http
+        .get(issuesPath())
+        .set('Authorization', `Bearer ${stranger.token}`)
+        .expect(404);
+      expect(hidden.body).toEqual({
+        detail: 'The requested resource does not exist',
+      });
+    });
+  });
+
+  describe('PUT /api/0/projects/{org}/{project}/issues/', () => {
+    it('answers 204 when no issue matched, and a reporter may not change status', async () => {
+      await gw.http
+        .put(`${issuesPath()}?id=999999999`)
+        .set(auth())
+        .send({ status: 'resolved' })
+        .expect(204);
+      await gw.http
+        .put(`${issuesPath()}?id=${ids['TypeError']}`)
+        .set('Authorization', `Bearer ${reporter.token}`)
+        .send({ status: 'resolved' })
+        .expect(403);
+      expect(new Set(Object.values(await statuses()))).toEqual(
+        new Set(['unresolved']),
+      );
+    });
+
+    it('refuses ignore-until conditions and unknown statuses with a 400 that changes nothing', async () => {
+      for (const body of [
+        { status: 'ignored', statusDetails: { ignoreDuration: 30 } },
+        { status: 'muted', snoozeDuration: 30 },
+        { status: 'gone' },
+        { status: 'resolved', isBookmarked: true },
+      ]) {
+        const res = await gw.http
+          .put(`${issuesPath()}?id=${ids['TypeError']}`)
+          .set(auth())
+          .send(body)
+          .expect(400);
+        expect(res.body).toEqual({ detail: expect.any(String) });
+      }
+      await gw.http
+        .put(`${issuesPath()}?id=abc`)
+        .set(auth())
+        .send({ status: 'resolved' })
+        .expect(400);
+      expect(new Set(Object.values(await statuses()))).toEqual(
+        new Set(['unresolved']),
+      );
+    });
+  });
+});

@@ -1,0 +1,75 @@
+import { ApiOkResponse, ApiQuery } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
+
+const text = { type: 'string' };
+const stats = {
+  type: 'array',
+  description: '24 hourly `[unix seconds, count]` pairs, oldest first.',
+  items: { type: 'array', items: { type: 'integer' } },
+};
+
+/** Sentry's issue ("group") as this API serves it. */
+export const SENTRY_GROUP_SCHEMA = {
+  type: 'object',
+  properties: {
+    id: text,
+    shortId: { ...text, description: '`SLUG-ID`, the id in base 32.' },
+    title: text,
+    culprit: text,
+    permalink: text,
+    logger: { ...text, nullable: true },
+    level: text,
+    status: { type: 'string', enum: ['unresolved', 'resolved', 'ignored'] },
+    statusDetails: { type: 'object' },
+    substatus: { ...text, nullable: true },
+    platform: { ...text, nullable: true },
+    project: {
+      type: 'object',
+      properties: { id: text, name: text, slug: text },
+    },
+    type: { type: 'string', enum: ['error', 'default'] },
+    metadata: { type: 'object' },
+    count: { ...text, description: 'Occurrences, as a string.' },
+    userCount: { type: 'integer' },
+    firstSeen: { type: 'string', format: 'date-time' },
+    lastSeen: { type: 'string', format: 'date-time' },
+    stats: {
+      type: 'object',
+      properties: { '24h': stats },
+      description: 'Absent when `statsPeriod` is empty.',
+    },
+  },
+};
+
+/** The list's parameters, as Sentry names them. */
+export function IssueListQueries(): MethodDecorator {
+  return applyDecorators(
+    ApiQuery({
+      name: 'query',
+      required: false,
+      description:
+        'Sentry search, `is:unresolved` by default (empty: every status): `is:unresolved|resolved|ignored|muted|archived`, `environment:`, `release:` and free text; any other key is a 400.',
+    }),
+    ApiQuery({
+      name: 'statsPeriod',
+      required: false,
+      description: "`24h` (the default) or `''` (no `stats`).",
+    }),
+    ApiQuery({
+      name: 'sort',
+      required: false,
+      description: '`date` (last seen, the default), `new` or `freq`.',
+    }),
+    ApiQuery({ name: 'limit', required: false, description: '1 to 100.' }),
+    ApiQuery({
+      name: 'cursor',
+      required: false,
+      description: 'From the `Link` header (empty: the first page).',
+    }),
+    ApiOkResponse({
+      description:
+        'A page of issues; `Link` has Sentry\'s `rel="previous"` and `rel="next"` with `results` and `cursor`.',
+      schema: { type: 'array', items: SENTRY_GROUP_SCHEMA },
+    }),
+  );
+}

@@ -1,0 +1,139 @@
+import { Get, Param, Put, Req, Res } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+
+import type { Caller } from '../accounts/account.types';
+import { CurrentCaller } from '../accounts/token-auth.guard';
+import { BaseUrl } from '../http/base-url';
+import { linkTo } from '../http/pagination';
+import type { ProjectAccess } from '../projects/project.types';
+import { SentryWebApi } from '../sourcemaps/sentry-web-api.decorator';
+import { paths, readJson, send } from '../sourcemaps/sentry-web-api.http';
+import { IssueListQueries } from './sentry-issue.openapi';
+import { SentryIssuesService } from './sentry-issues.service';
+import type { QueryString } from './sentry-issues.service';
+
+/**
+ * Sentry's issue API where sentry-cli's `issues` commands call it: the
+ * project's issue list and its bulk status change.
+ */
+@SentryWebApi('error tracking: issues (sentry-cli)')
+export class SentryIssuesController {
+  constructor(
+    private readonly service: SentryIssuesService,
+    private readonly baseUrl: BaseUrl,
+  ) {}
+
+  @Get(paths('projects/:org/:project/issues'))
+  @ApiOperation({
+    summary: "`issues list`: the project's issues, newest first (reporter)",
+  })
+  @ApiParam({ name: 'project', description: 'Project id or path.' })
+  @IssueListQueries()
+  async list(
+    @CurrentCaller() caller: Caller,
+    @Param('project') project: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const base = this.baseUrl.of(req);
+    const page = await this.service.list(
+      caller,
+      project,
+      req.query as QueryString,
+      (access: ProjectAccess, errorId: string) =>
+        `${base}/projects/${access.project.id}/error_tracking/${errorId}`,
+    );
+    // Sentry's Link: both relations always, `results` saying whether one leads anywhere.
+    const link = (rel: string, cursor: string | undefined) =>
+      `<${linkTo(req, base, { cursor: cursor ?? '' })}>; rel="${rel}"; results="${cursor !== undefined}"; cursor="${cursor ?? ''}"`;
+    res.setHeader(
+      'Link',
+      `${link('previous', undefined)}, ${link('next', page.nextCursor)}`,
+    );
+    send(res, 200, page.groups);
+  }
+
+  @Put(paths('projects/:org/:project/issues'))
+  @ApiOperation({
+    summary:
+      '`issues resolve|mute|unresolve`: set the status of the issues `id=` names, or of those `status=`/`query` take (developer)',
+  })
+  @ApiParam({ name: 'project', description: 'Project id or path.' })
+  @ApiQuery({
+    name: 'id',
+    required: false,
+    isArray: true,
+    description: 'Issue ids (repeated, at most 1000).',
+  })
+  @ApiQuery({
+    name: 'status',
+    required: false,
+    description:
+      'Without `id`: the issues of this status (`unresolved`, `resolved`, `ignored`, `muted`).',
+  })
+  @ApiQuery({
+    name: 'query',
+    required: false,
+    description:
+      'Without `id`: a search as on the list (`is:unresolved` by default); the first 1000 matches, most recently seen first.',
+  })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['status'],
+      properties: {
+        status: {
+          type: 'string',
+          enum: ['unresolved', 'resolved', 'ignored', 'muted'],
+        },
+        statusDetails: {
+          type: 'object',
+          description:
+            'Empty or null: ignore-until and resolve-in-release conditions are a 400.',
+        },
+        snoozeDuration: {
+          type: 'integer',
+          nullable: true,
+          description: 'Null (what sentry-cli sends); a number is a 400.',
+        },
+      },
+    },
+  })
+  @ApiOkResponse({
+    description: 'The change made.',
+    schema: {
+      type: 'object',
+      properties: {
+        status: { type: 'string' },
+        statusDetails: { type: 'object' },
+      },
+    },
+  })
+  @ApiNoContentResponse({ description: 'No issue matched.' })
+  async bulkUpdate(
+    @CurrentCaller() caller: Caller,
+    @Param('project') project: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const result = await this.service.bulkUpdate(
+      caller,
+      project,
+      req.query as QueryString,
+      await readJson(req),
+    );
+    if (result) send(res, 200, result);
+    else {
+      res.statusCode = 204;
+      res.end();
+    }
+  }
+}

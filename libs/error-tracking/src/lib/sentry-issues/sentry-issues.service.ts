@@ -1,0 +1,202 @@
+import { Injectable } from '@nestjs/common';
+
+import type { Caller } from '../accounts/account.types';
+import { AccessLevel } from '../common/error-tracking.constants';
+import { ErrorTrackingError } from '../common/error-tracking.errors';
+import type { ErrorStatus } from '../errors/error.types';
+import { ErrorsService } from '../errors/errors.service';
+import { isJsonObject } from '../sentry-event/event-json';
+import { ProjectAccessService } from '../projects/project-access.service';
+import type { ProjectAccess } from '../projects/project.types';
+import { toSentryGroup } from './sentry-group';
+import type { SentryGroup, StatsPeriod } from './sentry-group';
+import {
+  SENTRY_STATUSES,
+  parseIssueQuery,
+  parseIssueSort,
+} from './sentry-issue-query';
+
+/** Sentry's page size (its default and its maximum). */
+export const ISSUES_PER_PAGE = 100;
+/** Sentry's `BULK_MUTATION_LIMIT`: ids per request, issues per query update. */
+export const BULK_MUTATION_LIMIT = 1000;
+
+/** A request's query string as Express parses it. */
+export type QueryString = Readonly<Record<string, unknown>>;
+
+/** What a bulk `PUT` sets: Sentry's status names onto the errors' three. */
+const UPDATE_STATUSES: Readonly<Record<string, ErrorStatus>> = {
+  unresolved: 'unresolved',
+  resolved: 'resolved',
+  ignored: 'ignored',
+  muted: 'ignored',
+};
+
+/** Sentry's conditional statuses, which need release-aware triage. */
+const CONDITIONAL_STATUSES = new Set([
+  'resolvedInNextRelease',
+  'resolvedInRelease',
+  'resolvedInCommit',
+  'resolvedInUpcomingRelease',
+]);
+
+function invalid(message: string): ErrorTrackingError {
+  return ErrorTrackingError.badRequest(message);
+}
+
+/** One value of a query parameter (a repeated one is refused). */
+function single(query: QueryString, name: string): string | undefined {
+  const value = query[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw invalid(`${name}: given more than once`);
+  return value;
+}
+
+function statsPeriod(query: QueryString): StatsPeriod {
+  const value = single(query, 'statsPeriod') ?? '24h';
+  if (value !== '' && value !== '24h')
+    throw invalid(
+      "statsPeriod: '' or '24h' (hourly counts of the last 24 hours are kept)",
+    );
+  return value;
+}
+
+function limit(query: QueryString): number {
+  const value = single(query, 'limit');
+  if (value === undefined || value === '') return ISSUES_PER_PAGE;
+  if (!/^\d{1,4}$/.test(value) || Number(value) < 1)
+    throw invalid('limit: a positive integer');
+  return Math.min(Number(value), ISSUES_PER_PAGE);
+}
+
+/** The `id=` parameters of a bulk update, deduplicated. */
+function issueIds(query: QueryString): string[] {
+  const value = query['id'];
+  if (value === undefined) return [];
+  const ids = Array.isArray(value) ? value : [value];
+  if (ids.length > BULK_MUTATION_LIMIT)
+    throw invalid(`id: at most ${BULK_MUTATION_LIMIT} issues per request`);
+  for (const id of ids)
+    if (typeof id !== 'string' || !/^[1-9]\d{0,18}$/.test(id))
+      throw invalid('id: not a valid issue id');
+  return [...new Set(ids as string[])];
+}
+
+/** The body of a bulk update: a status, without conditions. */
+function statusChange(body: unknown): { name: string; status: ErrorStatus } {
+  if (!isJsonObject(body)) throw invalid('The body must be a JSON object.');
+  for (const key of Object.keys(body))
+    if (
+      !['status', 'statusDetails', 'snoozeDuration', 'substatus'].includes(key)
+    )
+      throw invalid(`${key}: not supported here (status is)`);
+  const details = body['statusDetails'];
+  if (
+    (details !== undefined &&
+      details !== null &&
+      !(isJsonObject(details) && Object.keys(details).length === 0)) ||
+    (body['snoozeDuration'] !== undefined && body['snoozeDuration'] !== null)
+  )
+    throw invalid(
+      'statusDetails: ignoring until a time or a count, and resolving in a release, are not supported yet; set the status alone',
+    );
+  const name = body['status'];
+  if (typeof name !== 'string') throw invalid('status: this field is required');
+  if (CONDITIONAL_STATUSES.has(name))
+    throw invalid(
+      `status: ${name} is not supported yet (it needs release-aware triage); use resolved`,
+    );
+  const status = UPDATE_STATUSES[name];
+  if (!status)
+    throw invalid(`status: one of ${Object.keys(UPDATE_STATUSES).join(', ')}`);
+  return { name, status };
+}
+
+export interface IssuePage {
+  readonly groups: SentryGroup[];
+  readonly nextCursor?: string;
+}
+
+/**
+ * Sentry's issue API over the grouped errors (`/api/0/projects/{org}/
+ * {project}/issues/` and `/api/0/issues/{id}/`), for sentry-cli's `issues`
+ * commands: the same personal access tokens and project permissions as the
+ * GitLab API (reporter reads, developer changes status).
+ */
+@Injectable()
+export class SentryIssuesService {
+  constructor(
+    private readonly errors: ErrorsService,
+    private readonly access: ProjectAccessService,
+  ) {}
+
+  /** A page of the project's issues, as `query`, `sort` and `cursor` say. */
+  async list(
+    caller: Caller,
+    project: string,
+    query: QueryString,
+    permalink: (access: ProjectAccess, errorId: string) => string,
+  ): Promise<IssuePage> {
+    const access = await this.access.require(
+      caller,
+      project,
+      AccessLevel.Reporter,
+    );
+    const filter = parseIssueQuery(single(query, 'query'));
+    const sort = parseIssueSort(single(query, 'sort'));
+    const period = statsPeriod(query);
+    const cursor = single(query, 'cursor');
+    const page = await this.errors.list(access, {
+      ...filter,
+      sort,
+      limit: limit(query),
+      // sentry-cli asks for its first page with an empty cursor.
+      cursor: cursor || undefined,
+    });
+    return {
+      groups: page.items.map(({ error, frequency }) =>
+        toSentryGroup(access.project, error, permalink(access, error.id), {
+          period,
+          frequency,
+        }),
+      ),
+      nextCursor: page.nextCursor,
+    };
+  }
+
+  /**
+   * The bulk `PUT`: the issues named by `id=`, or else those `status=` or
+   * `query` (by default `is:unresolved`) take, at most
+   * `BULK_MUTATION_LIMIT`, most recently seen first. Returns Sentry's
+   * answer, or undefined when no issue matched (Sentry's 204).
+   */
+  async bulkUpdate(
+    caller: Caller,
+    project: string,
+    query: QueryString,
+    body: unknown,
+  ): Promise<{ status: string; statusDetails: object } | undefined> {
+    const access = await this.access.require(
+      caller,
+      project,
+      AccessLevel.Developer,
+    );
+    const ids = issueIds(query);
+    const filter = parseIssueQuery(single(query, 'query'));
+    const statusName = single(query, 'status');
+    const status =
+      statusName === undefined ? filter.status : SENTRY_STATUSES[statusName];
+    if (!status && statusName !== undefined)
+      throw invalid('status: not a valid status filter');
+    const change = statusChange(body);
+    const changed = await this.errors.updateStatusOfMany(
+      access,
+      ids.length > 0
+        ? { ids }
+        : { filter: { ...filter, status }, limit: BULK_MUTATION_LIMIT },
+      change.status,
+    );
+    if (changed.length === 0) return undefined;
+    return { status: change.name, statusDetails: {} };
+  }
+}
