@@ -280,6 +280,42 @@ describe("sentry-cli's issues commands and Sentry's issue API (e2e)", () => {
     });
   });
 
+  describe('GET /api/0/issues/{id}/', () => {
+    it('answers the issue as the list does, to a reader of its project', async () => {
+      const id = ids['SyntaxError'] as string;
+      const [listed] = (
+        await gw.http
+          .get(issuesPath())
+          .query({ query: 'price' })
+          .set(auth())
+          .expect(200)
+      ).body as Group[];
+      const one = await gw.http
+        .get(`/api/0/issues/${id}/`)
+        .set('Authorization', `Bearer ${reporter.token}`)
+        .expect(200);
+      expect(one.body).toEqual(listed);
+      expect(one.body).toMatchObject({ id, status: 'unresolved' });
+    });
+
+    it("is Sentry's 404 for a stranger, an unknown id and a malformed one", async () => {
+      const stranger = await createUser(gw);
+      for (const [token, id] of [
+        [stranger.token, ids['TypeError'] as string],
+        [owner.token, '999999999'],
+        [owner.token, 'abc'],
+      ] as const) {
+        const res = await gw.http
+          .get(`/api/0/issues/${id}/`)
+          .set('Authorization', `Bearer ${token}`)
+          .expect(404);
+        expect(res.body).toEqual({
+          detail: 'The requested resource does not exist',
+        });
+      }
+    });
+  });
+
   describe('PUT /api/0/projects/{org}/{project}/issues/', () => {
     it('answers 204 when no issue matched, and a reporter may not change status', async () => {
       await gw.http

@@ -200,6 +200,15 @@ export class ErrorsRepository extends ErrorTrackingRepository {
     return row ? { error: toError(row), hours: row.hours } : undefined;
   }
 
+  /** The project of an error (Sentry's issue paths name no project). */
+  async projectIdOf(errorId: string): Promise<number | undefined> {
+    const rows = await this.replica.rows<{ project_id: number }>(
+      'SELECT project_id FROM error_tracking.errors WHERE id = $1',
+      [errorId],
+    );
+    return rows[0]?.project_id;
+  }
+
   /** Environments the project's errors were seen in (the list's filter). */
   async environments(projectId: number, limit: number): Promise<string[]> {
     const rows = await this.replica.rows<{ value: string }>(

@@ -153,6 +153,11 @@ export class ErrorsService {
     };
   }
 
+  /** The project an error belongs to, if it exists. */
+  projectIdOf(errorId: string): Promise<number | undefined> {
+    return this.errors.projectIdOf(errorId);
+  }
+
   /** Environments seen in the project, for the web list's filter. */
   environments(access: ProjectAccess): Promise<string[]> {
     return this.errors.environments(access.project.id, 100);

@@ -16,7 +16,7 @@ import { linkTo } from '../http/pagination';
 import type { ProjectAccess } from '../projects/project.types';
 import { SentryWebApi } from '../sourcemaps/sentry-web-api.decorator';
 import { paths, readJson, send } from '../sourcemaps/sentry-web-api.http';
-import { IssueListQueries } from './sentry-issue.openapi';
+import { IssueListQueries, SENTRY_GROUP_SCHEMA } from './sentry-issue.openapi';
 import { SentryIssuesService } from './sentry-issues.service';
 import type { QueryString } from './sentry-issues.service';
 
@@ -48,8 +48,7 @@ export class SentryIssuesController {
       caller,
       project,
       req.query as QueryString,
-      (access: ProjectAccess, errorId: string) =>
-        `${base}/projects/${access.project.id}/error_tracking/${errorId}`,
+      this.permalink(req),
     );
     // Sentry's Link: both relations always, `results` saying whether one leads anywhere.
     const link = (rel: string, cursor: string | undefined) =>
@@ -59,6 +58,30 @@ export class SentryIssuesController {
       `${link('previous', undefined)}, ${link('next', page.nextCursor)}`,
     );
     send(res, 200, page.groups);
+  }
+
+  @Get(paths('issues/:issue'))
+  @ApiOperation({ summary: 'One issue by id (reporter of its project)' })
+  @ApiParam({ name: 'issue', description: 'The issue (error) id.' })
+  @ApiQuery({
+    name: 'statsPeriod',
+    required: false,
+    description: "`24h` (the default) or `''` (no `stats`).",
+  })
+  @ApiOkResponse({ schema: SENTRY_GROUP_SCHEMA })
+  async get(
+    @CurrentCaller() caller: Caller,
+    @Param('issue') issue: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const group = await this.service.get(
+      caller,
+      issue,
+      req.query as QueryString,
+      this.permalink(req),
+    );
+    send(res, 200, group);
   }
 
   @Put(paths('projects/:org/:project/issues'))
@@ -135,5 +158,14 @@ export class SentryIssuesController {
       res.statusCode = 204;
       res.end();
     }
+  }
+
+  /** The error's page in the web UI, Sentry's `permalink`. */
+  private permalink(
+    req: Request,
+  ): (access: ProjectAccess, errorId: string) => string {
+    const base = this.baseUrl.of(req);
+    return (access, errorId) =>
+      `${base}/projects/${access.project.id}/error_tracking/${errorId}`;
   }
 }

@@ -7,6 +7,7 @@ import type { ErrorStatus } from '../errors/error.types';
 import { ErrorsService } from '../errors/errors.service';
 import { isJsonObject } from '../sentry-event/event-json';
 import { ProjectAccessService } from '../projects/project-access.service';
+import { sentryNotFound } from '../sourcemaps/sentry-api.errors';
 import type { ProjectAccess } from '../projects/project.types';
 import { toSentryGroup } from './sentry-group';
 import type { SentryGroup, StatsPeriod } from './sentry-group';
@@ -162,6 +163,37 @@ export class SentryIssuesService {
       ),
       nextCursor: page.nextCursor,
     };
+  }
+
+  /**
+   * One issue by id (`/api/0/issues/{id}/`): the error, in its project if
+   * the caller may read that project; Sentry's 404 for anyone else.
+   */
+  async get(
+    caller: Caller,
+    issueId: string,
+    query: QueryString,
+    permalink: (access: ProjectAccess, errorId: string) => string,
+  ): Promise<SentryGroup> {
+    const access = await this.issueAccess(caller, issueId);
+    const period = statsPeriod(query);
+    const { error, frequency } = await this.errors.get(access, issueId);
+    return toSentryGroup(access.project, error, permalink(access, error.id), {
+      period,
+      frequency,
+    });
+  }
+
+  /** The caller's access to an issue's project (a reporter's at least). */
+  private async issueAccess(
+    caller: Caller,
+    issueId: string,
+  ): Promise<ProjectAccess> {
+    const projectId = /^[1-9]\d{0,18}$/.test(issueId)
+      ? await this.errors.projectIdOf(issueId)
+      : undefined;
+    if (projectId === undefined) throw sentryNotFound();
+    return this.access.require(caller, String(projectId), AccessLevel.Reporter);
   }
 
   /**
