@@ -357,4 +357,94 @@ describe("sentry-cli's issues commands and Sentry's issue API (e2e)", () => {
       );
     });
   });
+
+  describe('GET /api/0/issues/{id}/events/ (and latest, oldest, one)', () => {
+    const oldestId = 'a1'.repeat(16);
+
+    beforeAll(async () => {
+      const res = await storeEvent(gw, project.id, project.publicKey, {
+        event_id: oldestId,
+        timestamp: new Date(Date.now() - 2 * 3_600_000).toISOString(),
+        platform: 'javascript',
+        level: 'error',
+        environment: 'production',
+        release: 'shop@1.0.0',
+        tags: { browser: 'Firefox' },
+        breadcrumbs: { values: [{ message: 'clicked pay' }] },
+        exception: {
+          values: [{ type: 'TypeError', value: 'cart is undefined' }],
+        },
+      });
+      expect(res.status).toBe(200);
+    });
+
+    it("lists the issue's events newest first with Sentry's tags and Link", async () => {
+      const id = ids['TypeError'] as string;
+      const res = await gw.http
+        .get(`/api/0/issues/${id}/events/`)
+        .set(auth())
+        .expect(200);
+      const events = res.body as Array<Record<string, unknown>>;
+      expect(events).toHaveLength(2);
+      expect(events[1]).toMatchObject({
+        id: oldestId,
+        eventID: oldestId,
+        groupID: id,
+        projectID: String(project.id),
+        title: 'TypeError: cart is undefined',
+      });
+      expect(events[1]?.['tags']).toEqual([
+        { key: 'browser', value: 'Firefox' },
+        { key: 'environment', value: 'production' },
+        { key: 'level', value: 'error' },
+        { key: 'release', value: 'shop@1.0.0' },
+      ]);
+      expect(res.headers['link']).toContain('rel="next"; results="false"');
+      const paged = await gw.http
+        .get(`/api/0/issues/${id}/events/?limit=1`)
+        .set(auth())
+        .expect(200);
+      expect(paged.body).toHaveLength(1);
+      expect(paged.headers['link']).toContain('rel="next"; results="true"');
+    });
+
+    it('answers the whole latest, oldest or named event with its entries', async () => {
+      const id = ids['TypeError'] as string;
+      const get = async (which: string) =>
+        (
+          await gw.http
+            .get(`/api/0/issues/${id}/events/${which}/`)
+            .set(auth())
+            .expect(200)
+        ).body as Record<string, unknown>;
+      const listed = (
+        await gw.http.get(`/api/0/issues/${id}/events/`).set(auth())
+      ).body as Array<{ eventID: string }>;
+      const oldest = await get('oldest');
+      expect(oldest).toMatchObject({
+        eventID: oldestId,
+        groupID: id,
+        type: 'error',
+        release: { version: 'shop@1.0.0' },
+        entries: [
+          {
+            type: 'exception',
+            data: { values: [expect.objectContaining({ type: 'TypeError' })] },
+          },
+          {
+            type: 'breadcrumbs',
+            data: {
+              values: [expect.objectContaining({ message: 'clicked pay' })],
+            },
+          },
+        ],
+      });
+      expect(await get(oldestId)).toEqual(oldest);
+      expect((await get('latest'))['eventID']).toBe(listed[0]?.eventID);
+      await gw.http
+        .get(`/api/0/issues/${id}/events/${'b2'.repeat(16)}/`)
+        .set(auth())
+        .expect(404);
+    });
+  });
 });

@@ -235,6 +235,21 @@ export class ErrorsRepository extends ErrorTrackingRepository {
     return rows[0] ? toError(rows[0]) : undefined;
   }
 
+  /** The id of an error's first or last event by its time, if any is kept. */
+  async edgeEventId(
+    errorId: string,
+    edge: 'oldest' | 'latest',
+  ): Promise<string | undefined> {
+    const order = edge === 'oldest' ? 'ASC' : 'DESC';
+    const rows = await this.replica.rows<{ event_id: string }>(
+      `SELECT replace(event_id::text, '-', '') AS event_id
+         FROM error_tracking.events WHERE error_id = $1
+        ORDER BY timestamp ${order}, event_id ${order} LIMIT 1`,
+      [errorId],
+    );
+    return rows[0]?.event_id;
+  }
+
   /** One stored event of an error (found through `event_ids`, so one partition is read). */
   async findEvent(
     projectId: number,

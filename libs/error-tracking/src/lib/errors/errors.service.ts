@@ -232,6 +232,23 @@ export class ErrorsService {
     return event;
   }
 
+  /** An error's oldest or latest kept event, by its time. */
+  async edgeEvent(
+    access: ProjectAccess,
+    errorId: string,
+    edge: 'oldest' | 'latest',
+  ): Promise<{ eventId: string; event: StoredEvent }> {
+    const error = await this.find(access, errorId);
+    const eventId = await this.errors.edgeEventId(error.id, edge);
+    const event =
+      eventId === undefined
+        ? undefined
+        : await this.errors.findEvent(access.project.id, error.id, eventId);
+    if (!event || eventId === undefined)
+      throw ErrorTrackingError.notFound('Event');
+    return { eventId, event };
+  }
+
   /** Sets the status; resolving closes the linked issue (its iid is returned). */
   async updateStatus(
     access: ProjectAccess,

@@ -41,6 +41,73 @@ export const SENTRY_GROUP_SCHEMA = {
   },
 };
 
+const tags = {
+  type: 'array',
+  items: { type: 'object', properties: { key: text, value: text } },
+  description:
+    "The SDK's tags, plus `level`, `environment` and `release` from the event's fields.",
+};
+
+/** An event in an issue's event list (Sentry's `SimpleEventSerializer`). */
+export const SENTRY_EVENT_SUMMARY_SCHEMA = {
+  type: 'object',
+  properties: {
+    id: text,
+    eventID: text,
+    groupID: text,
+    projectID: text,
+    title: text,
+    message: text,
+    platform: { ...text, nullable: true },
+    dateCreated: { type: 'string', format: 'date-time' },
+    dateReceived: { type: 'string', format: 'date-time' },
+    user: { type: 'object', nullable: true },
+    tags,
+  },
+};
+
+/** One whole event (Sentry's `EventSerializer`, from the stored payload). */
+export const SENTRY_EVENT_SCHEMA = {
+  type: 'object',
+  properties: {
+    ...SENTRY_EVENT_SUMMARY_SCHEMA.properties,
+    type: { type: 'string', enum: ['error', 'default'] },
+    culprit: { ...text, nullable: true },
+    contexts: { type: 'object' },
+    context: { type: 'object', description: "The event's `extra`." },
+    sdk: { type: 'object', nullable: true },
+    release: {
+      type: 'object',
+      nullable: true,
+      properties: { version: text },
+    },
+    dist: { ...text, nullable: true },
+    fingerprints: { type: 'array', items: text },
+    entries: {
+      type: 'array',
+      description:
+        '`exception`, `message`, `threads`, `breadcrumbs` and `request`, as the event has them.',
+      items: {
+        type: 'object',
+        properties: { type: text, data: { type: 'object' } },
+      },
+    },
+    errors: { type: 'array', items: { type: 'object' } },
+  },
+};
+
+/** Sentry's page parameters: `limit` and the `Link` header's `cursor`. */
+export function PageQueries(): MethodDecorator {
+  return applyDecorators(
+    ApiQuery({ name: 'limit', required: false, description: '1 to 100.' }),
+    ApiQuery({
+      name: 'cursor',
+      required: false,
+      description: 'From the `Link` header (empty: the first page).',
+    }),
+  );
+}
+
 /** The list's parameters, as Sentry names them. */
 export function IssueListQueries(): MethodDecorator {
   return applyDecorators(
@@ -60,12 +127,7 @@ export function IssueListQueries(): MethodDecorator {
       required: false,
       description: '`date` (last seen, the default), `new` or `freq`.',
     }),
-    ApiQuery({ name: 'limit', required: false, description: '1 to 100.' }),
-    ApiQuery({
-      name: 'cursor',
-      required: false,
-      description: 'From the `Link` header (empty: the first page).',
-    }),
+    PageQueries(),
     ApiOkResponse({
       description:
         'A page of issues; `Link` has Sentry\'s `rel="previous"` and `rel="next"` with `results` and `cursor`.',

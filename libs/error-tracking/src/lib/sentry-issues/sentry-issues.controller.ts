@@ -14,17 +14,38 @@ import { CurrentCaller } from '../accounts/token-auth.guard';
 import { BaseUrl } from '../http/base-url';
 import { linkTo } from '../http/pagination';
 import type { ProjectAccess } from '../projects/project.types';
-import { SentryWebApi } from '../sourcemaps/sentry-web-api.decorator';
+import { OrgParam, SentryWebApi } from '../sourcemaps/sentry-web-api.decorator';
 import { paths, readJson, send } from '../sourcemaps/sentry-web-api.http';
-import { IssueListQueries, SENTRY_GROUP_SCHEMA } from './sentry-issue.openapi';
+import {
+  IssueListQueries,
+  PageQueries,
+  SENTRY_EVENT_SCHEMA,
+  SENTRY_EVENT_SUMMARY_SCHEMA,
+  SENTRY_GROUP_SCHEMA,
+} from './sentry-issue.openapi';
 import { SentryIssuesService } from './sentry-issues.service';
 import type { QueryString } from './sentry-issues.service';
+
+/** Sentry's Link: both relations always, `results` saying whether one leads anywhere. */
+function setSentryLink(
+  res: Response,
+  req: Request,
+  base: string,
+  next: string | undefined,
+): void {
+  const link = (rel: string, cursor: string | undefined) =>
+    `<${linkTo(req, base, { cursor: cursor ?? '' })}>; rel="${rel}"; results="${cursor !== undefined}"; cursor="${cursor ?? ''}"`;
+  res.setHeader(
+    'Link',
+    `${link('previous', undefined)}, ${link('next', next)}`,
+  );
+}
 
 /**
  * Sentry's issue API where sentry-cli's `issues` commands call it: the
  * project's issue list and its bulk status change.
  */
-@SentryWebApi('error tracking: issues (sentry-cli)')
+@SentryWebApi('error tracking: issues (sentry-cli)', false)
 export class SentryIssuesController {
   constructor(
     private readonly service: SentryIssuesService,
@@ -35,6 +56,7 @@ export class SentryIssuesController {
   @ApiOperation({
     summary: "`issues list`: the project's issues, newest first (reporter)",
   })
+  @OrgParam()
   @ApiParam({ name: 'project', description: 'Project id or path.' })
   @IssueListQueries()
   async list(
@@ -50,13 +72,7 @@ export class SentryIssuesController {
       req.query as QueryString,
       this.permalink(req),
     );
-    // Sentry's Link: both relations always, `results` saying whether one leads anywhere.
-    const link = (rel: string, cursor: string | undefined) =>
-      `<${linkTo(req, base, { cursor: cursor ?? '' })}>; rel="${rel}"; results="${cursor !== undefined}"; cursor="${cursor ?? ''}"`;
-    res.setHeader(
-      'Link',
-      `${link('previous', undefined)}, ${link('next', page.nextCursor)}`,
-    );
+    setSentryLink(res, req, base, page.nextCursor);
     send(res, 200, page.groups);
   }
 
@@ -84,11 +100,57 @@ export class SentryIssuesController {
     send(res, 200, group);
   }
 
+  @Get(paths('issues/:issue/events'))
+  @ApiOperation({
+    summary: "An issue's events, newest first (reporter of its project)",
+  })
+  @ApiParam({ name: 'issue', description: 'The issue (error) id.' })
+  @PageQueries()
+  @ApiOkResponse({
+    description: "Sentry's event summaries; `Link` as on the issue list.",
+    schema: { type: 'array', items: SENTRY_EVENT_SUMMARY_SCHEMA },
+  })
+  async events(
+    @CurrentCaller() caller: Caller,
+    @Param('issue') issue: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const page = await this.service.events(
+      caller,
+      issue,
+      req.query as QueryString,
+    );
+    setSentryLink(res, req, this.baseUrl.of(req), page.nextCursor);
+    send(res, 200, page.events);
+  }
+
+  @Get(paths('issues/:issue/events/:event'))
+  @ApiOperation({
+    summary:
+      'One whole event of an issue: an event id, `latest` or `oldest` (reporter)',
+  })
+  @ApiParam({ name: 'issue', description: 'The issue (error) id.' })
+  @ApiParam({
+    name: 'event',
+    description: 'An event id (32 hex digits), `latest` or `oldest`.',
+  })
+  @ApiOkResponse({ schema: SENTRY_EVENT_SCHEMA })
+  async event(
+    @CurrentCaller() caller: Caller,
+    @Param('issue') issue: string,
+    @Param('event') event: string,
+    @Res() res: Response,
+  ): Promise<void> {
+    send(res, 200, await this.service.event(caller, issue, event));
+  }
+
   @Put(paths('projects/:org/:project/issues'))
   @ApiOperation({
     summary:
       '`issues resolve|mute|unresolve`: set the status of the issues `id=` names, or of those `status=`/`query` take (developer)',
   })
+  @OrgParam()
   @ApiParam({ name: 'project', description: 'Project id or path.' })
   @ApiQuery({
     name: 'id',

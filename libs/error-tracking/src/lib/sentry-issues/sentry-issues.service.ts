@@ -9,6 +9,8 @@ import { isJsonObject } from '../sentry-event/event-json';
 import { ProjectAccessService } from '../projects/project-access.service';
 import { sentryNotFound } from '../sourcemaps/sentry-api.errors';
 import type { ProjectAccess } from '../projects/project.types';
+import type { JsonObject } from '../sentry-event/event-json';
+import { toSentryEvent, toSentryEventSummary } from './sentry-issue-event';
 import { toSentryGroup } from './sentry-group';
 import type { SentryGroup, StatsPeriod } from './sentry-group';
 import {
@@ -182,6 +184,48 @@ export class SentryIssuesService {
       period,
       frequency,
     });
+  }
+
+  /** A page of an issue's events, newest first (`/issues/{id}/events/`). */
+  async events(
+    caller: Caller,
+    issueId: string,
+    query: QueryString,
+  ): Promise<{ events: JsonObject[]; nextCursor?: string }> {
+    const access = await this.issueAccess(caller, issueId);
+    const cursor = single(query, 'cursor');
+    const page = await this.errors.events(
+      access,
+      issueId,
+      limit(query),
+      cursor || undefined,
+    );
+    return {
+      events: page.items.map((event) =>
+        toSentryEventSummary(issueId, access.project.id, event),
+      ),
+      nextCursor: page.nextCursor,
+    };
+  }
+
+  /** One whole event of an issue: by id, or `latest` or `oldest`. */
+  async event(
+    caller: Caller,
+    issueId: string,
+    eventId: string,
+  ): Promise<JsonObject> {
+    const access = await this.issueAccess(caller, issueId);
+    if (eventId === 'latest' || eventId === 'oldest') {
+      const edge = await this.errors.edgeEvent(access, issueId, eventId);
+      return toSentryEvent(
+        issueId,
+        access.project.id,
+        edge.eventId,
+        edge.event,
+      );
+    }
+    const event = await this.errors.event(access, issueId, eventId);
+    return toSentryEvent(issueId, access.project.id, eventId, event);
   }
 
   /** The caller's access to an issue's project (a reporter's at least). */
