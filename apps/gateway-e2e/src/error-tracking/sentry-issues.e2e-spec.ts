@@ -358,7 +358,7 @@ describe("sentry-cli's issues commands and Sentry's issue API (e2e)", () => {
     });
   });
 
-  describe('GET /api/0/issues/{id}/events/ (and latest, oldest, one)', () => {
+  describe('GET /api/0/issues/{id}/events/ (and latest, oldest, one) and /tags/', () => {
     const oldestId = 'a1'.repeat(16);
 
     beforeAll(async () => {
@@ -406,6 +406,51 @@ describe("sentry-cli's issues commands and Sentry's issue API (e2e)", () => {
         .expect(200);
       expect(paged.body).toHaveLength(1);
       expect(paged.headers['link']).toContain('rel="next"; results="true"');
+    });
+
+    it("counts the issue's tags over its stored events, SDK tags and derived ones", async () => {
+      const id = ids['TypeError'] as string;
+      const tags = await gw.http
+        .get(`/api/0/issues/${id}/tags/`)
+        .set(auth())
+        .expect(200);
+      const value = (key: string, v: string, count: number) => ({
+        key,
+        name: v,
+        value: v,
+        count,
+        firstSeen: expect.any(String),
+        lastSeen: expect.any(String),
+      });
+      // Each key has one value here: its events all carry the same one.
+      const oneValue = (key: string, name: string, v: string, n: number) => ({
+        key,
+        name,
+        totalValues: n,
+        uniqueValues: 1,
+        topValues: [value(key, v, n)],
+      });
+      expect(tags.body).toEqual([
+        oneValue('browser', 'browser', 'Firefox', 1),
+        oneValue('environment', 'Environment', 'production', 2),
+        oneValue('level', 'Level', 'error', 2),
+        oneValue('release', 'Release', 'shop@1.0.0', 2),
+      ]);
+      const values = await gw.http
+        .get(`/api/0/issues/${id}/tags/environment/values/`)
+        .set(auth())
+        .expect(200);
+      expect(values.body).toEqual([value('environment', 'production', 2)]);
+      const none = await gw.http
+        .get(`/api/0/issues/${id}/tags/os/values/`)
+        .set(auth())
+        .expect(200);
+      expect(none.body).toEqual([]);
+      const stranger = await createUser(gw);
+      await gw.http
+        .get(`/api/0/issues/${id}/tags/`)
+        .set('Authorization', `Bearer ${stranger.token}`)
+        .expect(404);
     });
 
     it('answers the whole latest, oldest or named event with its entries', async () => {

@@ -96,6 +96,34 @@ export const SENTRY_EVENT_SCHEMA = {
   },
 };
 
+/** One tag value's count among the issue's latest events. */
+export const SENTRY_TAG_VALUE_SCHEMA = {
+  type: 'object',
+  properties: {
+    key: text,
+    name: text,
+    value: text,
+    count: { type: 'integer' },
+    firstSeen: { type: 'string', format: 'date-time' },
+    lastSeen: { type: 'string', format: 'date-time' },
+  },
+};
+
+/** A tag key of an issue with its top values (at most 9). */
+export const SENTRY_TAG_KEY_SCHEMA = {
+  type: 'object',
+  properties: {
+    key: text,
+    name: text,
+    totalValues: {
+      type: 'integer',
+      description: 'Events with the tag, among the latest 1000.',
+    },
+    uniqueValues: { type: 'integer' },
+    topValues: { type: 'array', items: SENTRY_TAG_VALUE_SCHEMA },
+  },
+};
+
 /** Sentry's page parameters: `limit` and the `Link` header's `cursor`. */
 export function PageQueries(): MethodDecorator {
   return applyDecorators(

@@ -22,6 +22,8 @@ import {
   SENTRY_EVENT_SCHEMA,
   SENTRY_EVENT_SUMMARY_SCHEMA,
   SENTRY_GROUP_SCHEMA,
+  SENTRY_TAG_KEY_SCHEMA,
+  SENTRY_TAG_VALUE_SCHEMA,
 } from './sentry-issue.openapi';
 import { SentryIssuesService } from './sentry-issues.service';
 import type { QueryString } from './sentry-issues.service';
@@ -143,6 +145,42 @@ export class SentryIssuesController {
     @Res() res: Response,
   ): Promise<void> {
     send(res, 200, await this.service.event(caller, issue, event));
+  }
+
+  @Get(paths('issues/:issue/tags'))
+  @ApiOperation({
+    summary:
+      "An issue's tags and top values, over its latest 1000 events (reporter)",
+  })
+  @ApiParam({ name: 'issue', description: 'The issue (error) id.' })
+  @ApiOkResponse({
+    schema: { type: 'array', items: SENTRY_TAG_KEY_SCHEMA },
+  })
+  async tags(
+    @CurrentCaller() caller: Caller,
+    @Param('issue') issue: string,
+    @Res() res: Response,
+  ): Promise<void> {
+    send(res, 200, await this.service.tags(caller, issue));
+  }
+
+  @Get(paths('issues/:issue/tags/:key/values'))
+  @ApiOperation({
+    summary:
+      "One tag's values, most frequent first (at most 100), over the issue's latest 1000 events (reporter)",
+  })
+  @ApiParam({ name: 'issue', description: 'The issue (error) id.' })
+  @ApiParam({ name: 'key', description: 'The tag key.' })
+  @ApiOkResponse({
+    schema: { type: 'array', items: SENTRY_TAG_VALUE_SCHEMA },
+  })
+  async tagValues(
+    @CurrentCaller() caller: Caller,
+    @Param('issue') issue: string,
+    @Param('key') key: string,
+    @Res() res: Response,
+  ): Promise<void> {
+    send(res, 200, await this.service.tagValues(caller, issue, key));
   }
 
   @Put(paths('projects/:org/:project/issues'))

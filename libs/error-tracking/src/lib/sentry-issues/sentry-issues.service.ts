@@ -12,6 +12,13 @@ import type { ProjectAccess } from '../projects/project.types';
 import type { JsonObject } from '../sentry-event/event-json';
 import { toSentryEvent, toSentryEventSummary } from './sentry-issue-event';
 import { toSentryGroup } from './sentry-group';
+import {
+  MAX_TAG_VALUES,
+  TAG_WINDOW,
+  toSentryTagKeys,
+  toSentryTagValue,
+} from './sentry-issue-tags';
+import type { SentryTagKey, SentryTagValue } from './sentry-issue-tags';
 import type { SentryGroup, StatsPeriod } from './sentry-group';
 import {
   SENTRY_STATUSES,
@@ -226,6 +233,37 @@ export class SentryIssuesService {
     }
     const event = await this.errors.event(access, issueId, eventId);
     return toSentryEvent(issueId, access.project.id, eventId, event);
+  }
+
+  /**
+   * An issue's tags with their top values (`/issues/{id}/tags/`), counted
+   * over its latest `TAG_WINDOW` events.
+   */
+  async tags(caller: Caller, issueId: string): Promise<SentryTagKey[]> {
+    const access = await this.issueAccess(caller, issueId);
+    return toSentryTagKeys(
+      await this.errors.tagCounts(access, issueId, TAG_WINDOW),
+    );
+  }
+
+  /** One tag's values, most frequent first (`/tags/{key}/values/`). */
+  async tagValues(
+    caller: Caller,
+    issueId: string,
+    key: string,
+  ): Promise<SentryTagValue[]> {
+    const access = await this.issueAccess(caller, issueId);
+    if (key.length > 200) throw sentryNotFound();
+    const counts = await this.errors.tagCounts(
+      access,
+      issueId,
+      TAG_WINDOW,
+      key,
+    );
+    return counts
+      .sort((a, b) => b.count - a.count || a.value.localeCompare(b.value))
+      .slice(0, MAX_TAG_VALUES)
+      .map(toSentryTagValue);
   }
 
   /** The caller's access to an issue's project (a reporter's at least). */
