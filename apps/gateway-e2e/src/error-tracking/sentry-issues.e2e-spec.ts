@@ -333,6 +333,27 @@ describe("sentry-cli's issues commands and Sentry's issue API (e2e)", () => {
       );
     });
 
+    it("closes the linked issue of each error it resolves, as GitLab's status change does", async () => {
+      const id = ids['RangeError'] as string;
+      const linked = await gw.http
+        .post(
+          `/api/v4/projects/${project.id}/error_tracking/errors/${id}/issue`,
+        )
+        .set('PRIVATE-TOKEN', owner.token)
+        .expect(201);
+      const iid = (linked.body as { iid: number }).iid;
+      await gw.http
+        .put(`${issuesPath()}?id=${id}`)
+        .set(auth())
+        .send({ status: 'resolved' })
+        .expect(200, { status: 'resolved', statusDetails: {} });
+      const issue = await gw.http
+        .get(`/api/v4/projects/${project.id}/issues/${iid}`)
+        .set('PRIVATE-TOKEN', owner.token)
+        .expect(200);
+      expect(issue.body.state).toBe('closed');
+    });
+
     it('refuses ignore-until conditions and unknown statuses with a 400 that changes nothing', async () => {
       for (const body of [
         { status: 'ignored', statusDetails: { ignoreDuration: 30 } },
@@ -349,6 +370,12 @@ describe("sentry-cli's issues commands and Sentry's issue API (e2e)", () => {
       }
       await gw.http
         .put(`${issuesPath()}?id=abc`)
+        .set(auth())
+        .send({ status: 'resolved' })
+        .expect(400);
+      const tooMany = Array.from({ length: 1001 }, (_, i) => `id=${i + 1}`);
+      await gw.http
+        .put(`${issuesPath()}?${tooMany.join('&')}`)
         .set(auth())
         .send({ status: 'resolved' })
         .expect(400);

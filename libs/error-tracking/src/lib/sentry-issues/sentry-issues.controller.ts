@@ -44,6 +44,22 @@ function setSentryLink(
 }
 
 /**
+ * The query string as sent, every repetition kept: Express's parser stops
+ * at 1000 parameters, so a longer `id=` list would be cut short silently
+ * instead of refused.
+ */
+function queryOf(req: Request): QueryString {
+  const at = req.originalUrl.indexOf('?');
+  const params = new URLSearchParams(at < 0 ? '' : req.originalUrl.slice(at));
+  const query: Record<string, string | string[]> = {};
+  for (const key of new Set(params.keys())) {
+    const all = params.getAll(key);
+    query[key] = all.length === 1 ? (all[0] as string) : all;
+  }
+  return query;
+}
+
+/**
  * Sentry's issue API where sentry-cli's `issues` commands call it: the
  * project's issue list and its bulk status change.
  */
@@ -71,7 +87,7 @@ export class SentryIssuesController {
     const page = await this.service.list(
       caller,
       project,
-      req.query as QueryString,
+      queryOf(req),
       this.permalink(req),
     );
     setSentryLink(res, req, base, page.nextCursor);
@@ -96,7 +112,7 @@ export class SentryIssuesController {
     const group = await this.service.get(
       caller,
       issue,
-      req.query as QueryString,
+      queryOf(req),
       this.permalink(req),
     );
     send(res, 200, group);
@@ -118,11 +134,7 @@ export class SentryIssuesController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const page = await this.service.events(
-      caller,
-      issue,
-      req.query as QueryString,
-    );
+    const page = await this.service.events(caller, issue, queryOf(req));
     setSentryLink(res, req, this.baseUrl.of(req), page.nextCursor);
     send(res, 200, page.events);
   }
@@ -250,7 +262,7 @@ export class SentryIssuesController {
     const result = await this.service.bulkUpdate(
       caller,
       project,
-      req.query as QueryString,
+      queryOf(req),
       await readJson(req),
     );
     if (result) send(res, 200, result);
