@@ -6,25 +6,13 @@ import {
   createUser,
   sendRaw,
   startErrorTrackingGateway,
+  storeEvent,
   unique,
 } from './error-tracking-support';
 import type { ErrorTrackingGateway, TestUser } from './error-tracking-support';
 
 const root = { 'PRIVATE-TOKEN': ROOT_TOKEN };
 const PUBLIC_BASE_URL = 'https://errors.example.com/base';
-
-function storeEvent(
-  gw: ErrorTrackingGateway,
-  projectId: number,
-  publicKey: string,
-  event: Record<string, unknown>,
-) {
-  return sendRaw(gw.url, {
-    path: `/api/v4/error_tracking/collector/api/${projectId}/store/?sentry_key=${publicKey}`,
-    headers: { 'Content-Type': 'application/json' },
-    body: Buffer.from(JSON.stringify(event)),
-  });
-}
 
 describe('error tracking REST API (e2e)', () => {
   let gw: ErrorTrackingGateway;

@@ -181,6 +181,20 @@ export function sendRaw(
   });
 }
 
+/** Sends one event to the project's `store` endpoint, as an SDK would. */
+export function storeEvent(
+  gw: ErrorTrackingGateway,
+  projectId: number,
+  publicKey: string,
+  event: Record<string, unknown>,
+): Promise<RawResponse> {
+  return sendRaw(gw.url, {
+    path: `/api/v4/error_tracking/collector/api/${projectId}/store/?sentry_key=${publicKey}`,
+    headers: { 'Content-Type': 'application/json' },
+    body: Buffer.from(JSON.stringify(event)),
+  });
+}
+
 /** Replays a captured SDK request byte for byte (fixtures README recipe). */
 export function replayFixture(
   baseUrl: string,

@@ -1,11 +1,9 @@
-import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 
 import { SENTRY_CLI_FIXTURES_DIR, defined } from '@quitanda/testing';
 import { build } from 'esbuild';
@@ -18,11 +16,9 @@ import {
   unique,
 } from './error-tracking-support';
 import type { ErrorTrackingGateway, TestUser } from './error-tracking-support';
+import { sentryCli } from './sentry-cli-support';
 
-const run = promisify(execFile);
 const WORKSPACE = resolve(__dirname, '../../../..');
-/** The npm package's launcher; it runs the binary of `@sentry/cli-linux-x64`. */
-const SENTRY_CLI = require.resolve('@sentry/cli/bin/sentry-cli');
 
 /** Serves the page, the SDK and the minified bundle from `root` (another origin). */
 async function serveStatic(root: string, pages: Record<string, string>) {
@@ -58,29 +54,6 @@ async function serveStatic(root: string, pages: Record<string, string>) {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise<void>((done) => server.close(() => done())),
   };
-}
-
-async function sentryCli(
-  gw: ErrorTrackingGateway,
-  token: string,
-  cwd: string,
-  args: string[],
-): Promise<string> {
-  const { stdout, stderr } = await run(
-    process.execPath,
-    [SENTRY_CLI, '--url', gw.url, '--auth-token', token, ...args],
-    {
-      cwd,
-      timeout: 60_000,
-      env: {
-        PATH: process.env['PATH'] ?? '',
-        HOME: cwd,
-        SENTRY_LOAD_DOTENV: '0',
-        SENTRYCLI_SKIP_DOWNLOAD: '1',
-      },
-    },
-  );
-  return `${stdout}\n${stderr}`;
 }
 
 describe('sentry-cli + esbuild + @sentry/browser in Chromium: minified errors come back with their original frames (e2e)', () => {

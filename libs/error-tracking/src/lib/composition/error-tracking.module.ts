@@ -9,6 +9,7 @@ import type { ErrorTrackingModuleOptions } from '../common/error-tracking.option
 import { GitLabApiModule } from '../api/gitlab-api.module';
 import { IngestionModule } from '../ingestion/ingestion.module';
 import { RetentionModule } from '../retention/retention.module';
+import { SentryIssuesModule } from '../sentry-issues/sentry-issues.module';
 import { SourcemapsModule } from '../sourcemaps/sourcemaps.module';
 import { WebUiModule } from '../web-ui/web-ui.module';
 
@@ -30,6 +31,7 @@ export class ErrorTrackingModule {
         ScheduleModule.forRoot(),
         IngestionModule,
         SourcemapsModule,
+        SentryIssuesModule,
         GitLabApiModule,
         WebUiModule,
         AlertsModule,

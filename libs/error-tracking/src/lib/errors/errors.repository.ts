@@ -72,15 +72,31 @@ const SORT_COLUMN: Record<ErrorSort, string> = {
   frequency: 'count',
 };
 
+/** How often one tag value occurs among an error's events. */
+export interface TagCount {
+  readonly key: string;
+  readonly value: string;
+  readonly count: number;
+  readonly firstSeen: Date;
+  readonly lastSeen: Date;
+}
+
 /** Keyset position: the sort value and id of a page's last error. */
 export interface ErrorPosition {
   readonly value: string;
   readonly id: string;
 }
 
+/** Which of a project's errors a list or a bulk update takes. */
+export type ErrorFilter = Pick<
+  ErrorListQuery,
+  'projectId' | 'status' | 'search' | 'environment' | 'release'
+>;
+
 export interface ErrorListQuery {
   readonly projectId: number;
-  readonly status: ErrorStatus;
+  /** Absent: every status (Sentry's empty query). */
+  readonly status?: ErrorStatus;
   readonly sort: ErrorSort;
   readonly search?: string;
   readonly environment?: string;
@@ -92,6 +108,38 @@ export interface ErrorListQuery {
 /** `%`, `_` and `\` are literal in a search. */
 function likePattern(search: string): string {
   return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The WHERE terms (and their parameters) of a list's filters. */
+function filterConditions(query: ErrorFilter): {
+  params: unknown[];
+  conditions: string[];
+} {
+  const params: unknown[] = [query.projectId];
+  const conditions = ['project_id = $1'];
+  if (query.status !== undefined) {
+    params.push(query.status);
+    conditions.push(`status = $${params.length}`);
+  }
+  if (query.search) {
+    params.push(likePattern(query.search));
+    const p = `$${params.length}`;
+    conditions.push(
+      `(title ILIKE ${p} OR message ILIKE ${p} OR culprit ILIKE ${p})`,
+    );
+  }
+  for (const [kind, value] of [
+    ['environment', query.environment],
+    ['release', query.release],
+  ] as const) {
+    if (value === undefined) continue;
+    params.push(value);
+    conditions.push(
+      `EXISTS (SELECT 1 FROM error_tracking.error_facets f
+                  WHERE f.error_id = e.id AND f.kind = '${kind}' AND f.value = $${params.length})`,
+    );
+  }
+  return { params, conditions };
 }
 
 export function toUuid(hex: string): string {
@@ -108,7 +156,8 @@ export class ErrorsRepository extends ErrorTrackingRepository {
   /**
    * One page, newest/largest first; every sort has an index on
    * (project, status, sort column, id), so the cost does not grow with the
-   * number of events.
+   * number of events. Without a status (Sentry's empty query) a page sorts
+   * all of the project's errors.
    */
   /**
    * One page with each error's hourly counts since `hoursFrom`, in one
@@ -119,26 +168,7 @@ export class ErrorsRepository extends ErrorTrackingRepository {
     hoursFrom: Date,
   ): Promise<Array<{ error: ErrorRecord; hours: Array<[number, number]> }>> {
     const column = SORT_COLUMN[query.sort];
-    const params: unknown[] = [query.projectId, query.status];
-    const conditions = ['project_id = $1', 'status = $2'];
-    if (query.search) {
-      params.push(likePattern(query.search));
-      const p = `$${params.length}`;
-      conditions.push(
-        `(title ILIKE ${p} OR message ILIKE ${p} OR culprit ILIKE ${p})`,
-      );
-    }
-    for (const [kind, value] of [
-      ['environment', query.environment],
-      ['release', query.release],
-    ] as const) {
-      if (value === undefined) continue;
-      params.push(value);
-      conditions.push(
-        `EXISTS (SELECT 1 FROM error_tracking.error_facets f
-                  WHERE f.error_id = e.id AND f.kind = '${kind}' AND f.value = $${params.length})`,
-      );
-    }
+    const { params, conditions } = filterConditions(query);
     if (query.after) {
       params.push(query.after.value, query.after.id);
       const cast = query.sort === 'frequency' ? 'bigint' : 'timestamptz';
@@ -179,6 +209,15 @@ export class ErrorsRepository extends ErrorTrackingRepository {
     return row ? { error: toError(row), hours: row.hours } : undefined;
   }
 
+  /** The project of an error (Sentry's issue paths name no project). */
+  async projectIdOf(errorId: string): Promise<number | undefined> {
+    const rows = await this.replica.rows<{ project_id: number }>(
+      'SELECT project_id FROM error_tracking.errors WHERE id = $1',
+      [errorId],
+    );
+    return rows[0]?.project_id;
+  }
+
   /** Environments the project's errors were seen in (the list's filter). */
   async environments(projectId: number, limit: number): Promise<string[]> {
     const rows = await this.replica.rows<{ value: string }>(
@@ -203,6 +242,66 @@ export class ErrorsRepository extends ErrorTrackingRepository {
       [projectId, errorId],
     );
     return rows[0] ? toError(rows[0]) : undefined;
+  }
+
+  /**
+   * Tag counts over an error's latest `window` events (by time): the SDK's
+   * tags, and `level`, `environment`, `release` from the event's fields
+   * where the SDK did not tag them. Only `key`'s when given.
+   */
+  async tagCounts(
+    errorId: string,
+    window: number,
+    key?: string,
+  ): Promise<TagCount[]> {
+    const rows = await this.replica.rows<{
+      key: string;
+      value: string;
+      count: string;
+      first_seen: Date;
+      last_seen: Date;
+    }>(
+      `WITH recent AS (
+         SELECT timestamp, level, environment, release,
+                CASE WHEN jsonb_typeof(payload->'tags') = 'object'
+                     THEN payload->'tags' ELSE '{}'::jsonb END AS tags
+           FROM error_tracking.events WHERE error_id = $1
+          ORDER BY timestamp DESC, event_id DESC LIMIT $2),
+       pairs AS (
+         SELECT t.key, t.value, r.timestamp FROM recent r, jsonb_each_text(r.tags) t
+         UNION ALL
+         SELECT f.key, f.value, r.timestamp FROM recent r,
+                LATERAL (VALUES ('level', r.level), ('environment', r.environment),
+                                ('release', r.release)) f(key, value)
+          WHERE f.value <> '' AND NOT r.tags ? f.key)
+       SELECT key, value, count(*) AS count, min(timestamp) AS first_seen,
+              max(timestamp) AS last_seen
+         FROM pairs WHERE $3::text IS NULL OR key = $3
+        GROUP BY key, value ORDER BY key, count(*) DESC, value`,
+      [errorId, window, key ?? null],
+    );
+    return rows.map((row) => ({
+      key: row.key,
+      value: row.value,
+      count: Number(row.count),
+      firstSeen: row.first_seen,
+      lastSeen: row.last_seen,
+    }));
+  }
+
+  /** The id of an error's first or last event by its time, if any is kept. */
+  async edgeEventId(
+    errorId: string,
+    edge: 'oldest' | 'latest',
+  ): Promise<string | undefined> {
+    const order = edge === 'oldest' ? 'ASC' : 'DESC';
+    const rows = await this.replica.rows<{ event_id: string }>(
+      `SELECT replace(event_id::text, '-', '') AS event_id
+         FROM error_tracking.events WHERE error_id = $1
+        ORDER BY timestamp ${order}, event_id ${order} LIMIT 1`,
+      [errorId],
+    );
+    return rows[0]?.event_id;
   }
 
   /** One stored event of an error (found through `event_ids`, so one partition is read). */
@@ -311,5 +410,40 @@ export class ErrorsRepository extends ErrorTrackingRepository {
       'UPDATE error_tracking.errors SET issue_iid = $2 WHERE id = $1',
       [errorId, iid],
     );
+  }
+
+  /**
+   * Ids of the errors a filter takes, most recently seen first (the ones a
+   * bulk update changes), read on the primary: an update follows.
+   */
+  async idsMatching(
+    filter: ErrorFilter,
+    limit: number,
+    tx: Transaction = this.sql,
+  ): Promise<string[]> {
+    const { params, conditions } = filterConditions(filter);
+    params.push(limit);
+    const rows = await tx.rows<{ id: string }>(
+      `SELECT id FROM error_tracking.errors e WHERE ${conditions.join(' AND ')}
+        ORDER BY last_seen DESC, id DESC LIMIT $${params.length}`,
+      params,
+    );
+    return rows.map((row) => String(row.id));
+  }
+
+  /** Sets the status of those of `errorIds` in the project; returns them. */
+  async setStatusOfMany(
+    projectId: number,
+    errorIds: readonly string[],
+    status: ErrorStatus,
+    now: Date,
+    tx: Transaction = this.sql,
+  ): Promise<ErrorRecord[]> {
+    const rows = await tx.rows<ErrorRow>(
+      `UPDATE error_tracking.errors SET status = $3, updated_at = $4
+        WHERE project_id = $1 AND id = ANY($2::bigint[]) RETURNING ${COLUMNS}`,
+      [projectId, errorIds, status, now],
+    );
+    return rows.map(toError);
   }
 }

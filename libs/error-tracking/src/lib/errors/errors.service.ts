@@ -26,6 +26,7 @@ import type {
   StoredEvent,
 } from './error.types';
 import { ErrorsRepository } from './errors.repository';
+import type { ErrorFilter, TagCount } from './errors.repository';
 import { issueDescription } from './issue-description';
 import { isEventId, isValidSortValue } from './list-cursor';
 import { stackFrames, toStackTraceEntry } from './stack-trace';
@@ -52,7 +53,8 @@ const SORT_VALUE: Record<ErrorSort, (e: ErrorRecord) => string> = {
 };
 
 export interface ErrorListOptions {
-  readonly status: ErrorStatus;
+  /** Absent: every status. */
+  readonly status?: ErrorStatus;
   readonly sort: ErrorSort;
   readonly search?: string;
   readonly environment?: string;
@@ -151,6 +153,11 @@ export class ErrorsService {
     };
   }
 
+  /** The project an error belongs to, if it exists. */
+  projectIdOf(errorId: string): Promise<number | undefined> {
+    return this.errors.projectIdOf(errorId);
+  }
+
   /** Environments seen in the project, for the web list's filter. */
   environments(access: ProjectAccess): Promise<string[]> {
     return this.errors.environments(access.project.id, 100);
@@ -225,6 +232,34 @@ export class ErrorsService {
     return event;
   }
 
+  /** Tag counts over the error's latest `window` events (`key`'s only when given). */
+  async tagCounts(
+    access: ProjectAccess,
+    errorId: string,
+    window: number,
+    key?: string,
+  ): Promise<TagCount[]> {
+    const error = await this.find(access, errorId);
+    return this.errors.tagCounts(error.id, window, key);
+  }
+
+  /** An error's oldest or latest kept event, by its time. */
+  async edgeEvent(
+    access: ProjectAccess,
+    errorId: string,
+    edge: 'oldest' | 'latest',
+  ): Promise<{ eventId: string; event: StoredEvent }> {
+    const error = await this.find(access, errorId);
+    const eventId = await this.errors.edgeEventId(error.id, edge);
+    const event =
+      eventId === undefined
+        ? undefined
+        : await this.errors.findEvent(access.project.id, error.id, eventId);
+    if (!event || eventId === undefined)
+      throw ErrorTrackingError.notFound('Event');
+    return { eventId, event };
+  }
+
   /** Sets the status; resolving closes the linked issue (its iid is returned). */
   async updateStatus(
     access: ProjectAccess,
@@ -247,6 +282,42 @@ export class ErrorsService {
         tx,
       );
       return { error, closedIssueIid };
+    });
+  }
+
+  /**
+   * Sets the status of the errors named (those of the project), or else of
+   * the first `limit` that `filter` takes, most recently seen first; each
+   * one resolved closes its linked issue. Returns the errors changed.
+   */
+  async updateStatusOfMany(
+    access: ProjectAccess,
+    target:
+      | { ids: readonly string[] }
+      | { filter: Omit<ErrorFilter, 'projectId'>; limit: number },
+    status: ErrorStatus,
+  ): Promise<ErrorRecord[]> {
+    const now = this.clock.now();
+    return this.db.transaction(async (tx) => {
+      const ids =
+        'ids' in target
+          ? target.ids
+          : await this.errors.idsMatching(
+              { ...target.filter, projectId: access.project.id },
+              target.limit,
+              tx,
+            );
+      if (ids.length === 0) return [];
+      const changed = await this.errors.setStatusOfMany(
+        access.project.id,
+        ids,
+        status,
+        now,
+        tx,
+      );
+      for (const error of changed)
+        await this.issueFollowsError.closeOnResolve(error, now, tx);
+      return changed;
     });
   }
 

@@ -11,31 +11,12 @@ import type { Request, Response } from 'express';
 
 import type { Caller } from '../accounts/account.types';
 import { CurrentCaller } from '../accounts/token-auth.guard';
-import {
-  API_BODY_LIMIT_BYTES,
-  SENTRY_API_PREFIX,
-} from '../common/error-tracking.constants';
-import { ErrorTrackingError } from '../common/error-tracking.errors';
+import { SENTRY_API_PREFIX } from '../common/error-tracking.constants';
 import { BaseUrl } from '../http/base-url';
-import { readBody } from '../http/read-body';
 import { readChunks } from './chunk-upload';
 import { SentryApiService } from './sentry-api.service';
 import { SentryWebApi } from './sentry-web-api.decorator';
-
-async function readJson(req: Request): Promise<unknown> {
-  const body = await readBody(req, API_BODY_LIMIT_BYTES);
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch {
-    throw ErrorTrackingError.badRequest('The body is not valid JSON.');
-  }
-}
-
-function send(res: Response, status: number, body: unknown): void {
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json');
-  endWithBody(res, JSON.stringify(body));
-}
+import { paths, readJson, send } from './sentry-web-api.http';
 
 const object = (
   properties: Record<string, object>,
@@ -58,11 +39,6 @@ const RELEASE = object(
   },
   "The release, in Sentry's shape.",
 );
-
-/** Both spellings: sentry-cli always sends the trailing slash, curl users may not. */
-function paths(path: string): string[] {
-  return [path, `${path}/`];
-}
 
 /**
  * The part of Sentry's web API (`/api/0/`) that sentry-cli calls to upload

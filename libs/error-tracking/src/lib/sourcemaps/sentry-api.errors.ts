@@ -22,6 +22,7 @@ export function sentryDetail(error: ErrorTrackingError): string {
     case ErrorTrackingErrorCode.Forbidden:
       return 'You do not have permission to perform this action.';
     case ErrorTrackingErrorCode.ProjectNotFound:
+    case ErrorTrackingErrorCode.NotFound:
       return SENTRY_NOT_FOUND;
     default:
       return error.message;
