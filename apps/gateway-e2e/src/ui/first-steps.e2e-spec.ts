@@ -1,0 +1,83 @@
+import type { Browser, Page } from 'playwright-core';
+
+import { startErrorTrackingGateway } from '../error-tracking/error-tracking-support';
+import type { ErrorTrackingGateway } from '../error-tracking/error-tracking-support';
+import {
+  launchChromium,
+  screenshot,
+  seriousAxeViolations,
+} from './browser-support';
+
+/** What Chromium sends when a person opens a link. */
+const BROWSER_ACCEPT =
+  'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
+describe('pages a newcomer does not stumble on (Chromium e2e)', () => {
+  let gw: ErrorTrackingGateway;
+  let browser: Browser;
+  const problems: string[] = [];
+
+  async function newPage(width: number, height = 900): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width, height } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    page.on('pageerror', (error) => problems.push(error.message));
+    return page;
+  }
+
+  beforeAll(async () => {
+    gw = await startErrorTrackingGateway();
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await gw?.close();
+  });
+
+  afterEach(() => expect(problems.splice(0)).toEqual([]));
+
+  it('answers a browser on an unknown page with the HTML 404 page, and API clients in their context’s own format', async () => {
+    const page = await newPage(1280);
+    const response = await page.goto(`${gw.url}/no/such/page`);
+    expect(response?.status()).toBe(404);
+    expect(response?.headers()['content-type']).toMatch(/^text\/html/);
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    await screenshot(page, 'unknown-page');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.context().close();
+
+    const platform = await gw.http.get('/no/such/page').expect(404);
+    expect(platform.body).toMatchObject({
+      statusCode: 404,
+      error: 'route_not_found',
+    });
+    // An API path keeps its context's format even for a browser.
+    const gitlab = await gw.http
+      .get('/api/v4/no/such/route')
+      .set('Accept', BROWSER_ACCEPT)
+      .expect(404);
+    expect(gitlab.body).toEqual({ error: '404 Not Found' });
+    const events = await gw.http
+      .get('/events/no/such/route')
+      .set('Accept', BROWSER_ACCEPT)
+      .expect(404);
+    expect(events.headers['content-type']).toMatch(
+      /^application\/problem\+json/,
+    );
+    const kinvey = await gw.http
+      .get('/appdata/')
+      .set('Accept', BROWSER_ACCEPT)
+      .expect(404);
+    expect(Object.keys(kinvey.body).sort()).toEqual([
+      'debug',
+      'description',
+      'error',
+    ]);
+    const api = await gw.http
+      .get('/api/no/such/route')
+      .set('Accept', BROWSER_ACCEPT)
+      .expect(404);
+    expect(api.headers['content-type']).toMatch(/json/);
+  });
+});
