@@ -1,11 +1,17 @@
 import type { Browser, Page } from 'playwright-core';
 
+import {
+  ROOT_TOKEN,
+  createTrackedProject,
+} from '../error-tracking/error-tracking-support';
 import { startErrorTrackingGateway } from '../error-tracking/error-tracking-support';
 import type { ErrorTrackingGateway } from '../error-tracking/error-tracking-support';
+import { rootPassword } from '../error-tracking/web-support';
 import {
   launchChromium,
   screenshot,
   seriousAxeViolations,
+  signIn,
 } from './browser-support';
 
 /** What Chromium sends when a person opens a link. */
@@ -15,6 +21,7 @@ const BROWSER_ACCEPT =
 describe('pages a newcomer does not stumble on (Chromium e2e)', () => {
   let gw: ErrorTrackingGateway;
   let browser: Browser;
+  let project: { id: number; dsn: string; publicKey: string };
   const problems: string[] = [];
 
   async function newPage(width: number, height = 900): Promise<Page> {
@@ -25,9 +32,16 @@ describe('pages a newcomer does not stumble on (Chromium e2e)', () => {
     return page;
   }
 
+  async function signedIn(width: number): Promise<Page> {
+    const page = await newPage(width);
+    await signIn(page, gw.url, 'root', await rootPassword(gw));
+    return page;
+  }
+
   beforeAll(async () => {
     gw = await startErrorTrackingGateway();
     browser = await launchChromium();
+    project = await createTrackedProject(gw);
   }, 60_000);
 
   afterAll(async () => {
@@ -79,5 +93,36 @@ describe('pages a newcomer does not stumble on (Chromium e2e)', () => {
       .set('Accept', BROWSER_ACCEPT)
       .expect(404);
     expect(api.headers['content-type']).toMatch(/json/);
+  });
+
+  it('keeps a refused webhook URL in the form and explains it inline, naming ALERTS_ALLOW_LOCAL_TARGETS', async () => {
+    const page = await signedIn(1280);
+    await page.goto(`${gw.url}/projects/${project.id}/settings/monitor`);
+    const target = 'http://127.0.0.1:9/hooks/errors';
+    await page.getByLabel('URL', { exact: true }).fill(target);
+    await page.getByLabel('Error tracking events').uncheck();
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Add webhook' }).click(),
+    ]);
+    expect(response.status()).toBe(422);
+    const url = page.getByLabel('URL', { exact: true });
+    expect(await url.inputValue()).toBe(target);
+    expect(await url.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Error tracking events').isChecked()).toBe(
+      false,
+    );
+    const problem = page.locator('#hook-url-error');
+    expect(await problem.innerText()).toMatch(
+      /^URL is blocked: Requests to the local network are not allowed\..*ALERTS_ALLOW_LOCAL_TARGETS=true/s,
+    );
+    await screenshot(page, 'webhook-refused');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    const hooks = await gw.http
+      .get(`/api/v4/projects/${project.id}/hooks`)
+      .set('PRIVATE-TOKEN', ROOT_TOKEN)
+      .expect(200);
+    expect(hooks.body).toEqual([]);
+    await page.context().close();
   });
 });
