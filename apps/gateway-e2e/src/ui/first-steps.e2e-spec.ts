@@ -51,6 +51,35 @@ describe('pages a newcomer does not stumble on (Chromium e2e)', () => {
 
   afterEach(() => expect(problems.splice(0)).toEqual([]));
 
+  it('shows an enabled project without errors its DSN and a snippet with it for each main SDK, each copyable', async () => {
+    const page = await signedIn(1280);
+    await page.goto(`${gw.url}/projects/${project.id}/error_tracking`);
+    const setup = page.getByRole('region', { name: 'Send your first error' });
+    expect(await setup.getByLabel('DSN', { exact: true }).inputValue()).toBe(
+      project.dsn,
+    );
+    for (const sdk of ['JavaScript (browser)', 'Node.js', 'Python', 'Go']) {
+      const snippet = setup.getByRole('region', { name: sdk });
+      expect(await snippet.locator('pre').innerText()).toContain(project.dsn);
+      expect(
+        await snippet.getByRole('button', { name: `Copy ${sdk}` }).count(),
+      ).toBe(1);
+    }
+    await page
+      .context()
+      .grantPermissions(['clipboard-read', 'clipboard-write'], {
+        origin: gw.url,
+      });
+    await setup.getByRole('button', { name: 'Copy Python' }).click();
+    await setup.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(
+      await setup.locator('#snippet-python').innerText(),
+    );
+    await screenshot(page, 'first-error-setup');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+
   it('answers a browser on an unknown page with the HTML 404 page, and API clients in their context’s own format', async () => {
     const page = await newPage(1280);
     const response = await page.goto(`${gw.url}/no/such/page`);
