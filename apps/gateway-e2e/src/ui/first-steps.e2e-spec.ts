@@ -18,6 +18,48 @@ import {
 const BROWSER_ACCEPT =
   'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
+/**
+ * Section headings (card headers, section titles) that are not whole on
+ * one line inside the screen: wrapped word by word because something
+ * beside them took the room, pushed out of the screen, or clipped.
+ */
+function cutHeadings(page: Page): Promise<string[]> {
+  return page.evaluate(`[...document.querySelectorAll(
+      'main .card-header h2, main .card-header h3, main .section-title, main .snippet h3',
+    )].filter((heading) => {
+      const range = document.createRange();
+      range.selectNodeContents(heading);
+      const lines = new Set(
+        [...range.getClientRects()].map((rect) => Math.round(rect.top)),
+      ).size;
+      const box = heading.getBoundingClientRect();
+      return (
+        lines !== 1 ||
+        box.left < 0 ||
+        box.right > window.innerWidth ||
+        heading.scrollWidth > heading.clientWidth
+      );
+    }).map((heading) => heading.textContent.trim())`);
+}
+
+/** Chart texts that reach outside their SVG (drawn cut off). */
+function cutChartLabels(page: Page): Promise<string[]> {
+  return page.evaluate(`[...document.querySelectorAll('svg.bar-chart')].flatMap((svg) => {
+      const frame = svg.getBoundingClientRect();
+      return [...svg.querySelectorAll('text')]
+        .filter((text) => {
+          const box = text.getBoundingClientRect();
+          return (
+            box.left < frame.left - 0.5 ||
+            box.right > frame.right + 0.5 ||
+            box.top < frame.top - 0.5 ||
+            box.bottom > frame.bottom + 0.5
+          );
+        })
+        .map((text) => text.textContent.trim());
+    })`);
+}
+
 describe('pages a newcomer does not stumble on (Chromium e2e)', () => {
   let gw: ErrorTrackingGateway;
   let browser: Browser;
@@ -152,6 +194,54 @@ describe('pages a newcomer does not stumble on (Chromium e2e)', () => {
       .set('PRIVATE-TOKEN', ROOT_TOKEN)
       .expect(200);
     expect(hooks.body).toEqual([]);
+    await page.context().close();
+  });
+
+  it('keeps section headings on their line and the chart labels whole at 375 px (and the chart at 1280)', async () => {
+    const busy = await createTrackedProject(gw);
+    // 120 events of one error in this hour: a three-digit peak on the y axis.
+    for (let batch = 0; batch < 12; batch += 1)
+      await Promise.all(
+        Array.from({ length: 10 }, () =>
+          gw.http
+            .post(
+              `/api/v4/error_tracking/collector/api/${busy.id}/store?sentry_key=${busy.publicKey}`,
+            )
+            .set('Content-Type', 'application/json')
+            .send({
+              platform: 'python',
+              exception: {
+                values: [{ type: 'ValueError', value: 'Card declined' }],
+              },
+            })
+            .expect(200),
+        ),
+      );
+    const [row] = await gw.query<{ id: string }>(
+      'SELECT id::text AS id FROM error_tracking.errors WHERE project_id = $1',
+      [busy.id],
+    );
+    const page = await signedIn(375);
+    for (const [name, path] of [
+      ['monitor', `/projects/${busy.id}/settings/monitor`],
+      ['list', `/projects/${busy.id}/error_tracking`],
+      ['detail', `/projects/${busy.id}/error_tracking/${row?.id}`],
+      ['first-error', `/projects/${project.id}/error_tracking`],
+    ]) {
+      await page.goto(`${gw.url}${path}`);
+      await screenshot(page, `phone-375-${name}`);
+      expect({ name, cut: await cutHeadings(page) }).toEqual({ name, cut: [] });
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      if (name === 'detail') {
+        expect(await page.locator('svg.bar-chart text').count()).toBe(7);
+        expect(await cutChartLabels(page)).toEqual([]);
+      }
+    }
+    // The desktop chart draws the same labels smaller, in the same room.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${gw.url}/projects/${busy.id}/error_tracking/${row?.id}`);
+    expect(await cutChartLabels(page)).toEqual([]);
+    await screenshot(page, 'error-detail-chart-3-digits');
     await page.context().close();
   });
 });
