@@ -3,8 +3,9 @@ import type { Browser, Page } from 'playwright-core';
 import {
   ROOT_TOKEN,
   createTrackedProject,
+  createMember,
+  startErrorTrackingGateway,
 } from '../error-tracking/error-tracking-support';
-import { startErrorTrackingGateway } from '../error-tracking/error-tracking-support';
 import type { ErrorTrackingGateway } from '../error-tracking/error-tracking-support';
 import { rootPassword } from '../error-tracking/web-support';
 import {
@@ -120,6 +121,18 @@ describe('pages a newcomer does not stumble on (Chromium e2e)', () => {
     await screenshot(page, 'first-error-setup');
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.context().close();
+
+    // The keys are maintainers' (as on Settings > Monitor): a developer
+    // sees the plain empty list.
+    const developer = await createMember(gw, project.id, 30);
+    const devPage = await newPage(1280);
+    await signIn(devPage, gw.url, developer.username, 'correct horse battery');
+    await devPage.goto(`${gw.url}/projects/${project.id}/error_tracking`);
+    await devPage
+      .getByText('Errors your application reports appear here.')
+      .waitFor();
+    expect(await devPage.content()).not.toContain(project.publicKey);
+    await devPage.context().close();
   });
 
   it('answers a browser on an unknown page with the HTML 404 page, and API clients in their context’s own format', async () => {
@@ -227,11 +240,20 @@ describe('pages a newcomer does not stumble on (Chromium e2e)', () => {
       ['list', `/projects/${busy.id}/error_tracking`],
       ['detail', `/projects/${busy.id}/error_tracking/${row?.id}`],
       ['first-error', `/projects/${project.id}/error_tracking`],
+      ['projects', '/'],
+      ['issues', `/projects/${busy.id}/issues`],
     ]) {
       await page.goto(`${gw.url}${path}`);
       await screenshot(page, `phone-375-${name}`);
       expect({ name, cut: await cutHeadings(page) }).toEqual({ name, cut: [] });
       expect(await seriousAxeViolations(page)).toEqual([]);
+      if (name === 'list')
+        // A project that has had errors is past its first-error setup.
+        expect(
+          await page
+            .getByRole('region', { name: 'Send your first error' })
+            .count(),
+        ).toBe(0);
       if (name === 'detail') {
         expect(await page.locator('svg.bar-chart text').count()).toBe(7);
         expect(await cutChartLabels(page)).toEqual([]);
