@@ -88,6 +88,21 @@ export async function createUser(
   return { id: user.body.id, username, token: token.body.token };
 }
 
+/** A new user made a member of a project at `accessLevel` (30: developer). */
+export async function createMember(
+  gw: ErrorTrackingGateway,
+  projectId: number,
+  accessLevel: number,
+): Promise<TestUser> {
+  const user = await createUser(gw);
+  await gw.http
+    .post(`/api/v4/projects/${projectId}/members`)
+    .set('PRIVATE-TOKEN', ROOT_TOKEN)
+    .send({ user_id: user.id, access_level: accessLevel })
+    .expect(201);
+  return user;
+}
+
 /** A project owned by root with tracking enabled; returns its DSN. */
 export async function createTrackedProject(
   gw: ErrorTrackingGateway,

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import {
   ROOT_TOKEN,
   createTrackedProject,
-  createUser,
+  createMember,
   startErrorTrackingGateway,
 } from '../error-tracking/error-tracking-support';
 import type { ErrorTrackingGateway } from '../error-tracking/error-tracking-support';
@@ -131,12 +131,7 @@ describe('alerts on the Monitor settings page (Chromium e2e)', () => {
     });
     await page.context().close();
 
-    const developer = await createUser(gw);
-    await gw.http
-      .post(`/api/v4/projects/${project.id}/members`)
-      .set('PRIVATE-TOKEN', ROOT_TOKEN)
-      .send({ user_id: developer.id, access_level: 30 })
-      .expect(201);
+    const developer = await createMember(gw, project.id, 30);
     const devPage = await newPage();
     await signIn(devPage, gw.url, developer.username, 'correct horse battery');
     await devPage.goto(`${gw.url}/projects/${project.id}/error_tracking`);

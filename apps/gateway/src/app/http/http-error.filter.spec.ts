@@ -29,7 +29,27 @@ const shopFormat: HttpErrorFormat = {
   }),
 };
 
-function exchange(path: string, headersSent = false) {
+/** The web UI's format: renders pages for browsers. */
+const pagesFormat: HttpErrorFormat = {
+  context: 'pages',
+  owns: (path) => path.startsWith('/pages'),
+  render: () => ({ status: 418, contentType: 'text/plain', body: 'owned' }),
+  renderPage: (error) => ({
+    status: 404,
+    contentType: 'text/html; charset=utf-8',
+    body: `<h1>${error.message}</h1>`,
+  }),
+};
+
+/**
+ * `prefers`: what Express's `req.accepts(['application/json', 'text/html'])`
+ * answers for the request's Accept header.
+ */
+function exchange(
+  path: string,
+  headersSent = false,
+  prefers = 'application/json',
+) {
   const sent: {
     status?: number;
     headers: Record<string, string | number>;
@@ -56,7 +76,7 @@ function exchange(path: string, headersSent = false) {
   };
   const host = {
     switchToHttp: () => ({
-      getRequest: () => ({ path, id: 'req-9' }),
+      getRequest: () => ({ path, id: 'req-9', accepts: () => prefers }),
       getResponse: () => res,
     }),
   } as unknown as ArgumentsHost;
@@ -137,5 +157,43 @@ describe('HttpErrorFilter', () => {
     filter.catch(new Error('late'), host);
     expect(sent.destroyed).toBe(true);
     expect(sent.body).toBeUndefined();
+  });
+
+  describe('a route nobody has', () => {
+    const withPages = new HttpErrorFilter([shopFormat, pagesFormat]);
+    const notFound = () =>
+      new TransportError(TransportErrorKind.RouteNotFound, 'No such page');
+
+    it('is the HTML page for a browser opening a page', () => {
+      const { host, sent } = exchange('/no/such', false, 'text/html');
+      withPages.catch(notFound(), host);
+      expect(sent.status).toBe(404);
+      expect(sent.headers['Content-Type']).toBe('text/html; charset=utf-8');
+      expect(sent.body).toBe('<h1>No such page</h1>');
+    });
+
+    it('stays JSON for API clients, API paths and other failures', () => {
+      for (const [path, prefers, error] of [
+        ['/no/such', 'application/json', notFound()],
+        ['/api/no/such', 'text/html', notFound()],
+        [
+          '/health',
+          'text/html',
+          new TransportError(TransportErrorKind.ServiceUnavailable, 'down'),
+        ],
+      ] as const) {
+        const { host, sent } = exchange(path, false, prefers);
+        withPages.catch(error, host);
+        expect(sent.headers['Content-Type']).toBe(
+          'application/json; charset=utf-8',
+        );
+      }
+    });
+
+    it("keeps an owned path in its context's format for a browser", () => {
+      const { host, sent } = exchange('/shop/nothing', false, 'text/html');
+      withPages.catch(notFound(), host);
+      expect(sent.headers['Content-Type']).toBe('application/x-shop+json');
+    });
   });
 });

@@ -13,9 +13,10 @@ import {
   TransportError,
   TransportErrorKind,
 } from '@quitanda/kernel';
-import type { HttpErrorFormat } from '@quitanda/kernel';
+import type { HttpErrorFormat, HttpErrorResponse } from '@quitanda/kernel';
 import type { Request, Response } from 'express';
 
+import { isPageNavigation } from './page-navigation';
 import { platformErrorFormat } from './platform-error-format';
 
 export const HTTP_ERROR_FORMATS = 'gateway:http-error-formats';
@@ -70,8 +71,7 @@ export class HttpErrorFilter implements ExceptionFilter {
       return;
     }
 
-    const format = this.formatFor(error, req.path);
-    const rendered = format.render(error, { requestId, path: req.path });
+    const rendered = this.render(error, req, requestId);
     res.status(rendered.status);
     for (const [name, value] of Object.entries(rendered.headers ?? {})) {
       res.setHeader(name, value);
@@ -82,6 +82,26 @@ export class HttpErrorFilter implements ExceptionFilter {
         : JSON.stringify(rendered.body);
     res.setHeader('Content-Type', rendered.contentType);
     endWithBody(res, text);
+  }
+
+  private render(
+    error: DomainError | TransportError,
+    req: Request,
+    requestId: string,
+  ): HttpErrorResponse {
+    const context = { requestId, path: req.path };
+    const format = this.formatFor(error, req.path);
+    if (
+      format === platformErrorFormat &&
+      error instanceof TransportError &&
+      error.kind === TransportErrorKind.RouteNotFound &&
+      isPageNavigation(req)
+    ) {
+      // A mistyped link in a browser: the web UI's 404 page, not JSON.
+      const pages = this.formats.find((candidate) => candidate.renderPage);
+      if (pages?.renderPage) return pages.renderPage(error, context);
+    }
+    return format.render(error, context);
   }
 
   private formatFor(

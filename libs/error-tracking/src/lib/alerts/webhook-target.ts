@@ -68,6 +68,16 @@ export interface TargetPolicy {
 }
 
 /**
+ * GitLab's texts for the targets only `allowLocal` (ALERTS_ALLOW_LOCAL_TARGETS)
+ * permits: the web form names that setting beside them.
+ */
+export const LOCAL_TARGET_PROBLEMS = {
+  ownHost: 'is blocked: Requests to this instance are not allowed',
+  localhost: 'is blocked: Requests to localhost are not allowed',
+  localNetwork: 'is blocked: Requests to the local network are not allowed',
+} as const;
+
+/**
  * Why `url` may not be a hook's target, or undefined when it may (as far
  * as can be told without DNS: literal addresses, `localhost`, the gateway's
  * own host). Delivery checks every resolved address again.
@@ -93,11 +103,11 @@ export function targetProblem(
     .replace(/\.+$/, '')
     .toLowerCase();
   if (policy.ownHost && parsed.host.toLowerCase() === policy.ownHost)
-    return 'is blocked: Requests to this instance are not allowed';
+    return LOCAL_TARGET_PROBLEMS.ownHost;
   if (host === 'localhost' || host.endsWith('.localhost'))
-    return 'is blocked: Requests to localhost are not allowed';
+    return LOCAL_TARGET_PROBLEMS.localhost;
   if (isIP(host) !== 0 && isBlockedAddress(host))
-    return 'is blocked: Requests to the local network are not allowed';
+    return LOCAL_TARGET_PROBLEMS.localNetwork;
   return undefined;
 }
 

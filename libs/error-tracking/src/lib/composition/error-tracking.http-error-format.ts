@@ -145,7 +145,8 @@ function sentryApiDetail(
  * Sentry's `{"detail": ...}` on the part of its web API under `/api/0`,
  * GitLab's REST error bodies (`{"message": "404 Project Not Found"}`,
  * `{"error": "active is missing"}`) under `/api/v4`, and Sentry's
- * `{"detail": ...}` with CORS headers on the collector that SDKs talk to.
+ * `{"detail": ...}` with CORS headers on the collector that SDKs talk to;
+ * and the HTML page of a browser that opens a page nobody serves.
  */
 export const errorTrackingHttpErrorFormat: HttpErrorFormat = {
   context: 'error-tracking',
@@ -186,5 +187,12 @@ export const errorTrackingHttpErrorFormat: HttpErrorFormat = {
       headers: rendered.headers,
       body: gitlabBody(error, rendered),
     };
+  },
+
+  renderPage(
+    error: DomainError | TransportError,
+    { requestId }: ErrorRenderContext,
+  ): HttpErrorResponse {
+    return webErrorPage(classify(error, requestId).status, error, requestId);
   },
 };

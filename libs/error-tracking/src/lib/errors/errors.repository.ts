@@ -218,6 +218,15 @@ export class ErrorsRepository extends ErrorTrackingRepository {
     return rows[0]?.project_id;
   }
 
+  /** Whether the project has received an error, in any status. */
+  async hasAny(projectId: number): Promise<boolean> {
+    const [row] = await this.replica.rows<{ any: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM error_tracking.errors WHERE project_id = $1) AS any`,
+      [projectId],
+    );
+    return row?.any ?? false;
+  }
+
   /** Environments the project's errors were seen in (the list's filter). */
   async environments(projectId: number, limit: number): Promise<string[]> {
     const rows = await this.replica.rows<{ value: string }>(

@@ -159,6 +159,11 @@ export class ErrorsService {
   }
 
   /** Environments seen in the project, for the web list's filter. */
+  /** Whether the project has received an error yet (the list's setup help). */
+  hasErrors(access: ProjectAccess): Promise<boolean> {
+    return this.errors.hasAny(access.project.id);
+  }
+
   environments(access: ProjectAccess): Promise<string[]> {
     return this.errors.environments(access.project.id, 100);
   }

@@ -8,6 +8,7 @@ import { WebErrorsController } from './pages/web-errors.controller';
 import { WebIssuesController } from './pages/web-issues.controller';
 import { WebProjectsController } from './pages/web-projects.controller';
 import { WebSettingsController } from './pages/web-settings.controller';
+import { MonitorPageRenderer } from './pages/monitor-page.renderer';
 import { WebSessionsRepository } from '../sessions/web-sessions.repository';
 import { WebSessionsService } from '../sessions/web-sessions.service';
 import { WebAssetsController } from './pages/web-assets.controller';
@@ -37,7 +38,12 @@ const PAGE_CONTROLLERS = [
 @Module({
   imports: [ErrorTrackingCoreModule, AlertsModule],
   controllers: [...PAGE_CONTROLLERS, WebAssetsController],
-  providers: [WebSessionsRepository, WebSessionsService, WebContextMiddleware],
+  providers: [
+    WebSessionsRepository,
+    WebSessionsService,
+    WebContextMiddleware,
+    MonitorPageRenderer,
+  ],
 })
 export class WebUiModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

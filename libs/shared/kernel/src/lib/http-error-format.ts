@@ -29,4 +29,13 @@ export interface HttpErrorFormat {
     error: DomainError | TransportError,
     context: ErrorRenderContext,
   ): HttpErrorResponse;
+  /**
+   * The HTML page a browser gets when it navigates to a page no context
+   * has: only the context that serves the web pages renders one, so a
+   * person who mistypes a link sees a page, not JSON.
+   */
+  renderPage?(
+    error: DomainError | TransportError,
+    context: ErrorRenderContext,
+  ): HttpErrorResponse;
 }

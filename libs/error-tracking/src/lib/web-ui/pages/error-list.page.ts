@@ -8,6 +8,7 @@ import { errorTrackingPage } from './error-tracking.page';
 import { ERROR_SORTS } from '../../errors/error.types';
 import type { ErrorSort, ErrorStatus } from '../../errors/error.types';
 import type { ErrorWithFrequency } from '../../errors/errors.service';
+import { firstErrorSetup } from './first-error.view';
 import { sparkline } from './frequency-charts';
 
 export interface ErrorListQuery {
@@ -28,6 +29,8 @@ export interface ErrorListView {
   readonly environments: string[];
   readonly now: Date;
   readonly notice?: unknown;
+  /** An enabled project's DSN while it has no error (maintainers). */
+  readonly firstErrorDsn?: string;
 }
 
 const TAB_LABEL: Record<ErrorStatus, string> = {
@@ -139,8 +142,9 @@ function rows(view: ErrorListView) {
 /** Monitor > Error Tracking: tabs, search, sort, environment, rows, pages. */
 export function errorListPage(ctx: WebContext, view: ErrorListView): string {
   const { project, query } = view;
-  const table =
-    view.items.length === 0
+  const table = view.firstErrorDsn
+    ? firstErrorSetup(view.firstErrorDsn)
+    : view.items.length === 0
       ? html`<div class="card empty">
           <h2>No ${TAB_LABEL[query.status].toLowerCase()} errors</h2>
           <p>

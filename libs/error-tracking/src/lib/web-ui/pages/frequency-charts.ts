@@ -66,6 +66,9 @@ export function sparkline(frequency: Frequency): SafeHtml {
   </svg>`;
 }
 
+/** Width of one digit of an axis label at its largest font size, in SVG units. */
+const AXIS_DIGIT_WIDTH = 14;
+
 /**
  * The detail page's bar graph: one bar per hour of the last 24 (oldest
  * left), each with its hour and count in a `<title>`, hour marks below, the
@@ -74,9 +77,14 @@ export function sparkline(frequency: Frequency): SafeHtml {
  */
 export function barChart(frequency: Frequency, id: string): SafeHtml {
   const width = 720;
-  const plot = { width: 690, height: 150, top: 10, gap: 4 };
-  const left = 30;
   const max = Math.max(0, ...frequency.map(([, count]) => count));
+  // Room for the labels at their largest (ui.css draws them at 22 units on
+  // a phone, where the chart is scaled down): the y axis's widest number
+  // on the left, a line above the plot, the hour marks below.
+  const left = 10 + String(max).length * AXIS_DIGIT_WIDTH;
+  const right = 6;
+  const plot = { width: width - left - right, height: 150, top: 20, gap: 4 };
+  const height = plot.top + plot.height + 32;
   const slot = plot.width / frequency.length;
   const marks = frequency
     .map(([hour], i) => ({ hour, i }))
@@ -88,14 +96,14 @@ export function barChart(frequency: Frequency, id: string): SafeHtml {
       return html`<text
         class="axis"
         x="${+x.toFixed(2)}"
-        y="${plot.top + plot.height + 18}"
+        y="${plot.top + plot.height + 24}"
         text-anchor="${last ? 'end' : 'middle'}"
         >${last ? 'now' : new Date(hour * 1000).toISOString().slice(11, 16)}</text
       >`;
     });
   return html`<svg
     class="bar-chart"
-    viewBox="0 0 ${width} ${plot.top + plot.height + 26}"
+    viewBox="0 0 ${width} ${height}"
     role="img"
     aria-labelledby="${id}-title ${id}-desc"
     preserveAspectRatio="xMidYMid meet"

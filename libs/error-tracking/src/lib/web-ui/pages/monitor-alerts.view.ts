@@ -1,5 +1,6 @@
 import { html } from '../../html/html';
 import type { SafeHtml } from '../../html/html';
+import { LOCAL_TARGET_PROBLEMS } from '../../alerts/webhook-target';
 import { postForm } from '../toolkit/layout';
 import { timeTag } from '../toolkit/relative-time';
 import type { WebContext } from '../toolkit/web-context';
@@ -8,6 +9,14 @@ import type {
   WebhookAttemptRecord,
   WebhookRecord,
 } from '../../alerting/alert.types';
+
+/** What was typed into the webhook form it refused, and why. */
+export interface HookFormState {
+  readonly url: string;
+  readonly errorTrackingEvents: boolean;
+  /** Per-field problems (`url`, `token`), GitLab's texts. */
+  readonly problems: Readonly<Record<string, readonly string[]>>;
+}
 
 export interface AlertsView {
   /** Maintainers only: the project's hooks with their recent deliveries. */
@@ -20,6 +29,32 @@ export interface AlertsView {
   readonly emailEnabled: boolean;
   readonly optedOut: boolean;
   readonly now: Date;
+  /** The refused webhook form, shown filled in with its problems. */
+  readonly hookForm?: HookFormState;
+}
+
+const LOCAL_PROBLEMS: ReadonlySet<string> = new Set(
+  Object.values(LOCAL_TARGET_PROBLEMS),
+);
+
+/** The form's inline problem of `field`, with what to do about it. */
+function fieldProblem(
+  id: string,
+  label: string,
+  problems: readonly string[] | undefined,
+): SafeHtml | null {
+  if (!problems?.length) return null;
+  const local = problems.some((problem) => LOCAL_PROBLEMS.has(problem));
+  return html`<p id="${id}" class="field-error">
+    ${label} ${problems.join(', ')}.
+    ${
+      local
+        ? html`Local and private addresses are refused unless the instance is
+            started with <code>ALERTS_ALLOW_LOCAL_TARGETS=true</code> (for
+            receivers on the same machine or network).`
+        : null
+    }
+  </p>`;
 }
 
 function deliveryStatus(attempt: WebhookAttemptRecord): SafeHtml {
@@ -75,6 +110,17 @@ function deliveries(
 
 function hooksCard(ctx: WebContext, base: string, view: AlertsView): SafeHtml {
   const hooks = view.hooks ?? [];
+  const form = view.hookForm;
+  const urlProblem = fieldProblem(
+    'hook-url-error',
+    'URL',
+    form?.problems['url'],
+  );
+  const tokenProblem = fieldProblem(
+    'hook-token-error',
+    'Secret token',
+    form?.problems['token'],
+  );
   return html`<section class="card" aria-labelledby="webhooks">
     <div class="card-header"><h2 id="webhooks">Webhooks</h2></div>
     <p class="muted">
@@ -83,6 +129,13 @@ function hooksCard(ctx: WebContext, base: string, view: AlertsView): SafeHtml {
       receiver that does not answer 2xx gets it again later, with the same
       <code>X-Gitlab-Event-UUID</code>.
     </p>
+    ${
+      form
+        ? html`<div class="alert alert-danger" role="alert">
+            The webhook was not added: see below.
+          </div>`
+        : null
+    }
     ${postForm(
       ctx,
       `${base}/hooks`,
@@ -94,7 +147,10 @@ function hooksCard(ctx: WebContext, base: string, view: AlertsView): SafeHtml {
             type="url"
             required
             placeholder="https://example.com/hooks/errors"
+            value="${form?.url ?? ''}"
+            ${urlProblem ? html`aria-invalid="true" aria-describedby="hook-url-error" autofocus` : null}
           />
+          ${urlProblem}
         </div>
         <div class="field">
           <label for="hook-token">Secret token</label>
@@ -103,12 +159,14 @@ function hooksCard(ctx: WebContext, base: string, view: AlertsView): SafeHtml {
             name="token"
             type="password"
             autocomplete="off"
-            aria-describedby="hook-token-help"
+            aria-describedby="hook-token-help${tokenProblem ? ' hook-token-error' : ''}"
+            ${tokenProblem ? html`aria-invalid="true"` : null}
           />
           <p id="hook-token-help" class="help">
             Sent as <code>X-Gitlab-Token</code>; stored encrypted and never
-            shown again.
+            shown again${form ? ', so type it again here' : ''}.
           </p>
+          ${tokenProblem}
         </div>
         <div class="field">
           <label class="checkbox"
@@ -116,7 +174,7 @@ function hooksCard(ctx: WebContext, base: string, view: AlertsView): SafeHtml {
               type="checkbox"
               name="error_tracking_events"
               value="true"
-              checked
+              ${form && !form.errorTrackingEvents ? null : html`checked`}
             /><span
               ><strong>Error tracking events</strong
               ><span class="help"

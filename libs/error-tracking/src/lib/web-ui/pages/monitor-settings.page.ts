@@ -4,6 +4,7 @@ import { AccessLevel } from '../../common/error-tracking.constants';
 import type { ProjectRecord } from '../../projects/project.types';
 import { html } from '../../html/html';
 import { page, postForm } from '../toolkit/layout';
+import { copyField } from '../toolkit/copy-field';
 import { noticeBanner } from '../toolkit/notices';
 import type { WebContext } from '../toolkit/web-context';
 import type { ClientKeyRecord } from '../../settings/client-keys.repository';
@@ -17,32 +18,6 @@ export interface MonitorSettingsView {
   readonly dsn?: string;
   readonly notice?: unknown;
   readonly alerts: AlertsView;
-}
-
-function copyField(
-  id: string,
-  label: string,
-  value: string,
-  hiddenLabel = false,
-) {
-  return html`<label
-      for="${id}"
-      ${hiddenLabel ? html` class="visually-hidden"` : null}
-      >${label}</label
-    >
-    <div class="copy-field">
-      <input
-        id="${id}"
-        type="text"
-        readonly
-        value="${value}"
-        spellcheck="false"
-      />
-      <button type="button" class="btn" data-copy-target="${id}">
-        <span class="copy-label">Copy</span
-        ><span class="visually-hidden"> ${label}</span>
-      </button>
-    </div>`;
 }
 
 /** Settings > Monitor > Error Tracking: enable, backend, DSN, client keys. */

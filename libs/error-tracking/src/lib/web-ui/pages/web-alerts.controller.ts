@@ -7,7 +7,12 @@ import { parseId } from '../../http/path-params';
 import { WebProjectAt } from '../toolkit/project-access.pipe';
 import type { ProjectAccess } from '../../projects/project.types';
 import { backToMonitor } from '../toolkit/notices';
-import { formField, webCaller } from '../toolkit/web-caller';
+import {
+  formField,
+  validationProblemsOf,
+  webCaller,
+} from '../toolkit/web-caller';
+import { MonitorPageRenderer } from './monitor-page.renderer';
 import { Web } from '../toolkit/web-context';
 import type { WebContext } from '../toolkit/web-context';
 import { WebController } from '../toolkit/web-controller.decorator';
@@ -21,19 +26,38 @@ const ALERTS = '#alerts';
 /** The Alerts forms of Settings > Monitor. */
 @WebController('projects/:id/settings/monitor')
 export class WebAlertsController {
-  constructor(private readonly alerts: AlertsService) {}
+  constructor(
+    private readonly alerts: AlertsService,
+    private readonly monitorPage: MonitorPageRenderer,
+  ) {}
 
   @Post('hooks')
   async addHook(
+    @Web() ctx: WebContext,
     @WebProjectAt(AccessLevel.Maintainer) access: ProjectAccess,
     @Body() body: unknown,
     @Res() res: Response,
   ): Promise<void> {
-    await this.alerts.createHook(access, {
-      url: formField(body, 'url', 2_048).trim(),
-      token: formField(body, 'token', 255) || undefined,
-      errorTrackingEvents: formField(body, 'error_tracking_events') === 'true',
-    });
+    const url = formField(body, 'url', 2_048).trim();
+    const errorTrackingEvents =
+      formField(body, 'error_tracking_events') === 'true';
+    try {
+      await this.alerts.createHook(access, {
+        url,
+        token: formField(body, 'token', 255) || undefined,
+        errorTrackingEvents,
+      });
+    } catch (error) {
+      // The page again with what was typed and why it was refused; the
+      // token is not sent back into the page.
+      const problems = validationProblemsOf(error);
+      res.status(422).send(
+        await this.monitorPage.render(ctx, access, {
+          hookForm: { url, errorTrackingEvents, problems },
+        }),
+      );
+      return;
+    }
     backToMonitor(res, access.project.id, 'hook-created', ALERTS);
   }
 

@@ -18,6 +18,8 @@ import type { ErrorListQuery } from './error-list.page';
 import { ERROR_SORTS, ERROR_STATUSES } from '../../errors/error.types';
 import type { ErrorSort, ErrorStatus } from '../../errors/error.types';
 import { ErrorsService } from '../../errors/errors.service';
+import { dsnOf } from '../../http/base-url';
+import { SettingsService } from '../../settings/settings.service';
 import { eventStackTrace, toStackTraceEntry } from '../../errors/stack-trace';
 
 const PER_PAGE = 20;
@@ -42,6 +44,7 @@ function text(value: unknown, max: number): string {
 export class WebErrorsController {
   constructor(
     private readonly errors: ErrorsService,
+    private readonly settings: SettingsService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -75,7 +78,32 @@ export class WebErrorsController {
       environments,
       now: this.clock.now(),
       notice: params['notice'],
+      firstErrorDsn:
+        page.items.length === 0
+          ? await this.firstErrorDsn(ctx, access)
+          : undefined,
     });
+  }
+
+  /**
+   * The DSN to start with, for a maintainer (who sees the keys) of an
+   * enabled project that has no error in any status yet.
+   */
+  private async firstErrorDsn(
+    ctx: WebContext,
+    access: ProjectAccess,
+  ): Promise<string | undefined> {
+    if (
+      !access.project.trackingActive ||
+      access.accessLevel < AccessLevel.Maintainer ||
+      (await this.errors.hasErrors(access))
+    )
+      return undefined;
+    const { keys } = await this.settings.listKeys(access, 100, 0);
+    const key = keys.find((candidate) => candidate.active);
+    return key
+      ? dsnOf(ctx.baseUrl(), key.publicKey, access.project.id)
+      : undefined;
   }
 
   @Get(':error_id')
