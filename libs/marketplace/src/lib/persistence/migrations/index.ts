@@ -7,6 +7,7 @@ import { CreateCollections1795800000000 } from './1795800000000-CreateCollection
 import { CreateAccountTokens1795800000001 } from './1795800000001-CreateAccountTokens';
 import { CreateAccountMailQuiet1795800000100 } from './1795800000100-CreateAccountMailQuiet';
 import { AddRecordUniqueValues1795800000200 } from './1795800000200-AddRecordUniqueValues';
+import { CreateMfa1795900000000 } from './1795900000000-CreateMfa';
 
 /** Every migration of the marketplace schema, oldest first. */
 export const MARKETPLACE_MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MARKETPLACE_MIGRATIONS = [
   CreateAccountTokens1795800000001,
   CreateAccountMailQuiet1795800000100,
   AddRecordUniqueValues1795800000200,
+  CreateMfa1795900000000,
 ];
