@@ -48,6 +48,12 @@ import { UsersRepository } from './users/users.repository';
 import { UsersService } from './users/users.service';
 import { KinveyImportService } from './import/kinvey-import.service';
 import { AccountActionsService } from './accounts/account-actions.service';
+import { AuthenticatorsController } from './mfa/authenticators.controller';
+import { AuthenticatorsService } from './mfa/authenticators.service';
+import { MfaLoginController } from './mfa/mfa-login.controller';
+import { MfaLoginService } from './mfa/mfa-login.service';
+import { MfaRepository } from './mfa/mfa.repository';
+import { SecondFactorService } from './mfa/second-factor.service';
 import { AccountMailer } from './accounts/account-mailer';
 import { AccountPagesController } from './accounts/account-pages.controller';
 import { AccountTokensRepository } from './accounts/account-tokens.repository';
@@ -86,12 +92,19 @@ const MARKETPLACE_PROVIDERS = [
   AccountMailer,
   AccountTokensRepository,
   AccountActionsService,
+  MfaRepository,
+  SecondFactorService,
+  AuthenticatorsService,
+  MfaLoginService,
 ];
 
 const KINVEY_NAMESPACES = ['appdata', 'user', 'blob', 'rpc', 'admin'];
 
 const CONTROLLERS = [
   DataController,
+  // Before UsersController: its routes are more specific than `:id`.
+  MfaLoginController,
+  AuthenticatorsController,
   UsersController,
   SessionsController,
   TransferController,

@@ -104,6 +104,7 @@ const SECRET_VARIABLES = new Set([
   'MARKETPLACE_MASTER_SECRET',
   'SMTP_URL',
   'ALERTS_ENCRYPTION_KEY',
+  'MARKETPLACE_MFA_ENCRYPTION_KEY',
 ]);
 
 /**
@@ -335,6 +336,12 @@ export class EnvironmentVariables {
   @IntRange(1024, 1024 * 1024)
   MARKETPLACE_MAX_SCHEMA_BYTES = DEFAULT_MAX_SCHEMA_BYTES;
 
+  /** Seals users' TOTP secrets; without it MFA answers FeatureUnavailable. */
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'must be at least 32 characters' })
+  MARKETPLACE_MFA_ENCRYPTION_KEY?: string;
+
   @Transform(toInt)
   @IntRange(1, 200)
   DB_POOL_SIZE = DEFAULT_POOL_SIZE;
@@ -423,6 +430,7 @@ export function validateEnvironment(
     'SMTP_URL',
     'ALERTS_FROM',
     'ALERTS_ENCRYPTION_KEY',
+    'MARKETPLACE_MFA_ENCRYPTION_KEY',
   ];
   const present: Record<string, string> = {};
   for (const name of [...known, ...optional]) {

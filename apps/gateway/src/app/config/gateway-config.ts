@@ -62,6 +62,7 @@ export interface GatewayConfig {
     readonly sessionCacheSeconds: number;
     readonly maxCollections: number;
     readonly maxSchemaBytes: number;
+    readonly mfaEncryptionKey?: string;
   };
   readonly events: { readonly writeToken?: string };
   /** When set, `/metrics` needs `Authorization: Bearer <token>`. */
@@ -146,6 +147,7 @@ export function loadConfig(
       sessionCacheSeconds: vars.MARKETPLACE_SESSION_CACHE_SECONDS,
       maxCollections: vars.MARKETPLACE_MAX_COLLECTIONS,
       maxSchemaBytes: vars.MARKETPLACE_MAX_SCHEMA_BYTES,
+      mfaEncryptionKey: vars.MARKETPLACE_MFA_ENCRYPTION_KEY,
     },
     events: { writeToken: vars.EVENTS_WRITE_TOKEN },
     metricsToken: vars.METRICS_TOKEN,

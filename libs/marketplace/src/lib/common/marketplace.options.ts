@@ -21,6 +21,8 @@ export interface MarketplaceModuleOptions {
   readonly maxCollections?: number;
   /** Largest JSON Schema of a collection, in bytes (default 64 KiB). */
   readonly maxSchemaBytes?: number;
+  /** Seals users' TOTP secrets (MARKETPLACE_MFA_ENCRYPTION_KEY); MFA off without. */
+  readonly mfaEncryptionKey?: string;
   /** SMTP of users' account mail (SMTP_URL, ALERTS_FROM); off without. */
   readonly mail?: { readonly smtpUrl?: string; readonly from?: string };
 }

@@ -19,6 +19,8 @@ import { LoginService } from '../auth/login.service';
 import { CredentialsRepository } from '../auth/credentials.repository';
 import { SessionsService } from '../auth/sessions.service';
 import { DisableReservedUserIds1795727426293 } from '../persistence/migrations/1795727426293-DisableReservedUserIds';
+import { MfaRepository } from '../mfa/mfa.repository';
+import { SecondFactorService } from '../mfa/second-factor.service';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
@@ -45,6 +47,8 @@ describe('users: sessions and passwords', () => {
         SessionsService,
         UsersService,
         AuthService,
+        MfaRepository,
+        SecondFactorService,
         SESSION_CACHE_PROVIDER,
       ],
       { tokenLifetimeDays: 2 },

@@ -24,6 +24,7 @@ import {
   withImplicitCredentials,
 } from './user-fields';
 import { UsersRepository } from './users.repository';
+import { MfaRepository } from '../mfa/mfa.repository';
 
 /** Kinvey's user calls: signup, `_me`, get, update, delete. */
 @Injectable()
@@ -31,6 +32,7 @@ export class UsersService {
   constructor(
     private readonly users: UsersRepository,
     private readonly credentials: CredentialsRepository,
+    private readonly mfa: MfaRepository,
     private readonly db: MarketplaceDatabase,
     private readonly sessionTokens: SessionsService,
     private readonly sessions: SessionCache,
@@ -186,6 +188,7 @@ export class UsersService {
       if (hard) {
         const removed = await this.users.remove(appKey, id, tx);
         await this.credentials.removeAll(appKey, id, tx);
+        await this.mfa.removeAll(appKey, id, tx);
         return removed;
       }
       const disabled = await this.users.disable(appKey, id, tx);
