@@ -12,7 +12,7 @@ import type { AuthenticatorSummary } from './mfa.repository';
 import { SecondFactorService } from './second-factor.service';
 import { newTotpSecret } from './totp';
 
-/** Authenticators one user may hold, verified or not. */
+/** Verified authenticators one user may hold (plus one being enrolled). */
 export const MAX_AUTHENTICATORS = 10;
 const MAX_NAME = 256;
 const RECOVERY_CODES = 10;
@@ -53,9 +53,7 @@ export class AuthenticatorsService {
       );
     if (type !== TOTP)
       throw MarketplaceError.badRequest('type must be "totp".', 'type');
-    if (
-      (await this.mfa.countAuthenticators(appKey, userId)) >= MAX_AUTHENTICATORS
-    )
+    if ((await this.mfa.countVerified(appKey, userId)) >= MAX_AUTHENTICATORS)
       throw MarketplaceError.outOfRange(
         `A user may have at most ${MAX_AUTHENTICATORS} authenticators.`,
         'authenticators',

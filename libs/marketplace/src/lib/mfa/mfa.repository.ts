@@ -25,12 +25,21 @@ interface AuthenticatorRow {
 /** Authenticators, recovery codes, second-factor sessions and devices. */
 @Injectable()
 export class MfaRepository extends MarketplaceRepository {
+  /**
+   * Stores a new, unverified authenticator in place of any other the user
+   * left unverified: one enrolment is pending at a time, so abandoned ones
+   * (the SDK gives up after 10 wrong codes) never pile up.
+   */
   async insertAuthenticator(
     appKey: string,
     userId: string,
     authenticator: StoredAuthenticator,
     now: Date,
   ): Promise<void> {
+    await this.sql.rows(
+      'DELETE FROM marketplace.mfa_authenticators WHERE app_key = $1 AND user_id = $2 AND NOT verified',
+      [appKey, userId],
+    );
     await this.sql.rows(
       `INSERT INTO marketplace.mfa_authenticators (app_key, user_id, id, name, type, sealed_secret, verified, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, false, $7)`,
@@ -77,9 +86,9 @@ export class MfaRepository extends MarketplaceRepository {
     return rows.length > 0;
   }
 
-  async countAuthenticators(appKey: string, userId: string): Promise<number> {
+  async countVerified(appKey: string, userId: string): Promise<number> {
     const rows = await this.sql.rows<{ n: number }>(
-      'SELECT count(*)::int AS n FROM marketplace.mfa_authenticators WHERE app_key = $1 AND user_id = $2',
+      'SELECT count(*)::int AS n FROM marketplace.mfa_authenticators WHERE app_key = $1 AND user_id = $2 AND verified',
       [appKey, userId],
     );
     return rows[0]?.n ?? 0;

@@ -16,6 +16,18 @@ const MFA_SESSION_MS = 5 * 60_000;
 /** How long "remember this device" spares the second factor. */
 const DEVICE_MS = 30 * 86_400_000;
 
+/** A sealed TOTP secret; a Kinvey error when the key is not the sealing one. */
+function openSecret(sealer: SecretSealer, sealed: string): string {
+  try {
+    return sealer.open(sealed);
+  } catch {
+    throw MarketplaceError.featureUnavailable(
+      'MARKETPLACE_MFA_ENCRYPTION_KEY is not the key this authenticator was sealed with',
+      'This authenticator cannot be used on this backend; log in with a recovery code and add it again.',
+    );
+  }
+}
+
 /**
  * The second factor: whether a login needs one, and checking what answers
  * it (TOTP codes, each used once; recovery codes; remembered devices).
@@ -106,7 +118,11 @@ export class SecondFactorService {
     const now = this.clock.now();
     const step =
       typeof code === 'string' || typeof code === 'number'
-        ? totpStep(sealer.open(authenticator.sealedSecret), String(code), now)
+        ? totpStep(
+            openSecret(sealer, authenticator.sealedSecret),
+            String(code),
+            now,
+          )
         : undefined;
     if (
       step === undefined ||
