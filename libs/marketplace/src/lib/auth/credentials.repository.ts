@@ -96,7 +96,10 @@ export class CredentialsRepository extends MarketplaceRepository {
     );
   }
 
-  /** Revokes every token of the user except `keepDigest`. */
+  /**
+   * Revokes every token of the user except `keepDigest`, and forgets its
+   * remembered devices.
+   */
   async revokeAll(
     appKey: string,
     userId: string,
@@ -107,6 +110,11 @@ export class CredentialsRepository extends MarketplaceRepository {
       `UPDATE marketplace.user_tokens SET revoked = true
         WHERE app_key = $1 AND user_id = $2 AND digest <> $3 AND NOT revoked`,
       [appKey, userId, keepDigest],
+    );
+    // A remembered device skips the second factor: it is a credential too.
+    await tx.rows(
+      'DELETE FROM marketplace.mfa_devices WHERE app_key = $1 AND user_id = $2',
+      [appKey, userId],
     );
   }
 
@@ -152,11 +160,15 @@ export class CredentialsRepository extends MarketplaceRepository {
     };
   }
 
-  /** Forgets every username's attempts last made before `before`. */
+  /**
+   * Forgets every username's attempts, and every user's second-factor
+   * attempts, last made before `before`.
+   */
   async purgeAttempts(before: Date): Promise<number> {
     const rows = await this.sql.rows<{ n: number }>(
-      `WITH gone AS (DELETE FROM marketplace.login_attempts WHERE last_failure_at < $1 RETURNING 1)
-       SELECT count(*)::int AS n FROM gone`,
+      `WITH logins AS (DELETE FROM marketplace.login_attempts WHERE last_failure_at < $1 RETURNING 1),
+            factors AS (DELETE FROM marketplace.mfa_attempts WHERE last_failure_at < $1 RETURNING 1)
+       SELECT (SELECT count(*) FROM logins)::int + (SELECT count(*) FROM factors)::int AS n`,
       [before],
     );
     return rows[0]?.n ?? 0;

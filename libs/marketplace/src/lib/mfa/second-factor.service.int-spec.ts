@@ -104,6 +104,21 @@ describe('second factor (database)', () => {
     );
   });
 
+  it('forgets failed codes with the failed logins once the lock window is over', async () => {
+    const secret = await enrol('hal');
+    await refusal(check('hal', code(secret, 10)));
+    const count = () =>
+      sqlOf(module).rows<{ n: number }>(
+        'SELECT count(*)::int AS n FROM marketplace.mfa_attempts WHERE app_key = $1 AND username = $2',
+        [APP, 'hal'],
+      );
+    expect(await count()).toEqual([{ n: 1 }]);
+    await module
+      .get(CredentialsRepository)
+      .purgeAttempts(new Date(clock.now().getTime() + 1));
+    expect(await count()).toEqual([{ n: 0 }]);
+  });
+
   it('keeps the TOTP secret sealed at rest, under its own key and purpose', async () => {
     const secret = await enrol('dan');
     const rows = await sqlOf(module).rows<{ sealed_secret: string }>(
@@ -165,6 +180,15 @@ describe('second factor (database)', () => {
     ).toBeUndefined();
     expect(
       await factors.gate(APP, 'gus', { deviceToken: device }),
+    ).toMatchObject({ mfaRequired: true });
+  });
+
+  it('forgets remembered devices when every session of the user is revoked (logout everywhere, password change or reset)', async () => {
+    await enrol('ian');
+    const device = await factors.rememberDevice(APP, 'ian');
+    await module.get(CredentialsRepository).revokeAll(APP, 'ian');
+    expect(
+      await factors.gate(APP, 'ian', { deviceToken: device }),
     ).toMatchObject({ mfaRequired: true });
   });
 });
