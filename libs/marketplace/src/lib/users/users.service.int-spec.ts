@@ -95,6 +95,32 @@ describe('users: sessions and passwords', () => {
     expect(tokens[0]?.digest).not.toContain(user.token);
   });
 
+  it('a hard delete leaves no second factor of the user behind', async () => {
+    const user = await signup('mfa-gone@example.com');
+    const mfa = module.get(MfaRepository);
+    await mfa.insertAuthenticator(
+      appKey,
+      user.id,
+      {
+        id: 'phone',
+        name: 'phone',
+        type: 'totp',
+        sealedSecret: 'sealed',
+        verified: false,
+      },
+      clock.now(),
+    );
+    await mfa.acceptStep(appKey, user.id, 'phone', 1);
+    const master = await module
+      .get(AuthService)
+      .authenticate(
+        appKey,
+        `Basic ${Buffer.from(`${appKey}:${masterSecret}`).toString('base64')}`,
+      );
+    await module.get(UsersService).remove(master, user.id, { hard: true });
+    await expect(mfa.listVerified(appKey, user.id)).resolves.toEqual([]);
+  });
+
   it('tokens expire after the configured lifetime', async () => {
     const user = await signup('expiry@example.com');
     const auth = module.get(AuthService);
