@@ -172,4 +172,60 @@ describe('MFA on kinvey-js-sdk 7.0.0 (e2e)', () => {
     const login = await t.login('bea', PASSWORD).expect(200);
     expect(login.body.mfaRequired).toBeUndefined();
   });
+
+  it('takes an MFA session token for the challenge and one completion only', async () => {
+    const dee = await t.signup('dee');
+    const added = await t.http
+      .post(`/user/${APP_KEY}/${dee.id}/authenticators`)
+      .set('Authorization', dee.auth)
+      .send({ name: 'phone' })
+      .expect(201);
+    const secret = added.body.config.secret as string;
+    await t.http
+      .post(`/user/${APP_KEY}/${dee.id}/authenticators/${added.body.id}/verify`)
+      .set('Authorization', dee.auth)
+      .send({ code: codeOf(secret) })
+      .expect(200);
+    const login = await t.login('dee', PASSWORD).expect(200);
+    expect(login.body).toEqual({
+      mfaRequired: true,
+      mfaSessionToken: expect.any(String),
+      userId: dee.id,
+      authenticators: [{ id: added.body.id, name: 'phone', type: 'totp' }],
+    });
+    const mfaAuth = `KinveyMFA ${login.body.mfaSessionToken as string}`;
+    const mfaCall = (step: string, body: object, auth = mfaAuth) =>
+      t.http
+        .post(`/user/${APP_KEY}/mfa/${step}`)
+        .set('Authorization', auth)
+        .send(body);
+    const early = await mfaCall('complete', { code: codeOf(secret, 1) });
+    expect([early.status, early.body]).toEqual([
+      400,
+      kinveyError('BadRequest'),
+    ]);
+    const forged = await mfaCall(
+      'challenge',
+      { authenticatorId: added.body.id },
+      'KinveyMFA forged',
+    );
+    expect([forged.status, forged.body]).toEqual([
+      401,
+      kinveyError('InvalidCredentials'),
+    ]);
+    await mfaCall('challenge', { authenticatorId: 'nope' }).expect(404);
+    await mfaCall('challenge', { authenticatorId: added.body.id }).expect(200);
+    const done = await mfaCall('complete', { code: codeOf(secret, 1) }).expect(
+      200,
+    );
+    expect(done.body).toEqual({
+      user: expect.objectContaining({ _id: dee.id, username: 'dee' }),
+      authToken: expect.any(String),
+    });
+    await t.http
+      .get(`/user/${APP_KEY}/_me`)
+      .set('Authorization', `Kinvey ${done.body.authToken as string}`)
+      .expect(200);
+    await mfaCall('complete', { code: codeOf(secret, -1) }).expect(401);
+  });
 });
