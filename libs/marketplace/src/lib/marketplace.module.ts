@@ -48,6 +48,12 @@ import { UsersRepository } from './users/users.repository';
 import { UsersService } from './users/users.service';
 import { KinveyImportService } from './import/kinvey-import.service';
 import { AccountActionsService } from './accounts/account-actions.service';
+import { AuthenticatorsController } from './mfa/authenticators.controller';
+import { AuthenticatorsService } from './mfa/authenticators.service';
+import { MfaLoginController } from './mfa/mfa-login.controller';
+import { MfaLoginService } from './mfa/mfa-login.service';
+import { MfaRepository } from './mfa/mfa.repository';
+import { SecondFactorService } from './mfa/second-factor.service';
 import { AccountMailer } from './accounts/account-mailer';
 import { SignupCountsRepository } from './users/signup-counts.repository';
 import { AccountMailRepository } from './accounts/account-mail.repository';
@@ -94,12 +100,19 @@ const MARKETPLACE_PROVIDERS = [
   AccountMailWorker,
   AccountTokensRepository,
   AccountActionsService,
+  MfaRepository,
+  SecondFactorService,
+  AuthenticatorsService,
+  MfaLoginService,
 ];
 
 const KINVEY_NAMESPACES = ['appdata', 'user', 'blob', 'rpc', 'admin'];
 
 const CONTROLLERS = [
   DataController,
+  // Before UsersController: its routes are more specific than `:id`.
+  MfaLoginController,
+  AuthenticatorsController,
   UsersController,
   SessionsController,
   TransferController,

@@ -36,3 +36,4 @@ export {
 } from './lib/pagination';
 export type { KeysetPosition } from './lib/pagination';
 export { inBackground, within } from './lib/promises';
+export { SecretSealer } from './lib/secret-sealer';

@@ -107,6 +107,7 @@ const SECRET_VARIABLES = new Set([
   'MARKETPLACE_MASTER_SECRET',
   'SMTP_URL',
   'ALERTS_ENCRYPTION_KEY',
+  'MARKETPLACE_MFA_ENCRYPTION_KEY',
 ]);
 
 /**
@@ -353,6 +354,12 @@ export class EnvironmentVariables {
   @IntRange(1, 1_000_000)
   MARKETPLACE_SIGNUPS_PER_CLIENT_PER_HOUR = DEFAULT_SIGNUPS_PER_CLIENT_PER_HOUR;
 
+  /** Seals users' TOTP secrets; without it MFA answers FeatureUnavailable. */
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'must be at least 32 characters' })
+  MARKETPLACE_MFA_ENCRYPTION_KEY?: string;
+
   @Transform(toInt)
   @IntRange(1, 200)
   DB_POOL_SIZE = DEFAULT_POOL_SIZE;
@@ -454,6 +461,7 @@ export function validateEnvironment(
     'SMTP_URL',
     'ALERTS_FROM',
     'ALERTS_ENCRYPTION_KEY',
+    'MARKETPLACE_MFA_ENCRYPTION_KEY',
   ];
   const present: Record<string, string> = {};
   for (const name of [...known, ...optional]) {

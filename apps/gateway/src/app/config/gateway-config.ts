@@ -69,6 +69,7 @@ export interface GatewayConfig {
     readonly mailPerAddressPerHour: number;
     readonly mailPerAppPerHour: number;
     readonly signupsPerClientPerHour: number;
+    readonly mfaEncryptionKey?: string;
   };
   readonly events: { readonly writeToken?: string };
   /** When set, `/metrics` needs `Authorization: Bearer <token>`. */
@@ -158,6 +159,7 @@ export function loadConfig(
       mailPerAddressPerHour: vars.MARKETPLACE_MAIL_PER_ADDRESS_PER_HOUR,
       mailPerAppPerHour: vars.MARKETPLACE_MAIL_PER_APP_PER_HOUR,
       signupsPerClientPerHour: vars.MARKETPLACE_SIGNUPS_PER_CLIENT_PER_HOUR,
+      mfaEncryptionKey: vars.MARKETPLACE_MFA_ENCRYPTION_KEY,
     },
     events: { writeToken: vars.EVENTS_WRITE_TOKEN },
     metricsToken: vars.METRICS_TOKEN,

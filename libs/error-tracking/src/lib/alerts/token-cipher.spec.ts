@@ -20,6 +20,6 @@ describe('TokenCipher', () => {
     const parts = sealed.split(':');
     parts[3] = Buffer.from('tampered').toString('base64');
     expect(() => cipher.decrypt(parts.join(':'))).toThrow();
-    expect(() => cipher.decrypt('plain')).toThrow('Unknown token format');
+    expect(() => cipher.decrypt('plain')).toThrow('Unknown sealed format');
   });
 });

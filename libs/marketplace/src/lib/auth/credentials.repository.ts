@@ -7,6 +7,12 @@ import { USER_COLUMNS, toUser } from './stored-user';
 import type { StoredUser, UserRow } from './stored-user';
 
 /**
+ * Where attempts are counted: passwords per username, second factors
+ * (`mfa_attempts`) per user id. A constant, never input.
+ */
+export type AttemptsTable = 'login_attempts' | 'mfa_attempts';
+
+/**
  * What authentication reads and writes: session tokens, failed-login
  * counters, and the users they lead to.
  */
@@ -90,7 +96,10 @@ export class CredentialsRepository extends MarketplaceRepository {
     );
   }
 
-  /** Revokes every token of the user except `keepDigest`. */
+  /**
+   * Revokes every token of the user except `keepDigest`, and forgets its
+   * remembered devices.
+   */
   async revokeAll(
     appKey: string,
     userId: string,
@@ -101,6 +110,11 @@ export class CredentialsRepository extends MarketplaceRepository {
       `UPDATE marketplace.user_tokens SET revoked = true
         WHERE app_key = $1 AND user_id = $2 AND digest <> $3 AND NOT revoked`,
       [appKey, userId, keepDigest],
+    );
+    // A remembered device skips the second factor: it is a credential too.
+    await tx.rows(
+      'DELETE FROM marketplace.mfa_devices WHERE app_key = $1 AND user_id = $2',
+      [appKey, userId],
     );
   }
 
@@ -118,9 +132,10 @@ export class CredentialsRepository extends MarketplaceRepository {
     now: Date,
     maxFailures: number,
     lockSeconds: number,
+    table: AttemptsTable = 'login_attempts',
   ): Promise<{ failures: number } | { lockedUntil: Date }> {
     const rows = await this.sql.rows<{ failures: number }>(
-      `INSERT INTO marketplace.login_attempts AS a (app_key, username, failures, last_failure_at, locked_until)
+      `INSERT INTO marketplace.${table} AS a (app_key, username, failures, last_failure_at, locked_until)
        VALUES ($1, $2, 1, $3, CASE WHEN $4 <= 1 THEN $3::timestamptz + make_interval(secs => $5) END)
        ON CONFLICT (app_key, username) DO UPDATE SET
          failures = CASE WHEN a.last_failure_at < $3::timestamptz - make_interval(secs => $5)
@@ -136,7 +151,7 @@ export class CredentialsRepository extends MarketplaceRepository {
     );
     if (rows[0]) return { failures: rows[0].failures };
     const locked = await this.sql.rows<{ locked_until: Date | null }>(
-      'SELECT locked_until FROM marketplace.login_attempts WHERE app_key = $1 AND username = $2',
+      `SELECT locked_until FROM marketplace.${table} WHERE app_key = $1 AND username = $2`,
       [appKey, username],
     );
     return {
@@ -145,20 +160,28 @@ export class CredentialsRepository extends MarketplaceRepository {
     };
   }
 
-  /** Forgets every username's attempts last made before `before`. */
+  /**
+   * Forgets every username's attempts, and every user's second-factor
+   * attempts, last made before `before`.
+   */
   async purgeAttempts(before: Date): Promise<number> {
     const rows = await this.sql.rows<{ n: number }>(
-      `WITH gone AS (DELETE FROM marketplace.login_attempts WHERE last_failure_at < $1 RETURNING 1)
-       SELECT count(*)::int AS n FROM gone`,
+      `WITH logins AS (DELETE FROM marketplace.login_attempts WHERE last_failure_at < $1 RETURNING 1),
+            factors AS (DELETE FROM marketplace.mfa_attempts WHERE last_failure_at < $1 RETURNING 1)
+       SELECT (SELECT count(*) FROM logins)::int + (SELECT count(*) FROM factors)::int AS n`,
       [before],
     );
     return rows[0]?.n ?? 0;
   }
 
   /** Forgets the username's attempts (a successful login). */
-  async clearFailures(appKey: string, username: string): Promise<void> {
+  async clearFailures(
+    appKey: string,
+    username: string,
+    table: AttemptsTable = 'login_attempts',
+  ): Promise<void> {
     await this.sql.rows(
-      'DELETE FROM marketplace.login_attempts WHERE app_key = $1 AND username = $2',
+      `DELETE FROM marketplace.${table} WHERE app_key = $1 AND username = $2`,
       [appKey, username],
     );
   }

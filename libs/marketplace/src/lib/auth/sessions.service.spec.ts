@@ -14,12 +14,14 @@ import { CredentialsRepository } from './credentials.repository';
 import { LoginService } from './login.service';
 import { SessionCache } from './session-cache';
 import { SessionsService } from './sessions.service';
+import { SecondFactorService } from '../mfa/second-factor.service';
 
 describe('SessionsService', () => {
   let service: SessionsService;
   let credentials: jest.Mocked<CredentialsRepository>;
   let login: jest.Mocked<LoginService>;
   let cache: jest.Mocked<SessionCache>;
+  let secondFactor: jest.Mocked<SecondFactorService>;
   const clock = new FixedClock('2026-06-01T10:00:00.000Z');
 
   beforeEach(async () => {
@@ -34,6 +36,23 @@ describe('SessionsService', () => {
     credentials = built.mock(CredentialsRepository);
     login = built.mock(LoginService);
     cache = built.mock(SessionCache);
+    secondFactor = built.mock(SecondFactorService);
+  });
+
+  it('answers the challenge of a user with MFA instead of a session: nothing stamped, no token issued', async () => {
+    login.verify.mockResolvedValue(testUser('u1', { username: 'ana' }));
+    const challenge = {
+      mfaRequired: true,
+      mfaSessionToken: 't',
+      userId: 'u1',
+      authenticators: [],
+    };
+    secondFactor.gate.mockResolvedValue(challenge);
+    const body = { username: 'ana', password: 'p', deviceToken: 'd' };
+    await expect(service.logIn(appCaller(), body)).resolves.toBe(challenge);
+    expect(secondFactor.gate).toHaveBeenCalledWith('kid_test', 'u1', body);
+    expect(credentials.setLastLogin).not.toHaveBeenCalled();
+    expect(credentials.insertToken).not.toHaveBeenCalled();
   });
 
   it('issues a fresh token and stores only its digest, expiring after the lifetime', async () => {

@@ -10,6 +10,7 @@ import type { MarketplaceModuleOptions } from '../common/marketplace.options';
 import { requireUser } from './access';
 import { CredentialsRepository } from './credentials.repository';
 import { LoginService } from './login.service';
+import { SecondFactorService } from '../mfa/second-factor.service';
 import type { Principal } from './principal';
 import { SessionCache } from './session-cache';
 
@@ -38,6 +39,7 @@ export class SessionsService {
     private readonly credentials: CredentialsRepository,
     private readonly login: LoginService,
     private readonly sessions: SessionCache,
+    private readonly secondFactor: SecondFactorService,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(MARKETPLACE_OPTIONS)
     private readonly options: MarketplaceModuleOptions,
@@ -81,14 +83,24 @@ export class SessionsService {
       username.trim(),
       password.trim(),
     );
+    const challenge = await this.secondFactor.gate(appKey, user.id, body);
+    if (challenge) return challenge;
+    return withToken(...(await this.startSession(appKey, user.id)));
+  }
+
+  /** A logged-in user's doc (last login stamped) and a new session token. */
+  async startSession(
+    appKey: string,
+    userId: string,
+  ): Promise<[doc: KinveyDoc, token: string]> {
     const doc = await this.credentials.setLastLogin(
       appKey,
-      user.id,
+      userId,
       this.clock.now().toISOString(),
     );
-    const token = await this.issue(appKey, user.id);
+    const token = await this.issue(appKey, userId);
     const email = loginEmail(doc);
-    return withToken(email === undefined ? doc : { ...doc, email }, token);
+    return [email === undefined ? doc : { ...doc, email }, token];
   }
 
   async logOut(principal: Principal): Promise<void> {

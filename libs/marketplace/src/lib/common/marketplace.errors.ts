@@ -282,6 +282,22 @@ export class MarketplaceError extends DomainError<MarketplaceErrorCode> {
     );
   }
 
+  static authenticatorNotFound(id: string): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.EntityNotFound,
+      'Could not find the specified authenticator.',
+      id,
+    );
+  }
+
+  /** A wrong, stale or already used second-factor code (Kinvey's wording). */
+  static invalidMfaCode(): MarketplaceError {
+    return MarketplaceError.badRequest(
+      'Your request body contained invalid or incorrectly formatted data.',
+      'code',
+    );
+  }
+
   static usernameTaken(): MarketplaceError {
     return new MarketplaceError(
       MarketplaceErrorCode.UserAlreadyExists,

@@ -30,6 +30,8 @@ export interface MarketplaceModuleOptions {
    * clock hour (default 30); master signups are not counted.
    */
   readonly signupsPerClientPerHour?: number;
+  /** Seals users' TOTP secrets (MARKETPLACE_MFA_ENCRYPTION_KEY); MFA off without. */
+  readonly mfaEncryptionKey?: string;
   /** SMTP of users' account mail (SMTP_URL, ALERTS_FROM); off without. */
   readonly mail?: { readonly smtpUrl?: string; readonly from?: string };
 }

@@ -31,6 +31,12 @@ export const MARKETPLACE_SECURITY_SCHEMES: Readonly<
     description:
       'A user session: `Authorization: Kinvey <_kmd.authtoken>` (from sign-up or login).',
   },
+  kinveyMfa: {
+    type: 'http',
+    scheme: 'kinveymfa',
+    description:
+      'A login waiting for its second factor: `Authorization: KinveyMFA <mfaSessionToken>` (from a login that answered `mfaRequired`).',
+  },
 };
 
 /** Kinvey's error body; all three strings always. */
@@ -103,11 +109,13 @@ export function KinveyCall(
 ): MethodDecorator {
   const basic = /\b(app|master|any)\b/.test(auth);
   const session = /\b(user|creator|any)\b/.test(auth);
+  const mfa = /\bKinveyMFA\b/.test(auth);
   return applyDecorators(
     ApiOperation({ summary, description: `Authorization: ${auth}.` }),
     ApiParam({ name: 'appKey', description: 'The app key (kid_...)' }),
     ...(basic ? [ApiSecurity('basic')] : []),
     ...(session ? [ApiSecurity('kinvey')] : []),
+    ...(mfa ? [ApiSecurity('kinveyMfa')] : []),
     ApiHeader({
       name: 'X-Kinvey-API-Version',
       required: false,

@@ -22,6 +22,8 @@ import { CredentialsRepository } from '../auth/credentials.repository';
 import { SessionsService } from '../auth/sessions.service';
 import { DisableReservedUserIds1795727426293 } from '../persistence/migrations/1795727426293-DisableReservedUserIds';
 import { SignupCountsRepository } from './signup-counts.repository';
+import { MfaRepository } from '../mfa/mfa.repository';
+import { SecondFactorService } from '../mfa/second-factor.service';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
@@ -49,6 +51,8 @@ describe('users: sessions and passwords', () => {
         UsersService,
         SignupCountsRepository,
         AuthService,
+        MfaRepository,
+        SecondFactorService,
         SESSION_CACHE_PROVIDER,
         CollectionsRepository,
         CollectionsService,
@@ -95,6 +99,32 @@ describe('users: sessions and passwords', () => {
     );
     expect(tokens).toHaveLength(1);
     expect(tokens[0]?.digest).not.toContain(user.token);
+  });
+
+  it('a hard delete leaves no second factor of the user behind', async () => {
+    const user = await signup('mfa-gone@example.com');
+    const mfa = module.get(MfaRepository);
+    await mfa.insertAuthenticator(
+      appKey,
+      user.id,
+      {
+        id: 'phone',
+        name: 'phone',
+        type: 'totp',
+        sealedSecret: 'sealed',
+        verified: false,
+      },
+      clock.now(),
+    );
+    await mfa.acceptStep(appKey, user.id, 'phone', 1);
+    const master = await module
+      .get(AuthService)
+      .authenticate(
+        appKey,
+        `Basic ${Buffer.from(`${appKey}:${masterSecret}`).toString('base64')}`,
+      );
+    await module.get(UsersService).remove(master, user.id, { hard: true });
+    await expect(mfa.listVerified(appKey, user.id)).resolves.toEqual([]);
   });
 
   it('tokens expire after the configured lifetime', async () => {

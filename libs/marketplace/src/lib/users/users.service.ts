@@ -35,6 +35,7 @@ import {
 import { UsersRepository } from './users.repository';
 import { CollectionsService } from '../app-collections/collections.service';
 import { mayRead } from '../records/collection-access';
+import { MfaRepository } from '../mfa/mfa.repository';
 
 /** Kinvey's user calls: signup, `_me`, get, update, delete. */
 @Injectable()
@@ -42,6 +43,7 @@ export class UsersService {
   constructor(
     private readonly users: UsersRepository,
     private readonly credentials: CredentialsRepository,
+    private readonly mfa: MfaRepository,
     private readonly db: MarketplaceDatabase,
     private readonly sessionTokens: SessionsService,
     private readonly sessions: SessionCache,
@@ -231,6 +233,7 @@ export class UsersService {
       if (hard) {
         const removed = await this.users.remove(appKey, id, tx);
         await this.credentials.removeAll(appKey, id, tx);
+        await this.mfa.removeAll(appKey, id, tx);
         return removed;
       }
       const disabled = await this.users.disable(appKey, id, tx);

@@ -8,6 +8,7 @@ import { CreateAccountTokens1795800000001 } from './1795800000001-CreateAccountT
 import { CreateAccountMailQuiet1795800000100 } from './1795800000100-CreateAccountMailQuiet';
 import { AddRecordUniqueValues1795800000200 } from './1795800000200-AddRecordUniqueValues';
 import { AddAclToRecordTombstones1795800000300 } from './1795800000300-AddAclToRecordTombstones';
+import { CreateMfa1795900000000 } from './1795900000000-CreateMfa';
 import { KeepDeltaSetsOfDeclaredCollections1795904317000 } from './1795904317000-KeepDeltaSetsOfDeclaredCollections';
 import { CreateAccountMail1795932022099 } from './1795932022099-CreateAccountMail';
 import { CreateSignupCounts1795933737415 } from './1795933737415-CreateSignupCounts';
@@ -24,6 +25,7 @@ export const MARKETPLACE_MIGRATIONS = [
   CreateAccountMailQuiet1795800000100,
   AddRecordUniqueValues1795800000200,
   AddAclToRecordTombstones1795800000300,
+  CreateMfa1795900000000,
   KeepDeltaSetsOfDeclaredCollections1795904317000,
   CreateAccountMail1795932022099,
   CreateSignupCounts1795933737415,
