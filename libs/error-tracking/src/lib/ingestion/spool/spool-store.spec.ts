@@ -86,6 +86,59 @@ describe('SpoolStore', () => {
     ]);
   });
 
+  it('keeps its files, WAL included, within the bound, and shrinks them after a drain', () => {
+    const bound = 2 * 1024 * 1024;
+    const store = open(bound);
+    const body = 'x'.repeat(16 * 1024);
+    let most = 0;
+    for (let round = 0; round < 3; round++) {
+      let accepted = 0;
+      while (store.append([entry(`${round}:${accepted}:${body}`)], 0)[0]) {
+        accepted += 1;
+        most = Math.max(most, filesBytes(path));
+      }
+      // Most of the bound is still usable for requests.
+      expect(accepted * body.length).toBeGreaterThan(bound / 2);
+      for (let batch = store.claim(16, bound); batch.length > 0;) {
+        store.remove(batch.map((c) => c.id));
+        most = Math.max(most, filesBytes(path));
+        batch = store.claim(16, bound);
+      }
+      expect(filesBytes(path)).toBeLessThan(bound / 8);
+    }
+    // The database file and its WAL (their own overhead, and the pages of
+    // the last write past the estimate); the WAL index (-shm) is 32 KiB more.
+    expect(most).toBeLessThanOrEqual(
+      bound + SPOOL_FILE_OVERHEAD_BYTES + 32 * 1024 + 2 * body.length,
+    );
+  });
+
+  it('turns a file made without auto_vacuum into one with it, keeping what it holds', () => {
+    const store = open();
+    store.append([entry('a'), entry('b')], 0);
+    store.close();
+    const old = new Database(path);
+    try {
+      old.pragma('auto_vacuum = NONE');
+      old.exec('VACUUM');
+      expect(old.pragma('auto_vacuum', { simple: true })).toBe(0);
+    } finally {
+      old.close();
+    }
+    const reopened = open();
+    expect(reopened.claim(10, 1_000_000).map((c) => c.body)).toEqual([
+      bodyOf('a'),
+      bodyOf('b'),
+    ]);
+    reopened.close();
+    const db = new Database(path, { readonly: true });
+    try {
+      expect(db.pragma('auto_vacuum', { simple: true })).toBe(1);
+    } finally {
+      db.close();
+    }
+  });
+
   it('hands out the oldest first, within the batch bounds, at least one', () => {
     const store = open();
     store.append(
