@@ -51,6 +51,7 @@ const LAYERED_LIBRARIES = [
           'web-ui',
           'ingestion',
           'sourcemaps',
+          'sentry-issues',
           'alerts',
           'retention',
           'retitle',
@@ -100,6 +101,12 @@ const LAYERED_LIBRARIES = [
         because: 'retention:run runs retention now',
       },
       { from: 'cli', to: 'retitle', because: 'retitle runs it now' },
+      {
+        from: 'sentry-issues',
+        to: 'sourcemaps',
+        because:
+          "one Sentry web API under /api/0: its token guard, errors and org/project paths are the sourcemaps area's",
+      },
     ],
   },
 ];
