@@ -54,6 +54,7 @@ import { MfaLoginController } from './mfa/mfa-login.controller';
 import { MfaLoginService } from './mfa/mfa-login.service';
 import { MfaRepository } from './mfa/mfa.repository';
 import { SecondFactorService } from './mfa/second-factor.service';
+import { SecondFactorGate } from './auth/second-factor-gate';
 import { AccountMailer } from './accounts/account-mailer';
 import { SignupCountsRepository } from './users/signup-counts.repository';
 import { AccountMailRepository } from './accounts/account-mail.repository';
@@ -102,6 +103,8 @@ const MARKETPLACE_PROVIDERS = [
   AccountActionsService,
   MfaRepository,
   SecondFactorService,
+  // Logins pass the users' second factors (sessions sit below mfa/).
+  { provide: SecondFactorGate, useExisting: SecondFactorService },
   AuthenticatorsService,
   MfaLoginService,
 ];

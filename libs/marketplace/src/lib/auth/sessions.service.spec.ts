@@ -14,14 +14,14 @@ import { CredentialsRepository } from './credentials.repository';
 import { LoginService } from './login.service';
 import { SessionCache } from './session-cache';
 import { SessionsService } from './sessions.service';
-import { SecondFactorService } from '../mfa/second-factor.service';
+import { SecondFactorGate } from './second-factor-gate';
 
 describe('SessionsService', () => {
   let service: SessionsService;
   let credentials: jest.Mocked<CredentialsRepository>;
   let login: jest.Mocked<LoginService>;
   let cache: jest.Mocked<SessionCache>;
-  let secondFactor: jest.Mocked<SecondFactorService>;
+  let secondFactor: jest.Mocked<SecondFactorGate>;
   const clock = new FixedClock('2026-06-01T10:00:00.000Z');
 
   beforeEach(async () => {
@@ -36,7 +36,7 @@ describe('SessionsService', () => {
     credentials = built.mock(CredentialsRepository);
     login = built.mock(LoginService);
     cache = built.mock(SessionCache);
-    secondFactor = built.mock(SecondFactorService);
+    secondFactor = built.mock(SecondFactorGate);
   });
 
   it('answers the challenge of a user with MFA instead of a session: nothing stamped, no token issued', async () => {

@@ -10,9 +10,9 @@ import type { MarketplaceModuleOptions } from '../common/marketplace.options';
 import { requireUser } from './access';
 import { CredentialsRepository } from './credentials.repository';
 import { LoginService } from './login.service';
-import { SecondFactorService } from '../mfa/second-factor.service';
 import type { Principal } from './principal';
 import { SessionCache } from './session-cache';
+import { SecondFactorGate } from './second-factor-gate';
 
 const DAY_MS = 86_400_000;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -39,7 +39,7 @@ export class SessionsService {
     private readonly credentials: CredentialsRepository,
     private readonly login: LoginService,
     private readonly sessions: SessionCache,
-    private readonly secondFactor: SecondFactorService,
+    private readonly secondFactor: SecondFactorGate,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(MARKETPLACE_OPTIONS)
     private readonly options: MarketplaceModuleOptions,

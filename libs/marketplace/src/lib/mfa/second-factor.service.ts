@@ -3,6 +3,7 @@ import { CLOCK, SecretSealer, hashToken, randomToken } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
 import { CredentialsRepository } from '../auth/credentials.repository';
+import type { SecondFactorGate } from '../auth/second-factor-gate';
 import { MARKETPLACE_OPTIONS } from '../common/marketplace.constants';
 import { MarketplaceError } from '../common/marketplace.errors';
 import type { MarketplaceModuleOptions } from '../common/marketplace.options';
@@ -35,7 +36,7 @@ function openSecret(sealer: SecretSealer, sealed: string): string {
  * each before it is checked, so a burst gets no more than the limit.
  */
 @Injectable()
-export class SecondFactorService {
+export class SecondFactorService implements SecondFactorGate {
   private readonly sealer?: SecretSealer;
 
   constructor(

@@ -24,6 +24,7 @@ import { DisableReservedUserIds1795727426293 } from '../persistence/migrations/1
 import { SignupCountsRepository } from './signup-counts.repository';
 import { MfaRepository } from '../mfa/mfa.repository';
 import { SecondFactorService } from '../mfa/second-factor.service';
+import { SecondFactorGate } from '../auth/second-factor-gate';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
@@ -53,6 +54,7 @@ describe('users: sessions and passwords', () => {
         AuthService,
         MfaRepository,
         SecondFactorService,
+        { provide: SecondFactorGate, useExisting: SecondFactorService },
         SESSION_CACHE_PROVIDER,
         CollectionsRepository,
         CollectionsService,
