@@ -92,4 +92,21 @@ describe('body budget', () => {
     chunked.req.emit('data', Buffer.alloc(1));
     expect(errors).toHaveLength(1);
   });
+
+  it('fails no one once the body has no reader: the refusal of a stream nobody reads, or one answered, throws nothing', () => {
+    const budget = new BodyBudget(100);
+    const holder = request();
+    holdBodyBytes(holder.req, 100, budget);
+    // The parser gave up (its listeners gone); bytes keep coming.
+    const unread = request();
+    holdParserBody(unread.req, 1_000, budget);
+    expect(() => unread.req.emit('data', Buffer.alloc(10))).not.toThrow();
+    // Answered (a 413 already sent): the rest is drained, held by nothing.
+    const answered = request();
+    holdParserBody(answered.req, 1_000, budget);
+    Object.assign(answered.res, { writableEnded: true });
+    holder.res.emit('close');
+    answered.req.emit('data', Buffer.alloc(50));
+    expect(budget.usedBytes).toBe(0);
+  });
 });

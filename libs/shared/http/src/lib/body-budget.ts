@@ -124,11 +124,18 @@ export function holdParserBody(
     return;
   }
   const onData = (chunk: Buffer) => {
+    // Once answered (a refusal, a limit), what still comes is drained
+    // unheld; and a stream nobody reads has no one to fail: an 'error'
+    // emitted with no listener would end the process.
+    if ((req as Holding).res?.writableEnded) {
+      req.off('data', onData);
+      return;
+    }
     try {
       holdBodyBytes(req, chunk.length, budget);
     } catch (error) {
       req.off('data', onData);
-      req.emit('error', error);
+      if (req.listenerCount('error') > 0) req.emit('error', error);
     }
   };
   req.on('data', onData);
