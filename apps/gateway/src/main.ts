@@ -65,8 +65,8 @@ async function main(): Promise<void> {
     );
   }
   // Counted from the signal, even one received while booting.
-  // The primary loads no library (so not @quitanda/kernel's inBackground):
-  // the handler is written out here.
+  // The process entry keeps its imports to its own app folder: the
+  // handler is written out here rather than through inBackground.
   stopRequested.then(
     () =>
       setTimeout(() => {

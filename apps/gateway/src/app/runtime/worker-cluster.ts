@@ -135,8 +135,8 @@ export function runWorkerCluster(
       }, options.shutdownTimeoutMs + STOP_MARGIN_MS).unref();
       finishIfStopped();
     };
-    // The primary loads no library (so not @quitanda/kernel's
-    // inBackground): the handler is written out here.
+    // Like main.ts, the primary's code imports no library: the handler
+    // is written out here rather than through inBackground.
     stopRequested.then(stopAll, (error: unknown) =>
       log.error({ err: error }, 'Stopping the workers failed'),
     );
