@@ -48,6 +48,8 @@ export class SpoolDrainer
   private stopped = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
+  /** Waiting for a pass not yet started, and for the one running. */
+  private nextPassWaiters: Array<(pass: Pass) => void> = [];
 
   constructor(
     private readonly spool: CollectorSpool,
@@ -67,6 +69,19 @@ export class SpoolDrainer
     // Requests the queue is still spooling need the file open.
     await this.queue.idle();
     this.spool.close();
+  }
+
+  /**
+   * The loop's next pass, started at once and awaited whole (drain records
+   * forgotten too): how a test waits for the running drainer without
+   * polling. A pass already running does not count: it may have looked
+   * before the caller spooled.
+   */
+  nextPass(): Promise<Pass> {
+    return new Promise<Pass>((resolve) => {
+      this.nextPassWaiters.push(resolve);
+      this.wake?.();
+    });
   }
 
   /** One pass: drains up to one flush's worth (for tests and the loop). */
@@ -108,6 +123,8 @@ export class SpoolDrainer
 
   private async run(): Promise<void> {
     while (!this.stopped) {
+      const waiters = this.nextPassWaiters;
+      this.nextPassWaiters = [];
       let pass: Pass;
       try {
         pass = await this.drainOnce();
@@ -115,7 +132,9 @@ export class SpoolDrainer
         this.logger.error({ err: error }, 'Draining the spool failed');
         pass = 'unavailable';
       }
-      if (pass !== 'drained' && !this.stopped)
+      for (const resolve of waiters) resolve(pass);
+      const awaited = this.nextPassWaiters.length > 0;
+      if (pass !== 'drained' && !awaited && !this.stopped)
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, DRAIN_IDLE_MS);
           this.wake = () => {
