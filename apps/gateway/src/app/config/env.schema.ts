@@ -15,8 +15,11 @@ import {
   validateSync,
 } from 'class-validator';
 import type { ValidationError } from 'class-validator';
-import { DEFAULT_DB_TIMEOUT_MS, DEFAULT_POOL_SIZE } from '@quitanda/database';
-import { DEFAULT_BODY_BUDGET_BYTES } from '@quitanda/http';
+import {
+  DEFAULT_DB_TIMEOUT_MS,
+  DEFAULT_POOL_SIZE,
+} from '@quitanda/database/defaults';
+import { DEFAULT_BODY_BUDGET_BYTES } from '@quitanda/http/defaults';
 import {
   DEFAULT_ALERTS_POLL_SECONDS,
   DEFAULT_MAX_ARTIFACT_BYTES,
