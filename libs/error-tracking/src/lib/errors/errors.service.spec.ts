@@ -36,6 +36,7 @@ const STORED: StoredEvent = {
     },
   },
   receivedAt: new Date('2026-06-01T09:00:00.000Z'),
+  timestamp: new Date('2026-06-01T08:59:00.000Z'),
 };
 
 function issue(iid: number): IssueRecord {
