@@ -57,9 +57,12 @@ describe("an error's events: list, one event, navigation (e2e)", () => {
     const pages: string[][] = [];
     let next: string | undefined = path;
     while (next) {
-      const res = await gw.http.get(next).set(root).expect(200);
-      pages.push(res.body.map((e: { event_id: string }) => e.event_id));
-      const link = /<([^>]+)>; rel="next"/.exec(
+      const res: {
+        body: Array<{ event_id: string }>;
+        headers: Record<string, unknown>;
+      } = await gw.http.get(next).set(root).expect(200);
+      pages.push(res.body.map((e) => e.event_id));
+      const link: string | undefined = /<([^>]+)>; rel="next"/.exec(
         (res.headers['link'] as string | undefined) ?? '',
       )?.[1];
       next = link?.replace(PUBLIC_BASE_URL, '');

@@ -24,10 +24,15 @@ export interface EventPageView {
 export function eventPage(ctx: WebContext, view: EventPageView): string {
   const { project, error } = view;
   const errorHref = `/projects/${project.id}/error_tracking/${error.id}`;
+  // The event's own title: an error's events may differ (a retitled error).
+  const title =
+    typeof view.payload['title'] === 'string' && view.payload['title'] !== ''
+      ? view.payload['title']
+      : error.title;
   return errorTrackingPage(
     ctx,
     view,
-    `Event ${view.eventId} · ${error.title} · ${project.name}`,
+    `Event ${view.eventId} · ${title} · ${project.name}`,
     [
       {
         label: 'Error Tracking',
@@ -38,7 +43,7 @@ export function eventPage(ctx: WebContext, view: EventPageView): string {
     ],
     html`<div class="page-header">
         <div>
-          <h1>${error.title}</h1>
+          <h1>${title}</h1>
           <p class="subtitle">
             Event <code class="event-id">${view.eventId}</code>
             ${timeTag(view.timestamp, view.now)}
