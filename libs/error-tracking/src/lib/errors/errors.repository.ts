@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
+import { EVENT_MAX_FUTURE_MS } from '../common/error-tracking.constants';
 import type { Transaction } from '../persistence/error-tracking.database';
 import { eventSearchCondition, likePattern } from './event-search';
 import { ErrorTrackingRepository } from '../persistence/error-tracking-repository';
@@ -473,6 +474,9 @@ export class ErrorsRepository extends ErrorTrackingRepository {
       `(SELECT replace(event_id::text, '-', '') FROM error_tracking.events
          WHERE error_id = $1 ${where}
          ORDER BY timestamp ${order}, event_id ${order} LIMIT 1)`;
+    // A newer event arrived at most EVENT_MAX_FUTURE_MS before this one's
+    // time: the day partitions before that are not read.
+    const newer = `AND (timestamp, event_id) > ($2, $3::uuid) AND received_at >= $4`;
     const [row] = await this.replica.rows<{
       oldest: string | null;
       older: string | null;
@@ -481,9 +485,14 @@ export class ErrorsRepository extends ErrorTrackingRepository {
     }>(
       `SELECT ${one('', 'ASC')} AS oldest,
               ${one('AND (timestamp, event_id) < ($2, $3::uuid)', 'DESC')} AS older,
-              ${one('AND (timestamp, event_id) > ($2, $3::uuid)', 'ASC')} AS newer,
+              ${one(newer, 'ASC')} AS newer,
               ${one('', 'DESC')} AS latest`,
-      [errorId, at.timestamp, toUuid(at.eventId)],
+      [
+        errorId,
+        at.timestamp,
+        toUuid(at.eventId),
+        new Date(at.timestamp.getTime() - EVENT_MAX_FUTURE_MS),
+      ],
     );
     return {
       oldest: row?.oldest ?? null,
