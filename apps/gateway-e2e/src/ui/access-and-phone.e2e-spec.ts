@@ -87,6 +87,8 @@ describe('error tracking in the browser: access, forged forms, injection, phone 
     for (const path of [
       `/projects/${project.id}/error_tracking`,
       `/projects/${project.id}/error_tracking/${errorId}`,
+      `/projects/${project.id}/error_tracking/${errorId}/events`,
+      `/projects/${project.id}/error_tracking/${errorId}/events/${'f'.repeat(32)}`,
       `/projects/${project.id}/settings/monitor`,
       `/projects/${project.id}/issues`,
     ]) {

@@ -52,7 +52,11 @@ function occurrence(n: number, first: number): Record<string, unknown> {
       },
       data: { card: 'visa', password: 's3cr3t-never-shown' },
     },
-    extra: { attempt: n },
+    // Long enough to scroll in its box (which keyboard users must reach).
+    extra: {
+      attempt: n,
+      basket: Array.from({ length: 60 }, (_, i) => ({ sku: `sku-${i}` })),
+    },
     sdk: {
       name: 'sentry.javascript.node',
       version: '8.0.0',

@@ -11,8 +11,9 @@ export function valueText(value: unknown): string {
 
 /** A value: short scalars inline, objects and arrays as indented JSON. */
 export function valueView(value: unknown): SafeHtml {
+  // Focusable: keyboard users scroll a long one.
   if (typeof value === 'object' && value !== null)
-    return html`<pre class="json">${valueText(value)}</pre>`;
+    return html`<pre class="json" tabindex="0">${valueText(value)}</pre>`;
   return html`${valueText(value)}`;
 }
 

@@ -29,7 +29,7 @@ export function eventView(view: EventView): SafeHtml {
       ? payload['message']
       : null;
   return html`<div class="event">
-    ${message ? eventSection('event-message-heading', 'Message', html`<pre class="event-message">${message}</pre>`) : null}
+    ${message ? eventSection('event-message-heading', 'Message', html`<pre class="event-message" tabindex="0">${message}</pre>`) : null}
     ${exceptionsView(payload)} ${breadcrumbsView(payload, view.timestamp)}
     ${eventDetailsView(payload)} ${view.attachments ?? null}
   </div>`;
