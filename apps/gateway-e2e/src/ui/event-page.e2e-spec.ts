@@ -342,10 +342,13 @@ describe("an error's events in the browser: navigation, breadcrumbs, tags (Chrom
     await phone.close();
   });
 
-  it('answers 404 for an unknown event of the error', async () => {
-    const response = await page.goto(
+  it('answers 404 for an unknown event of the error, 400 for a forged cursor', async () => {
+    const unknown = await page.goto(
       `${gw.url}${errorPath}/events/${'f'.repeat(32)}`,
     );
-    expect(response?.status()).toBe(404);
+    expect(unknown?.status()).toBe(404);
+    const forged = await page.goto(`${gw.url}${errorPath}/events?cursor=nope`);
+    expect(forged?.status()).toBe(400);
+    expect(await page.getByText('cursor is invalid').isVisible()).toBe(true);
   });
 });
