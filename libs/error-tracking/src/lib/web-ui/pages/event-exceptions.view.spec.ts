@@ -37,6 +37,25 @@ describe('exceptionsView', () => {
     expect(all).toContain('crashed here');
   });
 
+  it('marks an in-app crash frame once, in the frames shown', () => {
+    const out = exceptionsView({
+      exception: [
+        {
+          type: 'Error',
+          stacktrace: { frames: [frame('main', false), frame('crash', true)] },
+        },
+      ],
+    }).value;
+    const crashes = [
+      ...out.matchAll(/<details\s+class="frame in-app crash"\s*(open)?/g),
+    ];
+    expect(crashes.map((m) => m[1])).toEqual(['open']);
+    expect(out.indexOf('crashed here')).toBeLessThan(
+      out.indexOf('Show all frames'),
+    );
+    expect(out.match(/crashed here/g)).toHaveLength(1);
+  });
+
   it('shows every frame at once when none, or all, are in app', () => {
     for (const inApp of [false, true]) {
       const out = exceptionsView({

@@ -24,32 +24,34 @@ function varsOf(frame: JsonObject): SafeHtml | null {
 }
 
 /**
- * Frames most recent first: the in-app ones shown, every frame behind
- * "Show all frames" (all of them shown when none is in app). The crash
- * frame, when `crashed`, is the most recent one and starts open.
+ * Frames most recent first: the in-app ones shown, the whole trace behind
+ * "Show all frames" (all of it shown when none or every frame is in app).
+ * The crash frame, when `crashed`, is the most recent one: marked (and
+ * open) where it first appears, so one element is the crash frame.
  */
 function framesView(frames: readonly JsonObject[], crashed: boolean): SafeHtml {
   if (frames.length === 0)
     return html`<p class="muted">No stack trace was sent.</p>`;
   const recentFirst = [...frames].reverse();
-  const render = (list: readonly JsonObject[], openFirst: boolean) =>
+  const render = (list: readonly JsonObject[], marksCrash: boolean) =>
     html`<div class="stack">
-      ${list.map((frame, i) => {
-        const crash = crashed && frame === recentFirst[0];
-        return frameView(toStackTraceEntry(frame), {
-          open: openFirst && i === 0,
-          crash,
+      ${list.map((frame, i) =>
+        frameView(toStackTraceEntry(frame), {
+          open: marksCrash && i === 0,
+          crash: marksCrash && crashed && frame === recentFirst[0],
           vars: varsOf(frame),
-        });
-      })}
+        }),
+      )}
     </div>`;
   const inApp = recentFirst.filter((frame) => frame['in_app'] === true);
   if (inApp.length === 0 || inApp.length === recentFirst.length)
     return render(recentFirst, true);
+  // The crash frame outside the app is first seen in the whole trace.
+  const crashInApp = recentFirst[0]?.['in_app'] === true;
   return html`${render(inApp, true)}
     <details class="all-frames">
       <summary>Show all frames (${recentFirst.length})</summary>
-      ${render(recentFirst, false)}
+      ${render(recentFirst, !crashInApp)}
     </details>`;
 }
 
