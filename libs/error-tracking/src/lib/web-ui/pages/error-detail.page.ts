@@ -25,6 +25,7 @@ export interface ErrorDetailView {
   readonly frequency: Frequency;
   /** The latest event by time, with the steps to the others; none kept: absent. */
   readonly latest: ErrorEventAt | undefined;
+  readonly environment: string | null;
   readonly events: EventSummary[];
   readonly canTriage: boolean;
   readonly now: Date;
@@ -114,6 +115,26 @@ function chartTable(frequency: Frequency): SafeHtml {
   </details>`;
 }
 
+function tags(view: ErrorDetailView): SafeHtml {
+  const entries: Array<[string, string | null]> = [
+    ['level', view.error.level],
+    ['logger', view.error.logger],
+    ['environment', view.environment],
+    ['release', view.error.lastRelease],
+  ];
+  return html`<ul class="tags">
+    ${entries
+      .filter((entry): entry is [string, string] => Boolean(entry[1]))
+      .map(
+        ([key, value]) =>
+          html`<li class="tag">
+            <span class="tag-key">${key}</span
+            ><span class="tag-value">${value}</span>
+          </li>`,
+      )}
+  </ul>`;
+}
+
 function occurrences(view: ErrorDetailView): SafeHtml {
   if (view.events.length === 0)
     return html`<p class="muted">No stored occurrences.</p>`;
@@ -188,11 +209,17 @@ export function errorDetailPage(
         ${chartTable(view.frequency)}
       </section>
       ${latestEvent(view)}
-      <section class="card" aria-labelledby="events-heading">
-        <div class="card-header">
-          <h2 id="events-heading">Latest occurrences</h2>
-        </div>
-        ${occurrences(view)}
-      </section>`,
+      <div class="grid-2">
+        <section class="card" aria-labelledby="events-heading">
+          <div class="card-header">
+            <h2 id="events-heading">Latest occurrences</h2>
+          </div>
+          ${occurrences(view)}
+        </section>
+        <section class="card" aria-labelledby="tags-heading">
+          <div class="card-header"><h2 id="tags-heading">Tags</h2></div>
+          ${tags(view)}
+        </section>
+      </div>`,
   );
 }

@@ -90,7 +90,7 @@ describe('event details', () => {
     }).value;
     for (const heading of [
       'Event',
-      'Tags',
+      'Event tags',
       'Contexts',
       'User',
       'Request',

@@ -78,7 +78,7 @@ function tagsView(payload: JsonObject): SafeHtml {
   const tags = eventTagList(payload);
   return eventSection(
     'event-tags-heading',
-    'Tags',
+    'Event tags',
     tags.length === 0
       ? html`<p class="muted">No tags.</p>`
       : html`<ul class="tags" aria-label="Event tags">

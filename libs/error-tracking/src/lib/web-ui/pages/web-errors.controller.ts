@@ -19,6 +19,7 @@ import type { ErrorListQuery } from './error-list.page';
 import { ERROR_SORTS, ERROR_STATUSES } from '../../errors/error.types';
 import type { ErrorSort, ErrorStatus } from '../../errors/error.types';
 import { ErrorEventsService } from '../../errors/error-events.service';
+import type { ErrorEventAt } from '../../errors/error-events.service';
 import { ErrorsService } from '../../errors/errors.service';
 import { dsnOf } from '../../http/base-url';
 import { SettingsService } from '../../settings/settings.service';
@@ -34,6 +35,12 @@ function oneOf<T extends string>(
     (allowed as readonly string[]).includes(value)
     ? (value as T)
     : fallback;
+}
+
+/** The environment of the error's latest event (its Tags card). */
+function environmentOf(latest: ErrorEventAt | undefined): string | null {
+  const environment = latest?.event.payload['environment'];
+  return typeof environment === 'string' ? environment : null;
 }
 
 /** Monitor > Error Tracking: the list, one error, its status and issue. */
@@ -125,6 +132,7 @@ export class WebErrorsController {
       error,
       frequency,
       latest,
+      environment: environmentOf(latest),
       events: events.items,
       canTriage: access.accessLevel >= AccessLevel.Developer,
       now: this.clock.now(),
