@@ -56,7 +56,12 @@ import {
   RELEASE_HEALTH_QUERY,
 } from './dto/errors.request-queries.dto';
 import type { ErrorRecord, Frequency } from '../errors/error.types';
+import { ErrorEventsService } from '../errors/error-events.service';
 import { ErrorsService } from '../errors/errors.service';
+import {
+  EventNavigationResponseDto,
+  toEventNavigationResponse,
+} from '../errors/dto/event-navigation.response.dto';
 
 function perPage(params: Params): number {
   const value = params.integer('per_page');
@@ -71,6 +76,7 @@ function perPage(params: Params): number {
 export class ErrorsController {
   constructor(
     private readonly errors: ErrorsService,
+    private readonly errorEvents: ErrorEventsService,
     private readonly releaseHealth: ReleaseHealthService,
     private readonly access: ProjectAccessService,
     private readonly baseUrl: BaseUrl,
@@ -164,7 +170,7 @@ export class ErrorsController {
   ): Promise<EventSummaryResponseDto[]> {
     const access = await this.access.require(caller, id, AccessLevel.Reporter);
     const params = new Params(req.query as Record<string, unknown>);
-    const { cursor } = LIST_EVENTS_QUERY.read(params);
+    const { cursor, search } = LIST_EVENTS_QUERY.read(params);
     const limit = perPage(params);
     params.check();
     const page = await this.errors.events(
@@ -172,6 +178,7 @@ export class ErrorsController {
       parseBigId(errorId, 'Error'),
       limit,
       cursor,
+      search || undefined,
     );
     setNextCursorLink(res, req, this.baseUrl.of(req), page.nextCursor);
     return page.items.map(toEventSummaryResponse);
@@ -179,7 +186,8 @@ export class ErrorsController {
 
   @Get('errors/:error_id/events/:event_id')
   @ApiOperation({
-    summary: 'One occurrence: the whole normalised event (reporter)',
+    summary:
+      'One occurrence: the whole normalised event; `latest` and `oldest` name those (reporter)',
   })
   @ApiOkResponse({
     schema: { type: 'object', description: 'The normalised Sentry event.' },
@@ -191,7 +199,7 @@ export class ErrorsController {
     @Param('event_id') eventId: string,
   ): Promise<StreamableFile> {
     const access = await this.access.require(caller, id, AccessLevel.Reporter);
-    const event = await this.errors.event(
+    const { event } = await this.errorEvents.find(
       access,
       parseBigId(errorId, 'Error'),
       eventId,
@@ -201,6 +209,27 @@ export class ErrorsController {
     return new StreamableFile(
       Buffer.from(event.payloadJson ?? JSON.stringify(event.payload)),
     );
+  }
+
+  @Get('errors/:error_id/events/:event_id/navigation')
+  @ApiOperation({
+    summary:
+      'The oldest, older, newer and latest events around one, by time (reporter)',
+  })
+  @ApiOkResponse({ type: EventNavigationResponseDto })
+  async navigation(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Param('error_id') errorId: string,
+    @Param('event_id') eventId: string,
+  ): Promise<EventNavigationResponseDto> {
+    const access = await this.access.require(caller, id, AccessLevel.Reporter);
+    const at = await this.errorEvents.eventAt(
+      access,
+      parseBigId(errorId, 'Error'),
+      eventId,
+    );
+    return toEventNavigationResponse(at.eventId, at.neighbours);
   }
 
   @Put('errors/:error_id')

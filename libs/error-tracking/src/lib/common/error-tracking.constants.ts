@@ -23,6 +23,13 @@ export const DEFAULT_RETENTION_INTERVAL_MINUTES = 60;
 /** Payload bytes the collector's spool holds at most (1 GiB). */
 export const DEFAULT_SPOOL_MAX_BYTES = 1024 * MIB;
 
+/**
+ * How far after its arrival an event's timestamp may be (a later one is
+ * replaced by the arrival): every stored event's `received_at` is at least
+ * its `timestamp` minus this, which retention and reads prune partitions by.
+ */
+export const EVENT_MAX_FUTURE_MS = 60_000;
+
 /** GitLab's pagination defaults. */
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;

@@ -9,6 +9,7 @@ import { AlertSignal } from '../alerting/alert-signal';
 import { ArtifactsRepository } from '../artifacts/artifacts.repository';
 import { SourceMapResolver } from '../artifacts/source-map-resolver';
 import { ErrorsRepository } from '../errors/errors.repository';
+import { ErrorEventsService } from '../errors/error-events.service';
 import { ErrorsService } from '../errors/errors.service';
 import { ClientKeyCache } from '../settings/client-key-cache';
 import { CollectorKeysRepository } from '../settings/collector-keys.repository';
@@ -52,6 +53,7 @@ import { SettingsService } from '../settings/settings.service';
     SettingsService,
     ErrorsRepository,
     ErrorsService,
+    ErrorEventsService,
     IssuesRepository,
     IssueFollowsError,
     IssuesService,
@@ -70,6 +72,7 @@ import { SettingsService } from '../settings/settings.service';
     SettingsService,
     ErrorsRepository,
     ErrorsService,
+    ErrorEventsService,
     IssuesService,
     AlertSignal,
     ArtifactsRepository,

@@ -54,4 +54,20 @@ export interface StoredEvent {
    */
   readonly payloadJson?: string;
   readonly receivedAt: Date;
+  /** The event's time (its place among the error's events). */
+  readonly timestamp: Date;
+}
+
+/** An event's place in its error's events: newest first by (timestamp, id). */
+export interface EventPosition {
+  readonly timestamp: Date;
+  readonly eventId: string;
+}
+
+/** The events to step to from one event of an error (null: none that way). */
+export interface EventNeighbours {
+  readonly oldest: string | null;
+  readonly older: string | null;
+  readonly newer: string | null;
+  readonly latest: string | null;
 }

@@ -12,6 +12,7 @@ import type { ErrorListOptions } from './errors.service';
 import { ErrorsService } from './errors.service';
 import type { EventSummary, StoredEvent } from './error.types';
 import { ErrorsRepository } from './errors.repository';
+import { EVENT_SEARCH_SCAN_MAX } from './event-search';
 
 const NOW = new Date('2026-06-01T10:30:00.000Z');
 /** The oldest of the 24 hourly buckets at NOW: 23 hours before 10:00. */
@@ -36,6 +37,7 @@ const STORED: StoredEvent = {
     },
   },
   receivedAt: new Date('2026-06-01T09:00:00.000Z'),
+  timestamp: new Date('2026-06-01T08:59:00.000Z'),
 };
 
 function issue(iid: number): IssueRecord {
@@ -317,6 +319,53 @@ describe('ErrorsService', () => {
         message: 'cursor is invalid',
       });
       expect(errors.listEvents).not.toHaveBeenCalled();
+    });
+
+    it('with a search, reads a bounded stretch and pages on from the last match', async () => {
+      const hits = [
+        summary('2026-06-01T09:00:00.000Z', 'c'.repeat(32)),
+        summary('2026-06-01T08:00:00.000Z', EVENT_ID),
+        summary('2026-06-01T07:00:00.000Z', 'a'.repeat(32)),
+      ];
+      errors.searchEvents.mockResolvedValue({ hits });
+      const page = await service.events(access, '42', 2, undefined, 'boom');
+      expect(page.items).toEqual(hits.slice(0, 2));
+      expect(page.nextCursor).toBe(
+        encodeCursor(['2026-06-01T08:00:00.000Z', EVENT_ID]),
+      );
+      expect(errors.searchEvents).toHaveBeenCalledWith('42', {
+        search: 'boom',
+        limit: 3,
+        scanMax: EVENT_SEARCH_SCAN_MAX,
+        after: undefined,
+      });
+      expect(errors.listEvents).not.toHaveBeenCalled();
+    });
+
+    it('with a search, goes on after the last event read when a stretch held too few matches', async () => {
+      const edge = {
+        timestamp: new Date('2026-05-30T00:00:00.000Z'),
+        eventId: 'd'.repeat(32),
+      };
+      errors.searchEvents.mockResolvedValue({ hits: [], scanEdge: edge });
+      const short = await service.events(access, '42', 2, undefined, 'boom');
+      expect(short.items).toEqual([]);
+      expect(short.nextCursor).toBe(
+        encodeCursor(['2026-05-30T00:00:00.000Z', 'd'.repeat(32)]),
+      );
+      errors.searchEvents.mockResolvedValue({ hits: [] });
+      const last = await service.events(
+        access,
+        '42',
+        2,
+        short.nextCursor,
+        'boom',
+      );
+      expect(last).toEqual({ items: [], nextCursor: undefined });
+      expect(errors.searchEvents).toHaveBeenLastCalledWith(
+        '42',
+        expect.objectContaining({ after: edge }),
+      );
     });
 
     it('answers Error Not Found for an unknown error', async () => {

@@ -21,12 +21,14 @@ import type {
   ErrorRecord,
   ErrorSort,
   ErrorStatus,
+  EventPosition,
   EventSummary,
   Frequency,
   StoredEvent,
 } from './error.types';
 import { ErrorsRepository } from './errors.repository';
 import type { ErrorFilter, TagCount } from './errors.repository';
+import { EVENT_SEARCH_SCAN_MAX } from './event-search';
 import { issueDescription } from './issue-description';
 import { isEventId, isValidSortValue } from './list-cursor';
 import { stackFrames, toStackTraceEntry } from './stack-trace';
@@ -46,6 +48,10 @@ function fillFrequency(
   const counts = new Map(hours.map(([at, count]) => [Number(at), count]));
   return template.map(([at]) => [at, counts.get(at) ?? 0]);
 }
+function eventCursor(position: EventPosition): string {
+  return encodePosition({ at: position.timestamp, id: position.eventId });
+}
+
 const SORT_VALUE: Record<ErrorSort, (e: ErrorRecord) => string> = {
   last_seen: (e) => e.lastSeen.toISOString(),
   first_seen: (e) => e.firstSeen.toISOString(),
@@ -199,27 +205,49 @@ export class ErrorsService {
     };
   }
 
+  /**
+   * A page of the error's events, newest first; with `search`, those that
+   * match it among a bounded read (`EVENT_SEARCH_SCAN_MAX`), so a page may
+   * be short and still have a next one.
+   */
   async events(
     access: ProjectAccess,
     errorId: string,
     limit: number,
     cursor?: string,
+    search?: string,
   ): Promise<Page<EventSummary>> {
     const error = await this.find(access, errorId);
-    let after: { timestamp: Date; eventId: string } | undefined;
+    let after: EventPosition | undefined;
     if (cursor !== undefined) {
       const position = decodePosition(cursor, isEventId);
       if (!position)
         throw ErrorTrackingError.invalidParameter('cursor is invalid');
       after = { timestamp: position.at, eventId: position.id };
     }
+    if (search) return this.searchEvents(error.id, limit, search, after);
     const rows = await this.errors.listEvents(error.id, limit + 1, after);
     const { items, next } = keysetPage(rows, limit);
+    return { items, nextCursor: next ? eventCursor(next) : undefined };
+  }
+
+  private async searchEvents(
+    errorId: string,
+    limit: number,
+    search: string,
+    after?: EventPosition,
+  ): Promise<Page<EventSummary>> {
+    const { hits, scanEdge } = await this.errors.searchEvents(errorId, {
+      search,
+      limit: limit + 1,
+      scanMax: EVENT_SEARCH_SCAN_MAX,
+      after,
+    });
+    const { items, next } = keysetPage(hits, limit);
+    const position = next ?? scanEdge;
     return {
       items,
-      nextCursor: next
-        ? encodePosition({ at: next.timestamp, id: next.eventId })
-        : undefined,
+      nextCursor: position ? eventCursor(position) : undefined,
     };
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
+import { EVENT_MAX_FUTURE_MS } from '../common/error-tracking.constants';
 import type { Transaction } from '../persistence/error-tracking.database';
 import {
   dayEnd,
@@ -11,8 +12,6 @@ import { THROTTLE_RESET_MS } from '../sessions/sign-in-throttle';
 
 export const RETENTION_JOB = 'retention';
 
-/** Every event's timestamp is at most this far after its received_at. */
-const FUTURE_SLACK_MS = 60_000;
 /**
  * Rows per retention transaction: each batch holds its row locks for a few
  * milliseconds, so an ingestion flush that meets one waits no longer.
@@ -473,7 +472,8 @@ export class RetentionRepository extends ErrorTrackingRepository {
   private async dropEmptyPartitions(cutoff: Date): Promise<string[]> {
     const dropped: string[] = [];
     for (const day of await listEventPartitionDays(this.sql)) {
-      if (dayEnd(day).getTime() > cutoff.getTime() - FUTURE_SLACK_MS) continue;
+      if (dayEnd(day).getTime() > cutoff.getTime() - EVENT_MAX_FUTURE_MS)
+        continue;
       const name = `error_tracking.${partitionName(day)}`;
       const [row] = await this.sql.rows<{ empty: boolean }>(
         `SELECT NOT EXISTS (SELECT 1 FROM ${name}) AS empty`,

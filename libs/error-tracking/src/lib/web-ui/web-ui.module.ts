@@ -5,6 +5,7 @@ import { AlertsModule } from '../alerts/alerts.module';
 import { WebAlertsController } from './pages/web-alerts.controller';
 import { ErrorTrackingCoreModule } from '../core/error-tracking-core.module';
 import { WebErrorsController } from './pages/web-errors.controller';
+import { WebEventsController } from './pages/web-events.controller';
 import { WebIssuesController } from './pages/web-issues.controller';
 import { WebProjectsController } from './pages/web-projects.controller';
 import { WebSettingsController } from './pages/web-settings.controller';
@@ -26,6 +27,7 @@ const PAGE_CONTROLLERS = [
   WebSettingsController,
   WebAlertsController,
   WebErrorsController,
+  WebEventsController,
   WebIssuesController,
 ];
 

@@ -17,6 +17,14 @@ export const LIST_ERRORS_QUERY = new GitLabQuery({
 
 /** `GET .../errors/:error_id/events` (and `per_page`). */
 export const LIST_EVENTS_QUERY = new GitLabQuery({
+  search: {
+    type: 'string',
+    max: 1_000,
+    doc: {
+      description:
+        'In title, message, culprit, transaction; each page reads at most 1,000 events, so it may be short and still have a next one.',
+    },
+  },
   cursor: { type: 'string', max: 1_000 },
 });
 

@@ -10,6 +10,7 @@ import type { ErrorSort, ErrorStatus } from '../../errors/error.types';
 import type { ErrorWithFrequency } from '../../errors/errors.service';
 import { firstErrorSetup } from './first-error.view';
 import { sparkline } from './frequency-charts';
+import { searchField } from '../toolkit/list-search';
 
 export interface ErrorListQuery {
   readonly status: ErrorStatus;
@@ -77,17 +78,7 @@ function filters(view: ErrorListView) {
         ? html`<input type="hidden" name="status" value="${query.status}" />`
         : null
     }
-    <div class="field grow">
-      <label for="search">Search</label>
-      <input
-        id="search"
-        name="search"
-        type="search"
-        value="${query.search}"
-        placeholder="Title, message or culprit"
-        maxlength="1000"
-      />
-    </div>
+    ${searchField(query.search, 'Title, message or culprit')}
     <div class="field">
       <label for="environment">Environment</label>
       <select id="environment" name="environment" data-autosubmit>

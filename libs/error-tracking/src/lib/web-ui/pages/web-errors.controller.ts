@@ -12,15 +12,17 @@ import { formField, webCaller } from '../toolkit/web-caller';
 import { Web } from '../toolkit/web-context';
 import type { WebContext } from '../toolkit/web-context';
 import { WebController } from '../toolkit/web-controller.decorator';
+import { queryText } from '../toolkit/list-search';
 import { errorDetailPage } from './error-detail.page';
 import { errorListPage } from './error-list.page';
 import type { ErrorListQuery } from './error-list.page';
 import { ERROR_SORTS, ERROR_STATUSES } from '../../errors/error.types';
 import type { ErrorSort, ErrorStatus } from '../../errors/error.types';
+import { ErrorEventsService } from '../../errors/error-events.service';
+import type { ErrorEventAt } from '../../errors/error-events.service';
 import { ErrorsService } from '../../errors/errors.service';
 import { dsnOf } from '../../http/base-url';
 import { SettingsService } from '../../settings/settings.service';
-import { eventStackTrace, toStackTraceEntry } from '../../errors/stack-trace';
 
 const PER_PAGE = 20;
 
@@ -35,8 +37,10 @@ function oneOf<T extends string>(
     : fallback;
 }
 
-function text(value: unknown, max: number): string {
-  return typeof value === 'string' ? value.trim().slice(0, max) : '';
+/** The environment of the error's latest event (its Tags card). */
+function environmentOf(latest: ErrorEventAt | undefined): string | null {
+  const environment = latest?.event.payload['environment'];
+  return typeof environment === 'string' ? environment : null;
 }
 
 /** Monitor > Error Tracking: the list, one error, its status and issue. */
@@ -44,6 +48,7 @@ function text(value: unknown, max: number): string {
 export class WebErrorsController {
   constructor(
     private readonly errors: ErrorsService,
+    private readonly errorEvents: ErrorEventsService,
     private readonly settings: SettingsService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -61,9 +66,9 @@ export class WebErrorsController {
         'unresolved',
       ),
       sort: oneOf<ErrorSort>(params['sort'], ERROR_SORTS, 'last_seen'),
-      search: text(params['search'], 1000),
-      environment: text(params['environment'], 200),
-      cursor: text(params['cursor'], 1000) || undefined,
+      search: queryText(params['search'], 1000),
+      environment: queryText(params['environment'], 200),
+      cursor: queryText(params['cursor'], 1000) || undefined,
     };
     const [page, environments] = await Promise.all([
       this.errors.list(access, { ...query, limit: PER_PAGE }),
@@ -118,19 +123,16 @@ export class WebErrorsController {
       parseBigId(errorId, 'Error'),
     );
     const [latest, events] = await Promise.all([
-      this.errors.latestEvent(access, error),
+      this.errorEvents.latestOf(access, error),
       this.errors.events(access, error.id, 10),
     ]);
-    const environment = latest?.payload['environment'];
-    const trace = latest ? eventStackTrace(latest.payload) : undefined;
     return errorDetailPage(ctx, {
       project: access.project,
       accessLevel: access.accessLevel,
       error,
       frequency,
-      stackTrace: trace ? trace.frames.map(toStackTraceEntry) : [],
-      stackTraceCrashed: trace?.crashed ?? false,
-      environment: typeof environment === 'string' ? environment : null,
+      latest,
+      environment: environmentOf(latest),
       events: events.items,
       canTriage: access.accessLevel >= AccessLevel.Developer,
       now: this.clock.now(),

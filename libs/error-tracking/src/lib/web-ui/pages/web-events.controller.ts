@@ -1,0 +1,82 @@
+import { Get, Inject, Param, Query } from '@nestjs/common';
+import { CLOCK } from '@quitanda/kernel';
+import type { Clock } from '@quitanda/kernel';
+
+import { AccessLevel } from '../../common/error-tracking.constants';
+import { ErrorEventsService } from '../../errors/error-events.service';
+import { ErrorsService } from '../../errors/errors.service';
+import { parseBigId } from '../../http/path-params';
+import type { ProjectAccess } from '../../projects/project.types';
+import { WebProjectAt } from '../toolkit/project-access.pipe';
+import { Web } from '../toolkit/web-context';
+import type { WebContext } from '../toolkit/web-context';
+import { WebController } from '../toolkit/web-controller.decorator';
+import { queryText } from '../toolkit/list-search';
+import { eventListPage } from './event-list.page';
+import { eventPage } from './event.page';
+
+const PER_PAGE = 20;
+
+/** An error's events: the paged, searchable list and each event's page. */
+@WebController('projects/:id/error_tracking/:error_id/events')
+export class WebEventsController {
+  constructor(
+    private readonly errors: ErrorsService,
+    private readonly errorEvents: ErrorEventsService,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @Get()
+  async list(
+    @Web() ctx: WebContext,
+    @WebProjectAt(AccessLevel.Reporter) access: ProjectAccess,
+    @Param('error_id') errorId: string,
+    @Query() params: Record<string, unknown>,
+  ): Promise<string> {
+    const error = await this.errors.find(access, parseBigId(errorId, 'Error'));
+    const search = queryText(params['search'], 1000);
+    const cursor = queryText(params['cursor'], 1000) || undefined;
+    const page = await this.errors.events(
+      access,
+      error.id,
+      PER_PAGE,
+      cursor,
+      search || undefined,
+    );
+    return eventListPage(ctx, {
+      project: access.project,
+      accessLevel: access.accessLevel,
+      error,
+      search,
+      cursor,
+      items: page.items,
+      nextCursor: page.nextCursor,
+      now: this.clock.now(),
+    });
+  }
+
+  @Get(':event_id')
+  async event(
+    @Web() ctx: WebContext,
+    @WebProjectAt(AccessLevel.Reporter) access: ProjectAccess,
+    @Param('error_id') errorId: string,
+    @Param('event_id') eventId: string,
+  ): Promise<string> {
+    const at = await this.errorEvents.eventAt(
+      access,
+      parseBigId(errorId, 'Error'),
+      eventId,
+    );
+    return eventPage(ctx, {
+      project: access.project,
+      accessLevel: access.accessLevel,
+      error: at.error,
+      eventId: at.eventId,
+      payload: at.event.payload,
+      timestamp: at.event.timestamp,
+      receivedAt: at.event.receivedAt,
+      neighbours: at.neighbours,
+      now: this.clock.now(),
+    });
+  }
+}
