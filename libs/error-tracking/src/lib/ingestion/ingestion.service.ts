@@ -19,8 +19,10 @@ import {
   SourceMapResolver,
   SourceMapsUnavailableError,
 } from '../artifacts/source-map-resolver';
+import { AttachmentsRepository } from '../attachments/attachments.repository';
 import { ClientKeyCache } from '../settings/client-key-cache';
 import type { CollectorKey } from '../settings/collector-keys.repository';
+import { AttachmentIntake } from './attachment-intake';
 import { decodeBody } from './decode-body';
 import { decodedChunks } from './decoded-chunks';
 import type { IngestRequest, IngestVerdict } from './ingest-request';
@@ -92,6 +94,7 @@ export class IngestionService {
     private readonly queue: IngestionQueue,
     private readonly metrics: IngestionMetrics,
     private readonly sourceMaps: SourceMapResolver,
+    private readonly attachments: AttachmentsRepository,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ERROR_TRACKING_OPTIONS)
     private readonly options: ErrorTrackingModuleOptions,
@@ -116,6 +119,36 @@ export class IngestionService {
 
   private async process(request: CollectorRequest): Promise<CollectorResponse> {
     const receivedAt = this.clock.now();
+    const intake =
+      request.endpoint === 'envelope' && this.options.maxAttachmentBytes > 0
+        ? new AttachmentIntake(this.attachments, {
+            // Attachments come after the envelope header, so after the
+            // key is checked against this project.
+            projectId: Number(request.projectId),
+            receivedAt,
+            maxBytes: this.options.maxAttachmentBytes,
+            maxProjectBytes: this.options.maxProjectAttachmentBytes,
+            hold: (bytes) => holdBodyBytes(request.body, bytes),
+          })
+        : undefined;
+    try {
+      return await this.processWith(request, receivedAt, intake);
+    } catch (error) {
+      try {
+        await intake?.abandon();
+      } catch {
+        // The request's own failure is the one to answer with; rows left
+        // unlinked are retention's.
+      }
+      throw error;
+    }
+  }
+
+  private async processWith(
+    request: CollectorRequest,
+    receivedAt: Date,
+    intake: AttachmentIntake | undefined,
+  ): Promise<CollectorResponse> {
     // Early answers (a bad key) drop at most this much of the body.
     noteBodyLimit(request.body, this.options.maxBodyBytes);
     const sources: AuthSources = {
@@ -166,6 +199,7 @@ export class IngestionService {
           context,
           maxItems: this.options.maxEnvelopeItems,
           hold,
+          attachments: intake,
           onHeader: async (envelopeHeader) => {
             // Only when the request itself carries no key.
             key ??= await this.authorize(
@@ -212,6 +246,7 @@ export class IngestionService {
     ).finally(() => {
       if (bounded) restartDeadline(request.body);
     });
+    if (intake) await this.settleAttachments(intake, verdict, firstId);
     switch (verdict) {
       case 'forbidden':
         throw ErrorTrackingError.forbidden(
@@ -235,6 +270,35 @@ export class IngestionService {
         break;
     }
     return firstId ? { id: firstId } : {};
+  }
+
+  /**
+   * Attachments become the (first) event's once it is stored or spooled;
+   * those of a refused request, or of an envelope without an event, go.
+   */
+  private async settleAttachments(
+    intake: AttachmentIntake,
+    verdict: IngestVerdict,
+    eventId: string | undefined,
+  ): Promise<void> {
+    const kept = verdict === 'ok' || verdict === 'spooled';
+    if (!kept || !eventId) {
+      const dropped = await intake.abandon();
+      if (kept && dropped > 0)
+        this.metrics.discardedItems.inc(
+          { reason: 'no_event', category: 'attachment' },
+          dropped,
+        );
+      return;
+    }
+    const linked = await intake.link(eventId);
+    this.metrics.attachmentsStored.inc(linked.count);
+    this.metrics.attachmentBytesStored.inc(linked.bytes);
+    if (linked.lost > 0)
+      this.metrics.discardedItems.inc(
+        { reason: 'database_unavailable', category: 'attachment' },
+        linked.lost,
+      );
   }
 
   /**

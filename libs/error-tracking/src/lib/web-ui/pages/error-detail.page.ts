@@ -14,6 +14,8 @@ import type {
 import { barChart, frequencySummary, hourLabel } from './frequency-charts';
 import type { StackTraceEntry } from '../../errors/stack-trace';
 import { stackTraceView } from './stack-trace.view';
+import { eventAttachmentsView } from './event-attachments.view';
+import type { EventAttachmentsView } from './event-attachments.view';
 
 export interface ErrorDetailView {
   readonly project: ProjectRecord;
@@ -26,6 +28,8 @@ export interface ErrorDetailView {
   readonly stackTraceCrashed: boolean;
   readonly environment: string | null;
   readonly events: EventSummary[];
+  /** The latest event's attachments, when it has some. */
+  readonly attachments?: EventAttachmentsView;
   readonly canTriage: boolean;
   readonly now: Date;
   readonly notice?: unknown;
@@ -232,6 +236,7 @@ export function errorDetailPage(
         </div>
         ${stackTraceView(view.stackTrace, view.stackTraceCrashed)}
       </section>
+      ${view.attachments ? eventAttachmentsView(view.attachments) : null}
       <div class="grid-2">
         <section class="card" aria-labelledby="events-heading">
           <div class="card-header">

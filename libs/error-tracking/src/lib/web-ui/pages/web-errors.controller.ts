@@ -21,6 +21,7 @@ import { ErrorsService } from '../../errors/errors.service';
 import { dsnOf } from '../../http/base-url';
 import { SettingsService } from '../../settings/settings.service';
 import { eventStackTrace, toStackTraceEntry } from '../../errors/stack-trace';
+import { AttachmentsService } from '../../attachments/attachments.service';
 
 const PER_PAGE = 20;
 
@@ -45,6 +46,7 @@ export class WebErrorsController {
   constructor(
     private readonly errors: ErrorsService,
     private readonly settings: SettingsService,
+    private readonly attachments: AttachmentsService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -117,9 +119,10 @@ export class WebErrorsController {
       access,
       parseBigId(errorId, 'Error'),
     );
-    const [latest, events] = await Promise.all([
+    const [latest, events, attachments] = await Promise.all([
       this.errors.latestEvent(access, error),
       this.errors.events(access, error.id, 10),
+      this.attachments.list(access, error.lastEventId),
     ]);
     const environment = latest?.payload['environment'];
     const trace = latest ? eventStackTrace(latest.payload) : undefined;
@@ -132,6 +135,16 @@ export class WebErrorsController {
       stackTraceCrashed: trace?.crashed ?? false,
       environment: typeof environment === 'string' ? environment : null,
       events: events.items,
+      attachments:
+        latest && attachments.length > 0
+          ? {
+              projectId: access.project.id,
+              errorId: error.id,
+              eventId: error.lastEventId,
+              attachments,
+              note: 'Latest event',
+            }
+          : undefined,
       canTriage: access.accessLevel >= AccessLevel.Developer,
       now: this.clock.now(),
       notice,
