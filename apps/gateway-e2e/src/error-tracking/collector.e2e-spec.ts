@@ -312,7 +312,7 @@ describe('Sentry collector (e2e)', () => {
   });
 
   describe('envelopes', () => {
-    it('stores the event of a multi-item envelope whatever its position, binary attachments aside', async () => {
+    it('stores the event of a multi-item envelope whatever its position, and its binary attachment sent before it', async () => {
       const eventId = nextId();
       const binary = Buffer.from([0, 10, 255, 10, 13, 0x7b]);
       const event = JSON.stringify({ message: 'multi' });
@@ -354,14 +354,15 @@ describe('Sentry collector (e2e)', () => {
             category: 'error',
             quantity: '3',
           },
-          {
-            source: 'server',
-            reason: 'unsupported_item',
-            category: 'attachment',
-            quantity: '1',
-          },
         ]),
       );
+      expect(discarded.map((d) => d.category)).not.toContain('attachment');
+      const attachments = await gw.query<{ filename: string; size: number }>(
+        `SELECT filename, size FROM error_tracking.event_attachments
+          WHERE project_id = $1 AND event_id = $2`,
+        [project.id, eventId],
+      );
+      expect(attachments).toEqual([{ filename: 'a.bin', size: binary.length }]);
     });
 
     it('skips a bad item and keeps the good ones (200)', async () => {
