@@ -1,7 +1,4 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 
 import { defined } from '@quitanda/testing';
 import type request from 'supertest';
@@ -14,23 +11,16 @@ import {
   startErrorTrackingGateway,
 } from './error-tracking-support';
 import type { ErrorTrackingGateway } from './error-tracking-support';
+import {
+  HTML_ATTACHMENT,
+  attachmentBytes,
+  reportWithAttachments,
+} from './attachment-sdk';
 import { pythonAttachmentEnvelope } from './python-attachment-envelope';
 import { signedInAgent } from './web-support';
 
-const run = promisify(execFile);
 const MIB = 1024 * 1024;
 const PASSWORD = 'correct horse battery';
-
-/** The bytes attachment-sdk-client.js attaches for a size and seed. */
-function bytesOf(size: number, seed: number): Buffer {
-  const data = Buffer.alloc(size);
-  let x = seed >>> 0;
-  for (let i = 0; i < size; i++) {
-    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
-    data[i] = x >>> 24;
-  }
-  return data;
-}
 
 function binary(req: request.Test): request.Test {
   return req.buffer(true).parse((res, done) => {
@@ -112,26 +102,7 @@ describe('event attachments (e2e)', () => {
         bytes: await metric('error_tracking_attachment_bytes_stored_total'),
       };
       project = await createTrackedProject(gw);
-      const { stdout } = await run(
-        process.execPath,
-        [join(__dirname, 'attachment-sdk-client.js')],
-        {
-          env: {
-            ...process.env,
-            SENTRY_DSN: project.dsn,
-            ATTACHMENT_BYTES: String(size),
-            SEED: String(seed),
-            NODE_OPTIONS: '',
-          },
-          timeout: 60_000,
-        },
-      );
-      const reported = JSON.parse(stdout) as {
-        flushed: boolean;
-        eventId: string;
-      };
-      expect(reported.flushed).toBe(true);
-      eventId = reported.eventId;
+      eventId = await reportWithAttachments(project.dsn, size, seed);
       errorId = await errorOf(project.id, eventId);
     }, 90_000);
 
@@ -149,7 +120,7 @@ describe('event attachments (e2e)', () => {
           event_id: eventId,
           filename: 'report.html',
           content_type: 'text/html',
-          size: 39,
+          size: HTML_ATTACHMENT.length,
           chunks: 1,
         }),
       ]);
@@ -158,7 +129,7 @@ describe('event attachments (e2e)', () => {
         before.count + 2,
       );
       expect(await metric('error_tracking_attachment_bytes_stored_total')).toBe(
-        before.bytes + size + 39,
+        before.bytes + size + HTML_ATTACHMENT.length,
       );
     });
 
@@ -176,9 +147,9 @@ describe('event attachments (e2e)', () => {
       const download = await binary(
         agent.get(`${base}/${defined(heap).id}`),
       ).expect(200);
-      expect(Buffer.compare(download.body as Buffer, bytesOf(size, seed))).toBe(
-        0,
-      );
+      expect(
+        Buffer.compare(download.body as Buffer, attachmentBytes(size, seed)),
+      ).toBe(0);
       expect(download.headers).toMatchObject({
         'content-type': 'application/octet-stream',
         'content-length': String(size),
@@ -190,9 +161,7 @@ describe('event attachments (e2e)', () => {
       const page2 = await binary(
         agent.get(`${base}/${defined(html).id}`),
       ).expect(200);
-      expect((page2.body as Buffer).toString()).toBe(
-        '<script>alert(document.cookie)</script>',
-      );
+      expect((page2.body as Buffer).toString()).toBe(HTML_ATTACHMENT);
       // Declared text/html: still served as bytes to save, in a sandbox.
       expect(page2.headers['content-type']).toBe('application/octet-stream');
       expect(page2.headers['content-disposition']).toBe(

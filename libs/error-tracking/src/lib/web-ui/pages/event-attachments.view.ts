@@ -41,21 +41,38 @@ export function eventAttachmentsView(view: EventAttachmentsView): SafeHtml {
     ${
       view.attachments.length === 0
         ? html`<p class="muted">No attachments.</p>`
-        : html`<ul class="attachments">
-            ${view.attachments.map(
-              (a) =>
-                html`<li>
-                  <a
-                    href="${attachmentPath(view.projectId, view.errorId, view.eventId, a.id)}"
-                    download="${a.filename}"
-                    >${a.filename}</a
-                  >
-                  <span class="muted small"
-                    >${sizeLabel(a.size)}${a.contentType ? html` · <code>${a.contentType}</code>` : null}</span
-                  >
-                </li>`,
-            )}
-          </ul>`
+        : html`<div class="table-wrap">
+            <table>
+              <caption class="visually-hidden">
+                Attachments, downloaded as files
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">File</th>
+                  <th scope="col" class="num">Size</th>
+                  <th scope="col" class="hide-sm">Type (as sent)</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${view.attachments.map(
+                  (a) =>
+                    html`<tr>
+                      <td>
+                        <a
+                          href="${attachmentPath(view.projectId, view.errorId, view.eventId, a.id)}"
+                          download="${a.filename}"
+                          >${a.filename}</a
+                        >
+                      </td>
+                      <td class="num nowrap">${sizeLabel(a.size)}</td>
+                      <td class="hide-sm">
+                        ${a.contentType ? html`<code>${a.contentType}</code>` : '—'}
+                      </td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`
     }
   </section>`;
 }
