@@ -16,6 +16,7 @@ import {
   attachmentBytes,
   reportWithAttachments,
 } from './attachment-sdk';
+import { mostBodyBytesHeld } from '../support/body-bytes-held';
 import { pythonAttachmentEnvelope } from './python-attachment-envelope';
 import { signedInAgent } from './web-support';
 
@@ -226,4 +227,28 @@ describe('event attachments (e2e)', () => {
       { reason: 'too_large', quantity: 1 },
     ]);
   });
+
+  it.each([
+    ['plain', true],
+    ['gzip', false],
+  ])(
+    'writes a 4 MiB attachment (%s) holding one 1 MiB piece of it at a time, never the attachment',
+    async (_name, plain) => {
+      const project = await createTrackedProject(gw);
+      const attachment = randomBytes(4 * MIB);
+      const sent = pythonAttachmentEnvelope(project.id, project.publicKey, {
+        attachment,
+        plain,
+      });
+      const { result: res, mostHeld } = await mostBodyBytesHeld(() =>
+        sendRaw(gw.url, { ...sent, chunked: true }),
+      );
+      expect(res.status).toBe(200);
+      const [stored] = await attachmentsOf(project.id);
+      expect(defined(stored)).toMatchObject({ size: 4 * MIB, chunks: 4 });
+      // The piece being written and the event (5 KB): 1,053,633 bytes.
+      expect(mostHeld).toBeGreaterThanOrEqual(MIB);
+      expect(mostHeld).toBeLessThan(MIB + 64 * 1024);
+    },
+  );
 });
