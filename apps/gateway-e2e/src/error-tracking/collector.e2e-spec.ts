@@ -708,6 +708,57 @@ describe('Sentry collector (e2e)', () => {
       }
     });
 
+    it('keeps an event sent with an attachment while the database is down (spooled, 200); the attachment, which the spool does not take, is counted as discarded once it drains', async () => {
+      const outage = await proxied();
+      const db = defined(proxy);
+      try {
+        const tracked = await createTrackedProject(outage);
+        const path = `/api/v4/error_tracking/collector/api/${tracked.id}/envelope/?sentry_key=${tracked.publicKey}`;
+        // The key is cached before the outage.
+        const before = await sendRaw(outage.url, {
+          path,
+          body: eventEnvelope('before'),
+        });
+        expect(before.status).toBe(200);
+
+        await db.down();
+        const spooled = nextId();
+        const attachment = Buffer.alloc(64 * 1024, 'a');
+        const during = await sendRaw(outage.url, {
+          path,
+          body: Buffer.concat([
+            eventEnvelope('during', spooled),
+            Buffer.from(
+              `\n{"type":"attachment","filename":"log.txt","length":${attachment.length}}\n`,
+            ),
+            attachment,
+          ]),
+        });
+        expect(during.status).toBe(200);
+        expect(during.json()).toEqual({ id: spooled });
+
+        await db.up();
+        await drainedInto(outage, tracked.id, spooled);
+        expect(await storedEvents(outage, tracked.id, spooled)).toBe(1);
+        const discarded = await outage.query(
+          `SELECT reason, quantity::int FROM error_tracking.discarded_events
+            WHERE project_id = $1 AND category = 'attachment'`,
+          [tracked.id],
+        );
+        expect(discarded).toEqual([
+          { reason: 'database_unavailable', quantity: 1 },
+        ]);
+        const [kept] = await outage.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM error_tracking.event_attachments
+            WHERE project_id = $1 AND event_id IS NOT NULL`,
+          [tracked.id],
+        );
+        expect(defined(kept).n).toBe(0);
+      } finally {
+        await outage.close();
+      }
+    });
+
     it('spools a browser event whose source map is not cached, stalled or down (200), and stores it with its frames resolved once the database is back', async () => {
       const outage = await proxied({ DB_TIMEOUT_MS: '1000' });
       const db = defined(proxy);
