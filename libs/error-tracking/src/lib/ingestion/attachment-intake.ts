@@ -66,6 +66,11 @@ export class AttachmentIntake {
     private readonly options: AttachmentIntakeOptions,
   ) {}
 
+  /** Attachments written whole so far. */
+  get stored(): number {
+    return this.complete.length;
+  }
+
   /** The framer's question: stream this item (within the envelope's bound)? */
   streams(type: string, length: number): boolean {
     if (type !== 'attachment') return false;

@@ -209,7 +209,9 @@ export class IngestionService {
           },
         },
       );
-      parsed = envelope.request;
+      parsed = intake
+        ? { ...envelope.request, attachments: intake.stored }
+        : envelope.request;
     }
     // An envelope header without a dsn, and no key elsewhere: 401.
     key ??= await this.authorize(resolvePublicKey(sources), request.projectId);
