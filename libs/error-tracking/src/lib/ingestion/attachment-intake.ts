@@ -90,11 +90,13 @@ export class AttachmentIntake {
     if (!writing.skip && item.payload.length > 0) {
       writing.pieces.push(item.payload);
       writing.buffered += item.payload.length;
-      if (writing.buffered >= ATTACHMENT_CHUNK_BYTES) await this.flush(writing);
+      while (!writing.skip && writing.buffered >= ATTACHMENT_CHUNK_BYTES)
+        await this.flush(writing, ATTACHMENT_CHUNK_BYTES);
     }
     if (item.streamed !== 'last') return;
     this.current = undefined;
-    if (!writing.skip && writing.buffered > 0) await this.flush(writing);
+    if (!writing.skip && writing.buffered > 0)
+      await this.flush(writing, writing.buffered);
     if (writing.skip) {
       this.discard(writing.skip);
       if (writing.id) this.incomplete.push(writing.id);
@@ -172,15 +174,17 @@ export class AttachmentIntake {
     }
   }
 
-  private async flush(writing: Writing): Promise<void> {
+  /** Writes the first `count` bytes buffered as the next stored piece. */
+  private async flush(writing: Writing, count: number): Promise<void> {
     const data = Buffer.concat(writing.pieces, writing.buffered);
-    writing.pieces = [];
-    writing.buffered = 0;
+    const rest = data.subarray(count);
+    writing.pieces = rest.length > 0 ? [rest] : [];
+    writing.buffered = rest.length;
     try {
       await this.repository.writeChunk(
         writing.id as string,
         writing.seq++,
-        data,
+        data.subarray(0, count),
       );
     } catch (error) {
       this.outage(error, writing);
