@@ -107,7 +107,7 @@ describe('event attachments (e2e)', () => {
       errorId = await errorOf(project.id, eventId);
     }, 90_000);
 
-    it('stores both attachments with the event, in 1 MiB pieces, and counts them in /metrics', async () => {
+    it('stores both attachments with the event, in 256 KiB pieces, and counts them in /metrics', async () => {
       const stored = await attachmentsOf(project.id);
       expect(stored).toEqual([
         expect.objectContaining({
@@ -115,7 +115,7 @@ describe('event attachments (e2e)', () => {
           filename: 'heap dump.bin',
           content_type: 'application/octet-stream',
           size,
-          chunks: 3,
+          chunks: 10,
         }),
         expect.objectContaining({
           event_id: eventId,
@@ -219,8 +219,8 @@ describe('event attachments (e2e)', () => {
         a.chunks,
       ]),
     ).toEqual([
-      [first, 3 * MIB, 3],
-      [second, 3 * MIB, 3],
+      [first, 3 * MIB, 12],
+      [second, 3 * MIB, 12],
     ]);
     expect(await discardsOf(project.id)).toEqual([
       { reason: 'storage_full', quantity: 1 },
@@ -232,7 +232,7 @@ describe('event attachments (e2e)', () => {
     ['plain', true],
     ['gzip', false],
   ])(
-    'writes a 4 MiB attachment (%s) holding one 1 MiB piece of it at a time, never the attachment',
+    'writes a 4 MiB attachment (%s) holding one 256 KiB piece of it at a time, never the attachment',
     async (_name, plain) => {
       const project = await createTrackedProject(gw);
       const attachment = randomBytes(4 * MIB);
@@ -245,10 +245,10 @@ describe('event attachments (e2e)', () => {
       );
       expect(res.status).toBe(200);
       const [stored] = await attachmentsOf(project.id);
-      expect(defined(stored)).toMatchObject({ size: 4 * MIB, chunks: 4 });
-      // The piece being written and the event (5 KB): 1,053,633 bytes.
-      expect(mostHeld).toBeGreaterThanOrEqual(MIB);
-      expect(mostHeld).toBeLessThan(MIB + 64 * 1024);
+      expect(defined(stored)).toMatchObject({ size: 4 * MIB, chunks: 16 });
+      // The piece being written and the event: 267,201 bytes.
+      expect(mostHeld).toBeGreaterThanOrEqual(256 * 1024);
+      expect(mostHeld).toBeLessThan(256 * 1024 + 64 * 1024);
     },
   );
 });

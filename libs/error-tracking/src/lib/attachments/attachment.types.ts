@@ -12,4 +12,4 @@ export interface StoredAttachment {
  * Bytes per stored piece of an attachment: what ingestion holds of one
  * while it writes, and what a download reads at a time.
  */
-export const ATTACHMENT_CHUNK_BYTES = 1024 * 1024;
+export const ATTACHMENT_CHUNK_BYTES = 256 * 1024;

@@ -1,3 +1,4 @@
+import { ATTACHMENT_CHUNK_BYTES as PIECE } from '../attachments/attachment.types';
 import type { AttachmentsRepository } from '../attachments/attachments.repository';
 import { AttachmentIntake } from './attachment-intake';
 import type { EnvelopeItem } from './envelope';
@@ -84,21 +85,22 @@ async function send(
 }
 
 describe('AttachmentIntake', () => {
-  it('writes an attachment in 1 MiB pieces, in order, holding one piece, and links it to the event', async () => {
+  it('writes an attachment in pieces of ATTACHMENT_CHUNK_BYTES, in order, holding one piece, and links it to the event', async () => {
     const fake = new FakeAttachments();
     const { intake, held } = intakeOver(fake);
-    await send(intake, 'heap.bin', 2.5 * MIB);
+    const size = 2.5 * PIECE;
+    await send(intake, 'heap.bin', size, 77_000);
     await send(intake, 'small.txt', 10);
     expect(fake.pieces).toEqual([
-      ['1', 0, MIB],
-      ['1', 1, MIB],
-      ['1', 2, 0.5 * MIB],
+      ['1', 0, PIECE],
+      ['1', 1, PIECE],
+      ['1', 2, 0.5 * PIECE],
       ['2', 0, 10],
     ]);
-    expect(held).toEqual([MIB]);
+    expect(held).toEqual([PIECE]);
     await expect(intake.link('e'.repeat(32))).resolves.toEqual({
       count: 2,
-      bytes: 2.5 * MIB + 10,
+      bytes: size + 10,
       lost: 0,
     });
     expect([...fake.rows.values()].map((r) => r.eventId)).toEqual([
