@@ -193,6 +193,43 @@ describe('event attachments (e2e)', () => {
     });
   });
 
+  it('offers a hostile or non-ASCII filename as a quoted download name, never as headers of its own', async () => {
+    const project = await createTrackedProject(gw);
+    const eventId = randomBytes(16).toString('hex');
+    const names = ['a"\r\nX-Evil: 1\r\n.html', 'résumé 日本.pdf'];
+    const body = Buffer.concat([
+      Buffer.from(
+        `${JSON.stringify({ event_id: eventId })}\n{"type":"event"}\n${JSON.stringify({ message: 'named' })}\n`,
+      ),
+      ...names.map((filename) =>
+        Buffer.from(
+          `${JSON.stringify({ type: 'attachment', filename, length: 2 })}\nok\n`,
+        ),
+      ),
+    ]);
+    const res = await sendRaw(gw.url, {
+      path: `/api/v4/error_tracking/collector/api/${project.id}/envelope/?sentry_key=${project.publicKey}`,
+      body,
+    });
+    expect(res.status).toBe(200);
+    const stored = await attachmentsOf(project.id);
+    expect(stored.map((a) => a.filename)).toEqual(names);
+    const member = await createMember(gw, project.id, 20);
+    const agent = await signedInAgent(gw, member.username, PASSWORD);
+    const errorId = await errorOf(project.id, eventId);
+    const base = `/projects/${project.id}/error_tracking/${errorId}/events/${eventId}/attachments`;
+    const [hostile, accented] = await Promise.all(
+      stored.map((a) => binary(agent.get(`${base}/${a.id}`)).expect(200)),
+    );
+    expect(defined(hostile).headers['x-evil']).toBeUndefined();
+    expect(defined(hostile).headers['content-disposition']).toBe(
+      `attachment; filename="a\\"??X-Evil: 1??.html"; filename*=UTF-8''a%22%0D%0AX-Evil%3A%201%0D%0A.html`,
+    );
+    expect(defined(accented).headers['content-disposition']).toBe(
+      `attachment; filename="résumé ??.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%E6%97%A5%E6%9C%AC.pdf`,
+    );
+  });
+
   it('skips an attachment past the per-event bound, then past the project bound, keeping every event', async () => {
     const project = await createTrackedProject(gw);
     const send = async (bytes: number) => {
