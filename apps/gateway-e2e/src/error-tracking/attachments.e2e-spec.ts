@@ -228,6 +228,14 @@ describe('event attachments (e2e)', () => {
     expect(defined(accented).headers['content-disposition']).toBe(
       `attachment; filename="résumé ??.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%E6%97%A5%E6%9C%AC.pdf`,
     );
+    // A piece gone (a fault): the download is cut short, never completed.
+    await gw.query(
+      'DELETE FROM error_tracking.event_attachment_chunks WHERE attachment_id = $1',
+      [defined(stored[1]).id],
+    );
+    await expect(
+      binary(agent.get(`${base}/${defined(stored[1]).id}`)),
+    ).rejects.toThrow();
   });
 
   it('skips an attachment past the per-event bound, then past the project bound, keeping every event', async () => {

@@ -1,7 +1,7 @@
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 
-import { Get, Param, Res } from '@nestjs/common';
+import { Get, Logger, Param, Res } from '@nestjs/common';
 import type { Response } from 'express';
 
 import { AttachmentsService } from '../../attachments/attachments.service';
@@ -24,6 +24,8 @@ export const ATTACHMENT_CSP = "default-src 'none'; sandbox";
  */
 @WebController('projects/:id/error_tracking')
 export class WebAttachmentsController {
+  private readonly logger = new Logger('WebAttachments');
+
   constructor(private readonly attachments: AttachmentsService) {}
 
   @Get(':error_id/events/:event_id/attachments/:attachment_id')
@@ -48,6 +50,15 @@ export class WebAttachmentsController {
     res.setHeader('Content-Security-Policy', ATTACHMENT_CSP);
     res.setHeader('Cache-Control', 'private, no-store');
     // Read a stored piece at a time, as the client takes them.
-    await pipeline(Readable.from(this.attachments.read(attachment)), res);
+    try {
+      await pipeline(Readable.from(this.attachments.read(attachment)), res);
+    } catch (error) {
+      // The pipeline has ended the response: a connection cut short of its
+      // Content-Length tells the client the download failed.
+      if ((error as { code?: unknown }).code !== 'ERR_STREAM_PREMATURE_CLOSE')
+        this.logger.warn(
+          `attachment ${attachment.id}: ${(error as Error).message}`,
+        );
+    }
   }
 }
