@@ -238,6 +238,22 @@ describe('event attachments (e2e)', () => {
     ).rejects.toThrow();
   });
 
+  it('keeps no attachment of an envelope without an event, counting it as discarded', async () => {
+    const project = await createTrackedProject(gw);
+    const res = await sendRaw(gw.url, {
+      path: `/api/v4/error_tracking/collector/api/${project.id}/envelope/?sentry_key=${project.publicKey}`,
+      body: Buffer.from(
+        `${JSON.stringify({ event_id: 'a'.repeat(32) })}\n${JSON.stringify({ type: 'attachment', filename: 'late.txt', length: 4 })}\nlate\n`,
+      ),
+    });
+    expect(res.status).toBe(200);
+    expect(res.json()).toEqual({});
+    expect(await attachmentsOf(project.id)).toEqual([]);
+    expect(await discardsOf(project.id)).toEqual([
+      { reason: 'no_event', quantity: 1 },
+    ]);
+  });
+
   it('skips an attachment past the per-event bound, then past the project bound, keeping every event', async () => {
     const project = await createTrackedProject(gw);
     const send = async (bytes: number) => {

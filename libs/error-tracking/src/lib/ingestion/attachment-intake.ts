@@ -26,7 +26,8 @@ export interface LinkedAttachments {
 }
 
 /** Why an attachment was not kept (the discard's reason). */
-type SkipReason = 'too_large' | 'storage_full' | 'database_unavailable';
+type SkipReason =
+  'too_large' | 'storage_full' | 'database_unavailable' | 'no_event';
 
 interface Writing {
   /** Undefined while skipped (`skip` says why). */
@@ -36,6 +37,10 @@ interface Writing {
   seq: number;
   pieces: Buffer[];
   buffered: number;
+}
+
+function discardOf(reason: SkipReason): Discard {
+  return { source: 'server', reason, category: 'attachment', quantity: 1 };
 }
 
 function textOf(value: unknown, fallback: string | null): string | null {
@@ -127,6 +132,12 @@ export class AttachmentIntake {
     };
   }
 
+  /** The envelope has no event: its attachments go, counted as discarded. */
+  async dropWithoutEvent(): Promise<Discard[]> {
+    const dropped = await this.abandon();
+    return Array.from({ length: dropped }, () => discardOf('no_event'));
+  }
+
   /**
    * The request stored nothing: its attachments go (again harmlessly).
    * Returns how many had been written whole.
@@ -202,12 +213,7 @@ export class AttachmentIntake {
   }
 
   private discard(reason: SkipReason): void {
-    this.discards.push({
-      source: 'server',
-      reason,
-      category: 'attachment',
-      quantity: 1,
-    });
+    this.discards.push(discardOf(reason));
   }
 
   /** Rows this request will not link; an outage leaves them to retention. */

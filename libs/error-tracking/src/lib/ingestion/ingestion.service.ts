@@ -209,9 +209,13 @@ export class IngestionService {
           },
         },
       );
-      parsed = intake
-        ? { ...envelope.request, attachments: intake.stored }
-        : envelope.request;
+      parsed = envelope.request;
+      if (intake && parsed.events.length === 0) {
+        // Attachments belong to an event: without one they go, counted.
+        const dropped = await intake.dropWithoutEvent();
+        parsed = { ...parsed, discards: [...parsed.discards, ...dropped] };
+      }
+      if (intake) parsed = { ...parsed, attachments: intake.stored };
     }
     // An envelope header without a dsn, and no key elsewhere: 401.
     key ??= await this.authorize(resolvePublicKey(sources), request.projectId);
@@ -276,7 +280,7 @@ export class IngestionService {
 
   /**
    * Attachments become the (first) event's once it is stored or spooled;
-   * those of a refused request, or of an envelope without an event, go.
+   * those of a refused request go.
    */
   private async settleAttachments(
     intake: AttachmentIntake,
@@ -285,12 +289,7 @@ export class IngestionService {
   ): Promise<void> {
     const kept = verdict === 'ok' || verdict === 'spooled';
     if (!kept || !eventId) {
-      const dropped = await intake.abandon();
-      if (kept && dropped > 0)
-        this.metrics.discardedItems.inc(
-          { reason: 'no_event', category: 'attachment' },
-          dropped,
-        );
+      await intake.abandon();
       return;
     }
     const linked = await intake.link(eventId);
