@@ -7,6 +7,8 @@ import { RootBootstrapService } from '../accounts/root-bootstrap.service';
 import { TokenAuthGuard } from '../accounts/token-auth.guard';
 import { AlertSignal } from '../alerting/alert-signal';
 import { ArtifactsRepository } from '../artifacts/artifacts.repository';
+import { AttachmentsRepository } from '../attachments/attachments.repository';
+import { AttachmentsService } from '../attachments/attachments.service';
 import { SourceMapResolver } from '../artifacts/source-map-resolver';
 import { ErrorsRepository } from '../errors/errors.repository';
 import { ErrorEventsService } from '../errors/error-events.service';
@@ -59,6 +61,8 @@ import { SettingsService } from '../settings/settings.service';
     IssuesService,
     AlertSignal,
     ArtifactsRepository,
+    AttachmentsRepository,
+    AttachmentsService,
     SourceMapResolver,
   ],
   exports: [
@@ -76,6 +80,8 @@ import { SettingsService } from '../settings/settings.service';
     IssuesService,
     AlertSignal,
     ArtifactsRepository,
+    AttachmentsRepository,
+    AttachmentsService,
     SourceMapResolver,
   ],
 })

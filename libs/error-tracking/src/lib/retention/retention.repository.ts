@@ -34,6 +34,12 @@ export interface RetentionResult {
 
 /** Chunks never assembled into a bundle are kept this long. */
 const CHUNK_LIFETIME = '1 day';
+/**
+ * Attachments never linked to their event (a request refused or cut off
+ * while they were written, its clean-up missed) are kept this long: far
+ * past any request's deadline.
+ */
+const UNLINKED_ATTACHMENT_LIFETIME = '1 hour';
 
 /**
  * Retention as many small transactions, none of which locks a table that an
@@ -100,6 +106,7 @@ export class RetentionRepository extends ErrorTrackingRepository {
       ],
     ] as const)
       await this.deleteInBatches(table, condition, value);
+    await this.deleteStrayAttachments(now, cutoff);
     const deletedArtifactBundles = await this.expireArtifacts(now, cutoff);
     const droppedPartitions = await this.dropEmptyPartitions(cutoff);
     return {
@@ -207,6 +214,15 @@ export class RetentionRepository extends ErrorTrackingRepository {
            ids AS (
              DELETE FROM error_tracking.event_ids i USING gone g
               WHERE i.project_id = g.project_id AND i.event_id = g.event_id
+           ),
+           attachments AS (
+             DELETE FROM error_tracking.event_attachments a USING gone g
+              WHERE a.project_id = g.project_id AND a.event_id = g.event_id
+             RETURNING a.id
+           ),
+           attachment_chunks AS (
+             DELETE FROM error_tracking.event_attachment_chunks c
+              USING attachments a WHERE c.attachment_id = a.id
            )
            SELECT error_id::text, timestamp, event_id::text FROM gone
             ORDER BY error_id, timestamp, event_id`,
@@ -328,6 +344,38 @@ export class RetentionRepository extends ErrorTrackingRepository {
       });
       total += deleted;
       if (deleted < RETENTION_BATCH) return total;
+    }
+  }
+
+  /**
+   * Attachments that no event holds: never linked (left by a request that
+   * failed), or linked to an event that was never stored (an SDK's retry
+   * of a duplicate, a spooled request refused when drained) and as old as
+   * the cutoff. Those of expired events go with them (`deleteExpiredEvents`).
+   */
+  private async deleteStrayAttachments(now: Date, cutoff: Date): Promise<void> {
+    for (;;) {
+      const [row] = await this.sql.rows<{ n: number }>(
+        `WITH gone AS (
+           DELETE FROM error_tracking.event_attachments
+            WHERE id = ANY(ARRAY(
+              SELECT a.id FROM error_tracking.event_attachments a
+               WHERE (a.event_id IS NULL
+                      AND a.received_at < $1::timestamptz - $2::interval)
+                  OR (a.received_at < $3 AND NOT EXISTS (
+                        SELECT 1 FROM error_tracking.event_ids i
+                         WHERE i.project_id = a.project_id
+                           AND i.event_id = a.event_id))
+               LIMIT $4 FOR UPDATE SKIP LOCKED))
+           RETURNING id
+         ), chunks AS (
+           DELETE FROM error_tracking.event_attachment_chunks c
+            USING gone WHERE c.attachment_id = gone.id
+         )
+         SELECT count(*)::int AS n FROM gone`,
+        [now, UNLINKED_ATTACHMENT_LIFETIME, cutoff, RETENTION_BATCH],
+      );
+      if ((row?.n ?? 0) < RETENTION_BATCH) return;
     }
   }
 

@@ -4,6 +4,7 @@ import type { MiddlewareConsumer, NestModule } from '@nestjs/common';
 import { AlertsModule } from '../alerts/alerts.module';
 import { WebAlertsController } from './pages/web-alerts.controller';
 import { ErrorTrackingCoreModule } from '../core/error-tracking-core.module';
+import { WebAttachmentsController } from './pages/web-attachments.controller';
 import { WebErrorsController } from './pages/web-errors.controller';
 import { WebEventsController } from './pages/web-events.controller';
 import { WebIssuesController } from './pages/web-issues.controller';
@@ -28,6 +29,7 @@ const PAGE_CONTROLLERS = [
   WebAlertsController,
   WebErrorsController,
   WebEventsController,
+  WebAttachmentsController,
   WebIssuesController,
 ];
 

@@ -11,6 +11,8 @@ import { ErrorFacetEntity } from './error-facet.entity';
 import { ErrorHourlyCountEntity } from './error-hourly-count.entity';
 import { ErrorUserEntity } from './error-user.entity';
 import { ErrorEntity } from './error.entity';
+import { EventAttachmentChunkEntity } from './event-attachment-chunk.entity';
+import { EventAttachmentEntity } from './event-attachment.entity';
 import { EventIdEntity } from './event-id.entity';
 import { EventEntity } from './event.entity';
 import { IssueEntity } from './issue.entity';
@@ -42,6 +44,8 @@ export const ERROR_TRACKING_ENTITIES = [
   ErrorFacetEntity,
   EventIdEntity,
   EventEntity,
+  EventAttachmentEntity,
+  EventAttachmentChunkEntity,
   IssueEntity,
   ReleaseSessionEntity,
   ReleaseSessionBucketEntity,

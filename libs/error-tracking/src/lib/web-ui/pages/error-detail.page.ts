@@ -16,6 +16,8 @@ import type { ErrorEventAt } from '../../errors/error-events.service';
 import { eventListHref, eventNavigationView } from './event-navigation.view';
 import { eventRows } from './event-list.page';
 import { eventView } from './event.view';
+import { eventAttachmentsView } from './event-attachments.view';
+import type { EventAttachmentsView } from './event-attachments.view';
 
 export interface ErrorDetailView {
   readonly project: ProjectRecord;
@@ -27,6 +29,8 @@ export interface ErrorDetailView {
   readonly latest: ErrorEventAt | undefined;
   readonly environment: string | null;
   readonly events: EventSummary[];
+  /** The latest event's attachments, when it has some. */
+  readonly attachments?: EventAttachmentsView;
   readonly canTriage: boolean;
   readonly now: Date;
   readonly notice?: unknown;
@@ -162,7 +166,13 @@ function latestEvent(view: ErrorDetailView): SafeHtml {
       >
     </div>
     ${eventNavigationView(project.id, error.id, latest.eventId, latest.neighbours)}
-    ${eventView({ payload: latest.event.payload, timestamp: latest.event.timestamp })}
+    ${eventView({
+      payload: latest.event.payload,
+      timestamp: latest.event.timestamp,
+      attachments: view.attachments
+        ? eventAttachmentsView(view.attachments)
+        : undefined,
+    })}
   </section>`;
 }
 

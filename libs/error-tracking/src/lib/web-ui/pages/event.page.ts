@@ -6,7 +6,9 @@ import { timeTag } from '../toolkit/relative-time';
 import type { WebContext } from '../toolkit/web-context';
 import { errorTrackingPage } from './error-tracking.page';
 import { eventNavigationView } from './event-navigation.view';
+import { eventAttachmentsView } from './event-attachments.view';
 import { eventView } from './event.view';
+import type { StoredAttachment } from '../../attachments/attachment.types';
 
 export interface EventPageView {
   readonly project: ProjectRecord;
@@ -17,6 +19,7 @@ export interface EventPageView {
   readonly timestamp: Date;
   readonly receivedAt: Date;
   readonly neighbours: EventNeighbours;
+  readonly attachments: readonly StoredAttachment[];
   readonly now: Date;
 }
 
@@ -57,6 +60,18 @@ export function eventPage(ctx: WebContext, view: EventPageView): string {
         </div>
       </div>
       ${eventNavigationView(project.id, error.id, view.eventId, view.neighbours)}
-      ${eventView({ payload: view.payload, timestamp: view.timestamp })}`,
+      ${eventView({
+        payload: view.payload,
+        timestamp: view.timestamp,
+        attachments:
+          view.attachments.length > 0
+            ? eventAttachmentsView({
+                projectId: project.id,
+                errorId: error.id,
+                eventId: view.eventId,
+                attachments: view.attachments,
+              })
+            : undefined,
+      })}`,
   );
 }

@@ -23,6 +23,7 @@ import type { ErrorEventAt } from '../../errors/error-events.service';
 import { ErrorsService } from '../../errors/errors.service';
 import { dsnOf } from '../../http/base-url';
 import { SettingsService } from '../../settings/settings.service';
+import { AttachmentsService } from '../../attachments/attachments.service';
 
 const PER_PAGE = 20;
 
@@ -50,6 +51,7 @@ export class WebErrorsController {
     private readonly errors: ErrorsService,
     private readonly errorEvents: ErrorEventsService,
     private readonly settings: SettingsService,
+    private readonly attachments: AttachmentsService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -126,6 +128,9 @@ export class WebErrorsController {
       this.errorEvents.latestOf(access, error),
       this.errors.events(access, error.id, 10),
     ]);
+    const attachments = latest
+      ? await this.attachments.list(access, latest.eventId)
+      : [];
     return errorDetailPage(ctx, {
       project: access.project,
       accessLevel: access.accessLevel,
@@ -134,6 +139,15 @@ export class WebErrorsController {
       latest,
       environment: environmentOf(latest),
       events: events.items,
+      attachments:
+        latest && attachments.length > 0
+          ? {
+              projectId: access.project.id,
+              errorId: error.id,
+              eventId: latest.eventId,
+              attachments,
+            }
+          : undefined,
       canTriage: access.accessLevel >= AccessLevel.Developer,
       now: this.clock.now(),
       notice,

@@ -2,6 +2,7 @@ import { Get, Inject, Param, Query } from '@nestjs/common';
 import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
+import { AttachmentsService } from '../../attachments/attachments.service';
 import { AccessLevel } from '../../common/error-tracking.constants';
 import { ErrorEventsService } from '../../errors/error-events.service';
 import { ErrorsService } from '../../errors/errors.service';
@@ -23,6 +24,7 @@ export class WebEventsController {
   constructor(
     private readonly errors: ErrorsService,
     private readonly errorEvents: ErrorEventsService,
+    private readonly attachments: AttachmentsService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -67,6 +69,7 @@ export class WebEventsController {
       parseBigId(errorId, 'Error'),
       eventId,
     );
+    const attachments = await this.attachments.list(access, at.eventId);
     return eventPage(ctx, {
       project: access.project,
       accessLevel: access.accessLevel,
@@ -76,6 +79,7 @@ export class WebEventsController {
       timestamp: at.event.timestamp,
       receivedAt: at.event.receivedAt,
       neighbours: at.neighbours,
+      attachments,
       now: this.clock.now(),
     });
   }
