@@ -8,6 +8,8 @@ import { TokenAuthGuard } from '../accounts/token-auth.guard';
 import { AlertSignal } from '../alerting/alert-signal';
 import { ArtifactsRepository } from '../artifacts/artifacts.repository';
 import { SourceMapResolver } from '../artifacts/source-map-resolver';
+import { ErrorMergeRepository } from '../errors/error-merge.repository';
+import { ErrorMergeService } from '../errors/error-merge.service';
 import { ErrorsRepository } from '../errors/errors.repository';
 import { ErrorsService } from '../errors/errors.service';
 import { ClientKeyCache } from '../settings/client-key-cache';
@@ -52,6 +54,8 @@ import { SettingsService } from '../settings/settings.service';
     SettingsService,
     ErrorsRepository,
     ErrorsService,
+    ErrorMergeRepository,
+    ErrorMergeService,
     IssuesRepository,
     IssueFollowsError,
     IssuesService,
@@ -70,6 +74,7 @@ import { SettingsService } from '../settings/settings.service';
     SettingsService,
     ErrorsRepository,
     ErrorsService,
+    ErrorMergeService,
     IssuesService,
     AlertSignal,
     ArtifactsRepository,

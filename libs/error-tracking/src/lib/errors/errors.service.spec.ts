@@ -365,6 +365,7 @@ describe('ErrorsService', () => {
         'resolved',
         NOW,
         tx,
+        {},
       );
       expect(follows.closeOnResolve).toHaveBeenCalledWith(resolved, NOW, tx);
     });

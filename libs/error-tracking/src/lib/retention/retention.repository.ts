@@ -7,6 +7,7 @@ import {
   partitionName,
 } from '../persistence/event-partitions';
 import { ErrorTrackingRepository } from '../persistence/error-tracking-repository';
+import { retryOnConflict } from '../persistence/retry-on-conflict';
 import { THROTTLE_RESET_MS } from '../sessions/sign-in-throttle';
 
 export const RETENTION_JOB = 'retention';
@@ -18,7 +19,6 @@ const FUTURE_SLACK_MS = 60_000;
  * milliseconds, so an ingestion flush that meets one waits no longer.
  */
 export const RETENTION_BATCH = 1_000;
-const RETRYABLE = new Set(['40P01', '40001']);
 const BY_KEY = { enable_hashjoin: 'off', enable_mergejoin: 'off' };
 const MAX_ATTEMPTS = 4;
 
@@ -130,20 +130,10 @@ export class RetentionRepository extends ErrorTrackingRepository {
    * by key only: a batch's thousand rows are found through the primary
    * keys, where a hash join would read every partition of the events.
    */
-  private async batch<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.sql.transaction(work, BY_KEY);
-      } catch (error) {
-        const code = (error as { code?: unknown }).code;
-        if (
-          attempt >= MAX_ATTEMPTS ||
-          typeof code !== 'string' ||
-          !RETRYABLE.has(code)
-        )
-          throw error;
-      }
-    }
+  private batch<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    return retryOnConflict(MAX_ATTEMPTS, () =>
+      this.sql.transaction(work, BY_KEY),
+    );
   }
 
   /**
