@@ -41,14 +41,14 @@ export class ErrorMergeService {
   ): Promise<ErrorRecord> {
     const others = [...new Set(mergedIds)];
     if (others.length === 0)
-      throw ErrorTrackingError.badRequest('error_ids is missing');
+      throw ErrorTrackingError.invalidParameter('error_ids is missing');
     if (others.length > MAX_MERGED_ERRORS)
-      throw ErrorTrackingError.badRequest(
-        `error_ids: at most ${MAX_MERGED_ERRORS} errors per merge`,
+      throw ErrorTrackingError.invalidParameter(
+        `error_ids has more than ${MAX_MERGED_ERRORS} errors`,
       );
     if (others.includes(keptId))
-      throw ErrorTrackingError.badRequest(
-        'error_ids: the kept error cannot be merged into itself',
+      throw ErrorTrackingError.invalidParameter(
+        'error_ids includes the error they would merge into',
       );
     return retryOnConflict(MAX_ATTEMPTS, () =>
       this.mergeOnce(access.project.id, keptId, others),

@@ -44,6 +44,9 @@ export interface IgnoreUntil {
   readonly users?: number;
 }
 
+/** Errors one bulk change takes at most (Sentry's `BULK_MUTATION_LIMIT`). */
+export const MAX_BULK_ERRORS = 1000;
+
 /** Bounds of an ignore condition (Sentry's own are wider; a year is enough). */
 export const MAX_IGNORE_MINUTES = 525_600;
 export const MAX_IGNORE_COUNT = 1_000_000_000;

@@ -313,14 +313,14 @@ export class ErrorsService {
    * (Sentry's bulk update), or all of them, refused when they are more than
    * `limit` (`refuseBeyond`: a search that took more than the caller saw
    * changes nothing). Each one resolved closes its linked issue. Returns the
-   * errors changed.
+   * errors changed and the issues closed.
    */
   async updateStatusOfMany(
     access: ProjectAccess,
     target: BulkTarget,
     status: ErrorStatus,
     ignoreUntil: IgnoreUntil = {},
-  ): Promise<ErrorRecord[]> {
+  ): Promise<{ errors: ErrorRecord[]; closedIssueIids: number[] }> {
     const now = this.clock.now();
     return this.db.transaction(async (tx) => {
       const ids =
@@ -339,7 +339,7 @@ export class ErrorsService {
         throw ErrorTrackingError.badRequest(
           `more than ${target.limit} errors match: narrow the search`,
         );
-      if (ids.length === 0) return [];
+      if (ids.length === 0) return { errors: [], closedIssueIids: [] };
       const changed = await this.errors.setStatusOfMany(
         access.project.id,
         ids,
@@ -348,9 +348,16 @@ export class ErrorsService {
         tx,
         ignoreUntil,
       );
-      for (const error of changed)
-        await this.issueFollowsError.closeOnResolve(error, now, tx);
-      return changed;
+      const closedIssueIids: number[] = [];
+      for (const error of changed) {
+        const closed = await this.issueFollowsError.closeOnResolve(
+          error,
+          now,
+          tx,
+        );
+        if (closed !== null) closedIssueIids.push(closed);
+      }
+      return { errors: changed, closedIssueIids };
     });
   }
 
