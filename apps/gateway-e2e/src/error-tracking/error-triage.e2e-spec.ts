@@ -3,6 +3,7 @@ import {
   createTrackedProject,
   createUser,
   startErrorTrackingGateway,
+  statusesByTitle,
   storeEvent,
 } from './error-tracking-support';
 import type { ErrorTrackingGateway, TestUser } from './error-tracking-support';
@@ -59,13 +60,7 @@ describe('error triage: bulk status, ignore until, merge (e2e)', () => {
     expect(res.status).toBe(200);
   }
 
-  async function statuses(projectId: number): Promise<Record<string, string>> {
-    const rows = await gw.query<{ title: string; status: string }>(
-      'SELECT title, status FROM error_tracking.errors WHERE project_id = $1',
-      [projectId],
-    );
-    return Object.fromEntries(rows.map((r) => [r.title, r.status]));
-  }
+  const statuses = (projectId: number) => statusesByTitle(gw, projectId);
 
   it('resolves a selection, closing linked issues, and leaves the rest', async () => {
     const project = await projectWith('cart lost', 'price wrong', 'slow page');

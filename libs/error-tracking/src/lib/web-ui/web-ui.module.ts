@@ -4,6 +4,7 @@ import type { MiddlewareConsumer, NestModule } from '@nestjs/common';
 import { AlertsModule } from '../alerts/alerts.module';
 import { WebAlertsController } from './pages/web-alerts.controller';
 import { ErrorTrackingCoreModule } from '../core/error-tracking-core.module';
+import { WebErrorTriageController } from './pages/web-error-triage.controller';
 import { WebErrorsController } from './pages/web-errors.controller';
 import { WebIssuesController } from './pages/web-issues.controller';
 import { WebProjectsController } from './pages/web-projects.controller';
@@ -26,6 +27,7 @@ const PAGE_CONTROLLERS = [
   WebSettingsController,
   WebAlertsController,
   WebErrorsController,
+  WebErrorTriageController,
   WebIssuesController,
 ];
 
