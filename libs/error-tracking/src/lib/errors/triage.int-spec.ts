@@ -16,6 +16,8 @@ import { AccessLevel } from '../common/error-tracking.constants';
 import { ErrorTrackingError } from '../common/error-tracking.errors';
 import { IngestionQueue } from '../ingestion/ingestion-queue';
 import { IngestionModule } from '../ingestion/ingestion.module';
+import { RetentionModule } from '../retention/retention.module';
+import { RetentionService } from '../retention/retention.service';
 import type { ProjectAccess } from '../projects/project.types';
 import type { JsonObject } from '../sentry-event/event-json';
 import { ErrorMergeService, MAX_MERGED_ERRORS } from './error-merge.service';
@@ -37,7 +39,7 @@ describe('triage: ignore until a condition, merge (against the database)', () =>
     database = await openTestDatabase();
     module = await errorTrackingTestModule(
       database.url,
-      { imports: [IngestionModule] },
+      { imports: [IngestionModule, RetentionModule] },
       {},
       clock,
     );
@@ -269,6 +271,28 @@ describe('triage: ignore until a condition, merge (against the database)', () =>
       status: 'unresolved',
     });
     expect(await statusAndCount(a.id)).toBeUndefined();
+  });
+
+  it('forgets the merged fingerprints when retention removes the kept error', async () => {
+    const { key, access } = await project();
+    await send(key, event('old kept'), event('old merged'));
+    const kept = await errorOf(key.projectId, 'old kept');
+    const merged = await errorOf(key.projectId, 'old merged');
+    await merges.merge(access, kept.id, [merged.id]);
+    const routes = () =>
+      sql.rows(
+        'SELECT 1 FROM error_tracking.error_merges WHERE project_id = $1',
+        [key.projectId],
+      );
+    expect(await routes()).toHaveLength(1);
+    clock.advance(91 * 86_400_000);
+    try {
+      await module.get(RetentionService).run(true);
+    } finally {
+      clock.advance(-91 * 86_400_000);
+    }
+    expect(await statusAndCount(kept.id)).toBeUndefined();
+    expect(await routes()).toEqual([]);
   });
 
   it('refuses a merge with an unknown or foreign error, or too many, and changes nothing', async () => {

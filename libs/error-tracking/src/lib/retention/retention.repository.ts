@@ -280,7 +280,7 @@ export class RetentionRepository extends ErrorTrackingRepository {
   /**
    * Errors left without events (or last seen before the cutoff with no
    * event left: a late event keeps its error while it is kept), batch by
-   * batch.
+   * batch, with the fingerprints merged into them.
    */
   private async deleteEmptyErrors(cutoff: Date): Promise<number> {
     let total = 0;
@@ -311,6 +311,9 @@ export class RetentionRepository extends ErrorTrackingRepository {
            users AS (
              DELETE FROM error_tracking.error_users u USING gone
               WHERE u.project_id = gone.project_id AND u.fingerprint = gone.fingerprint
+           ),
+           merges AS (
+             DELETE FROM error_tracking.error_merges m USING gone WHERE m.error_id = gone.id
            )
            SELECT count(*)::int AS n FROM gone`,
           [cutoff, RETENTION_BATCH],
