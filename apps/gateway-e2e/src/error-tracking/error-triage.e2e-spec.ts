@@ -284,6 +284,25 @@ describe('error triage: bulk status, ignore until, merge (e2e)', () => {
     });
     await send(project, 'one');
     expect((await statuses(project.id))['one']).toBe('unresolved');
+    const before = Date.now();
+    const snoozed = await gw.http
+      .put(`${issues}?id=${project.ids['one']}`)
+      .set(auth)
+      .send({ status: 'ignored', statusDetails: { ignoreDuration: 30 } })
+      .expect(200);
+    expect(snoozed.body.statusDetails).toEqual({
+      ignoreDuration: 30,
+      ignoreUntil: expect.any(String),
+    });
+    const issue = await gw.http
+      .get(`/api/0/issues/${project.ids['one']}/`)
+      .set(auth)
+      .expect(200);
+    expect(issue.body.status).toBe('ignored');
+    // Thirty minutes from the moment of the change (the same machine's clock).
+    const until = Date.parse(issue.body.statusDetails.ignoreUntil as string);
+    expect(until).toBeGreaterThanOrEqual(before + 30 * 60_000);
+    expect(until).toBeLessThanOrEqual(Date.now() + 30 * 60_000);
     const merged = await gw.http
       .put(`${issues}?id=${project.ids['three']}&id=${project.ids['two']}`)
       .set(auth)

@@ -109,6 +109,8 @@ describe('error triage from the list (Chromium e2e)', () => {
     await page.getByText('The selected errors are now ignored.').waitFor();
     await page.getByRole('link', { name: 'Ignored', exact: true }).click();
     await page.getByText('Reopens after 1 more event').waitFor();
+    await page.getByRole('link', { name: 'quota exceeded' }).click();
+    await page.getByText('Reopens after 1 more event').waitFor();
     expect(await statuses(project.id)).toEqual({
       'quota exceeded': 'ignored',
       'disk full': 'unresolved',

@@ -14,6 +14,7 @@ import type {
 import { barChart, frequencySummary, hourLabel } from './frequency-charts';
 import type { StackTraceEntry } from '../../errors/stack-trace';
 import { stackTraceView } from './stack-trace.view';
+import { ignoreCondition } from './error-bulk-actions.view';
 
 export interface ErrorDetailView {
   readonly project: ProjectRecord;
@@ -201,6 +202,7 @@ export function errorDetailPage(
             ${STATUS_BADGE[error.status]}
             ${error.culprit ? html`<span class="culprit">${error.culprit}</span>` : null}
           </p>
+          ${ignoreCondition(error, view.now)}
         </div>
         ${actions(ctx, view)}
       </div>
