@@ -7,6 +7,7 @@ import {
   storeEvent,
 } from './error-tracking-support';
 import type { ErrorTrackingGateway, TestUser } from './error-tracking-support';
+import { csrfOf, rootPassword, signedInAgent } from './web-support';
 
 /**
  * Triage over HTTP: the bulk status change and the merge of the GitLab
@@ -168,6 +169,11 @@ describe('error triage: bulk status, ignore until, merge (e2e)', () => {
         },
       ],
       [
+        { status: 'resolved', all_matching: true, search: 'a\u0000b' },
+        400,
+        { error: 'search must not contain a NUL character' },
+      ],
+      [
         { status: 'ignored', error_ids: [id], ignore_minutes: 0 },
         400,
         {
@@ -317,5 +323,59 @@ describe('error triage: bulk status, ignore until, merge (e2e)', () => {
       .set(auth)
       .send({ merge: 1 })
       .expect(400);
+  });
+
+  it("refuses the list's triage form with a bad selection or action (400), a reporter (403), and changes nothing", async () => {
+    const project = await projectWith('cart lost');
+    const id = project.ids['cart lost'] as string;
+    const agent = await signedInAgent(gw, 'root', await rootPassword(gw));
+    const list = await agent
+      .get(`/projects/${project.id}/error_tracking`)
+      .expect(200);
+    const form = {
+      _csrf: csrfOf(list.text),
+      status: 'unresolved',
+      search: '',
+      environment: '',
+      ignore: '',
+    };
+    const bulk = `/projects/${project.id}/error_tracking/bulk`;
+    for (const fields of [
+      { action: 'resolved', ids: 'x' },
+      {
+        action: 'resolved',
+        ids: Array.from({ length: 41 }, (_, i) => `${i + 1}`),
+      },
+      { action: 'delete', ids: id },
+      { action: 'ignored', ignore: 'minutes:5', ids: id },
+    ]) {
+      const res = await agent
+        .post(bulk)
+        .type('form')
+        .send({ ...form, ...fields })
+        .expect(400);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+    }
+    await agent
+      .post(`/projects/${project.id}/error_tracking/merge`)
+      .type('form')
+      .send({ _csrf: form._csrf, ids: id, kept: '999' })
+      .expect(400);
+    const reporter = await createMember(gw, project.id, 20);
+    const reader = await signedInAgent(
+      gw,
+      reporter.username,
+      'correct horse battery',
+    );
+    const page = await reader
+      .get(`/projects/${project.id}/error_tracking`)
+      .expect(200);
+    expect(page.text).not.toContain('bulk-actions');
+    await reader
+      .post(bulk)
+      .type('form')
+      .send({ ...form, _csrf: csrfOf(page.text), action: 'resolved', ids: id })
+      .expect(403);
+    expect(await statuses(project.id)).toEqual({ 'cart lost': 'unresolved' });
   });
 });
