@@ -256,6 +256,32 @@ describe('triage: ignore until a condition, merge (against the database)', () =>
     expect(await alertsOf(kept.id)).toEqual(alerted);
   });
 
+  it('sends a merged group to the kept error even when a flush re-created its error while the merge committed', async () => {
+    const { key, access } = await project();
+    await send(key, event('keeper'), event('racer'));
+    const keeper = await errorOf(key.projectId, 'keeper');
+    const racer = await errorOf(key.projectId, 'racer');
+    const [{ fingerprint }] = (await sql.rows<{ fingerprint: string }>(
+      'SELECT fingerprint::text FROM error_tracking.errors WHERE id = $1',
+      [racer.id],
+    )) as [{ fingerprint: string }];
+    await merges.merge(access, keeper.id, [racer.id]);
+    // What a flush whose snapshot predates the merge's commit inserts.
+    await sql.rows(
+      `INSERT INTO error_tracking.errors
+         (project_id, fingerprint, grouping_version, title, level, status, count,
+          user_count, first_seen, last_seen, last_event_id, created_at, updated_at)
+       VALUES ($1, $2, 3, 'racer', 'error', 'unresolved', 0, 0, now(), now(),
+               gen_random_uuid(), now(), now())`,
+      [key.projectId, fingerprint],
+    );
+    await send(key, event('racer'));
+    expect(await statusAndCount(keeper.id)).toEqual({
+      count: '3',
+      status: 'unresolved',
+    });
+  });
+
   it('merges again into another error: earlier merges follow', async () => {
     const { key, access } = await project();
     await send(key, event('a'), event('b'), event('c'));
