@@ -127,6 +127,26 @@ describe('error triage from the list (Chromium e2e)', () => {
     await page.context().close();
   });
 
+  it('ignores an error for 30 minutes from its page, which says when it reopens', async () => {
+    const project = await projectWith('cache cold');
+    const page = await newPage();
+    await page.goto(`${gw.url}/projects/${project.id}/error_tracking`);
+    await page.getByRole('link', { name: 'cache cold' }).click();
+    await page.getByLabel('Ignore').selectOption({ label: 'For 30 minutes' });
+    await submit(page, 'Ignore');
+    await page.getByText('The error is now ignored.').waitFor();
+    await page.getByText('Reopens after 30 minutes').waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await screenshot(page, 'triage-detail-ignored');
+    const [row] = await gw.query<{ status: string; minutes: number }>(
+      `SELECT status, round(extract(epoch FROM ignored_until - updated_at) / 60)::int AS minutes
+         FROM error_tracking.errors WHERE project_id = $1`,
+      [project.id],
+    );
+    expect(row).toEqual({ status: 'ignored', minutes: 30 });
+    await page.context().close();
+  });
+
   it('changes every error a search takes only once that is confirmed', async () => {
     const project = await projectWith(
       'timeout in cart',

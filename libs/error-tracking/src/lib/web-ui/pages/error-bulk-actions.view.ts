@@ -26,6 +26,24 @@ export const IGNORE_CHOICES: ReadonlyArray<{
   })),
 ];
 
+/** The ignore choices as a labelled select named `ignore`. */
+export function ignoreSelect(id: string): SafeHtml {
+  return html`<div class="field">
+    <label for="${id}">Ignore</label>
+    <select id="${id}" name="ignore">
+      ${IGNORE_CHOICES.map(
+        (choice) =>
+          html`<option value="${choice.value}">${choice.label}</option>`,
+      )}
+    </select>
+  </div>`;
+}
+
+/** The ignore condition a form's `ignore` field names (undefined: unknown). */
+export function ignoreUntilOfField(value: string): IgnoreUntil | undefined {
+  return IGNORE_CHOICES.find((choice) => choice.value === value)?.until;
+}
+
 /** The filters of the list a bulk change came from (kept for "all matching"). */
 export interface BulkFilters {
   readonly status: string;
@@ -102,16 +120,7 @@ export function bulkActions(
     aria-label="Change the selected errors"
   >
     <input type="hidden" name="_csrf" value="${ctx.csrfToken}" />
-    ${filterFields(filters)}
-    <div class="field">
-      <label for="bulk-ignore">Ignore</label>
-      <select id="bulk-ignore" name="ignore">
-        ${IGNORE_CHOICES.map(
-          (choice) =>
-            html`<option value="${choice.value}">${choice.label}</option>`,
-        )}
-      </select>
-    </div>
+    ${filterFields(filters)} ${ignoreSelect('bulk-ignore')}
     <div class="bulk-buttons">
       <button
         type="submit"

@@ -14,7 +14,7 @@ import type {
 import { barChart, frequencySummary, hourLabel } from './frequency-charts';
 import type { StackTraceEntry } from '../../errors/stack-trace';
 import { stackTraceView } from './stack-trace.view';
-import { ignoreCondition } from './error-bulk-actions.view';
+import { ignoreCondition, ignoreSelect } from './error-bulk-actions.view';
 
 export interface ErrorDetailView {
   readonly project: ProjectRecord;
@@ -37,6 +37,18 @@ const STATUS_BADGE: Record<ErrorRecord['status'], SafeHtml> = {
   resolved: html`<span class="badge badge-success">Resolved</span>`,
   ignored: html`<span class="badge badge-neutral">Ignored</span>`,
 };
+
+/** Ignore, until changed or until one of Sentry's conditions. */
+function ignoreForm(ctx: WebContext, base: string): SafeHtml {
+  return postForm(
+    ctx,
+    `${base}/status`,
+    html`<input type="hidden" name="status" value="ignored" />
+      ${ignoreSelect('ignore-until')}
+      <button type="submit" class="btn">Ignore</button>`,
+    { className: 'inline-form ignore-form' },
+  );
+}
 
 function actions(ctx: WebContext, view: ErrorDetailView): SafeHtml {
   const { error, project } = view;
@@ -68,7 +80,7 @@ function actions(ctx: WebContext, view: ErrorDetailView): SafeHtml {
         : null;
   if (!view.canTriage) return html`<div class="actions">${issue}</div>`;
   return html`<div class="actions">
-    ${error.status === 'unresolved' ? [statusButton('ignored', 'Ignore'), statusButton('resolved', 'Resolve', true)] : statusButton('unresolved', error.status === 'resolved' ? 'Unresolve' : 'Undo ignore')}
+    ${error.status === 'unresolved' ? [ignoreForm(ctx, base), statusButton('resolved', 'Resolve', true)] : statusButton('unresolved', error.status === 'resolved' ? 'Unresolve' : 'Undo ignore')}
     ${issue}
   </div>`;
 }

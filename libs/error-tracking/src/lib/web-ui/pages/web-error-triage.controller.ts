@@ -15,7 +15,7 @@ import { formField } from '../toolkit/web-caller';
 import { Web } from '../toolkit/web-context';
 import type { WebContext } from '../toolkit/web-context';
 import { WebController } from '../toolkit/web-controller.decorator';
-import { IGNORE_CHOICES } from './error-bulk-actions.view';
+import { ignoreUntilOfField } from './error-bulk-actions.view';
 import type { BulkFilters } from './error-bulk-actions.view';
 import {
   bulkConfirmPage,
@@ -95,10 +95,10 @@ export class WebErrorTriageController {
       ? (action as ErrorStatus)
       : undefined;
     const ignore = formField(body, 'ignore');
-    const choice = IGNORE_CHOICES.find((c) => c.value === ignore);
-    if (!status || !choice)
+    const until = ignoreUntilOfField(ignore);
+    if (!status || !until)
       throw ErrorTrackingError.badRequest('Unknown action.');
-    const ignoreUntil = status === 'ignored' ? choice.until : {};
+    const ignoreUntil = status === 'ignored' ? until : {};
     if (!allMatching && ids.length === 0) {
       res.redirect(303, withNotice(list, 'nothing-selected'));
       return;
