@@ -49,7 +49,10 @@ import {
   toErrorResponse,
   toEventSummaryResponse,
 } from '../errors/dto/error.response.dto';
-import { UPDATE_ERROR_BODY } from './dto/errors.request-bodies.dto';
+import {
+  UPDATE_ERROR_BODY,
+  ignoreUntilOfBody,
+} from './dto/errors.request-bodies.dto';
 import {
   LIST_ERRORS_QUERY,
   LIST_EVENTS_QUERY,
@@ -234,7 +237,8 @@ export class ErrorsController {
 
   @Put('errors/:error_id')
   @ApiOperation({
-    summary: 'Set the status; resolving closes the linked issue (developer)',
+    summary:
+      'Set the status (ignoring until a time, a count or a user count if given); resolving closes the linked issue (developer)',
   })
   @UPDATE_ERROR_BODY.ApiBody()
   @ApiOkResponse({ type: UpdatedErrorResponseDto })
@@ -246,12 +250,13 @@ export class ErrorsController {
   ): Promise<UpdatedErrorResponseDto> {
     const access = await this.access.require(caller, id, AccessLevel.Developer);
     const params = Params.of(req.query, req.body);
-    const { status } = UPDATE_ERROR_BODY.read(params);
+    const body = UPDATE_ERROR_BODY.read(params);
     params.check();
     const { error, closedIssueIid } = await this.errors.updateStatus(
       access,
       parseBigId(errorId, 'Error'),
-      status,
+      body.status,
+      ignoreUntilOfBody(body),
     );
     const { frequency } = await this.errors.get(access, error.id);
     return {

@@ -10,6 +10,8 @@ import { ArtifactsRepository } from '../artifacts/artifacts.repository';
 import { AttachmentsRepository } from '../attachments/attachments.repository';
 import { AttachmentsService } from '../attachments/attachments.service';
 import { SourceMapResolver } from '../artifacts/source-map-resolver';
+import { ErrorMergeRepository } from '../errors/error-merge.repository';
+import { ErrorMergeService } from '../errors/error-merge.service';
 import { ErrorsRepository } from '../errors/errors.repository';
 import { ErrorEventsService } from '../errors/error-events.service';
 import { ErrorsService } from '../errors/errors.service';
@@ -56,6 +58,8 @@ import { SettingsService } from '../settings/settings.service';
     ErrorsRepository,
     ErrorsService,
     ErrorEventsService,
+    ErrorMergeRepository,
+    ErrorMergeService,
     IssuesRepository,
     IssueFollowsError,
     IssuesService,
@@ -77,6 +81,7 @@ import { SettingsService } from '../settings/settings.service';
     ErrorsRepository,
     ErrorsService,
     ErrorEventsService,
+    ErrorMergeService,
     IssuesService,
     AlertSignal,
     ArtifactsRepository,

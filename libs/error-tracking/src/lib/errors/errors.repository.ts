@@ -11,6 +11,7 @@ import type {
   EventNeighbours,
   EventPosition,
   EventSummary,
+  IgnoreUntil,
   StoredEvent,
 } from './error.types';
 
@@ -34,11 +35,15 @@ interface ErrorRow {
   last_event_id: string;
   issue_iid: number | null;
   grouping_version: number;
+  ignored_until: Date | null;
+  ignored_until_count: string | null;
+  ignored_until_user_count: number | null;
 }
 
 const COLUMNS = `id, project_id, title, type, message, culprit, status, count, user_count,
   first_seen, last_seen, level, logger, platform, first_release, last_release,
-  replace(last_event_id::text, '-', '') AS last_event_id, issue_iid, grouping_version`;
+  replace(last_event_id::text, '-', '') AS last_event_id, issue_iid, grouping_version,
+  ignored_until, ignored_until_count, ignored_until_user_count`;
 
 function toError(row: ErrorRow): ErrorRecord {
   return {
@@ -61,6 +66,10 @@ function toError(row: ErrorRow): ErrorRecord {
     lastEventId: row.last_event_id,
     issueIid: row.issue_iid,
     groupingVersion: row.grouping_version,
+    ignoredUntil: row.ignored_until,
+    ignoredUntilCount:
+      row.ignored_until_count === null ? null : Number(row.ignored_until_count),
+    ignoredUntilUserCount: row.ignored_until_user_count,
   };
 }
 
@@ -508,13 +517,17 @@ export class ErrorsRepository extends ErrorTrackingRepository {
     status: ErrorStatus,
     now: Date,
     tx: Transaction = this.sql,
+    ignoreUntil: IgnoreUntil = {},
   ): Promise<ErrorRecord | undefined> {
-    const rows = await tx.rows<ErrorRow>(
-      `UPDATE error_tracking.errors SET status = $3, updated_at = $4
-        WHERE project_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
-      [projectId, errorId, status, now],
+    const [error] = await this.setStatusOfMany(
+      projectId,
+      [errorId],
+      status,
+      now,
+      tx,
+      ignoreUntil,
     );
-    return rows[0] ? toError(rows[0]) : undefined;
+    return error;
   }
 
   async linkIssue(
@@ -547,19 +560,66 @@ export class ErrorsRepository extends ErrorTrackingRepository {
     return rows.map((row) => String(row.id));
   }
 
-  /** Sets the status of those of `errorIds` in the project; returns them. */
+  /**
+   * Sets the status of those of `errorIds` in the project; returns them.
+   * Ignoring with a condition stores its end as totals to reach (the
+   * current count plus N, as Sentry's snooze counts from its start); any
+   * other change drops a condition.
+   */
   async setStatusOfMany(
     projectId: number,
     errorIds: readonly string[],
     status: ErrorStatus,
     now: Date,
     tx: Transaction = this.sql,
+    ignoreUntil: IgnoreUntil = {},
   ): Promise<ErrorRecord[]> {
+    const ignoring = status === 'ignored';
     const rows = await tx.rows<ErrorRow>(
-      `UPDATE error_tracking.errors SET status = $3, updated_at = $4
+      `UPDATE error_tracking.errors SET status = $3, updated_at = $4,
+              ignored_until = $4::timestamptz + make_interval(mins => $5::int),
+              ignored_until_count = count + $6::bigint,
+              ignored_until_user_count = user_count + $7::int
         WHERE project_id = $1 AND id = ANY($2::bigint[]) RETURNING ${COLUMNS}`,
-      [projectId, errorIds, status, now],
+      [
+        projectId,
+        errorIds,
+        status,
+        now,
+        ignoring ? (ignoreUntil.minutes ?? null) : null,
+        ignoring ? (ignoreUntil.events ?? null) : null,
+        ignoring ? (ignoreUntil.users ?? null) : null,
+      ],
     );
     return rows.map(toError);
+  }
+
+  /**
+   * Reopens the project's errors ignored until a time that has passed (the
+   * duration condition, applied when the errors are read; the flush applies
+   * it too when an event comes first). Served by a partial index, so a
+   * project with none costs one index probe.
+   */
+  async reopenExpiredIgnores(projectId: number, now: Date): Promise<void> {
+    await this.sql.rows(
+      `UPDATE error_tracking.errors
+          SET status = 'unresolved', updated_at = $2, ignored_until = NULL,
+              ignored_until_count = NULL, ignored_until_user_count = NULL
+        WHERE project_id = $1 AND ignored_until <= $2 AND status = 'ignored'`,
+      [projectId, now],
+    );
+  }
+
+  /** How many of a project's errors a filter takes, counting at most `limit`. */
+  async countMatching(filter: ErrorFilter, limit: number): Promise<number> {
+    const { params, conditions } = filterConditions(filter);
+    params.push(limit);
+    const [row] = await this.sql.rows<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (
+         SELECT 1 FROM error_tracking.errors e WHERE ${conditions.join(' AND ')}
+          LIMIT $${params.length}) hits`,
+      params,
+    );
+    return row?.n ?? 0;
   }
 }

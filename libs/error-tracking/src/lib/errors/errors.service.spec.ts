@@ -414,6 +414,7 @@ describe('ErrorsService', () => {
         'resolved',
         NOW,
         tx,
+        {},
       );
       expect(follows.closeOnResolve).toHaveBeenCalledWith(resolved, NOW, tx);
     });

@@ -24,6 +24,7 @@ import type {
   EventPosition,
   EventSummary,
   Frequency,
+  IgnoreUntil,
   StoredEvent,
 } from './error.types';
 import { ErrorsRepository } from './errors.repository';
@@ -69,6 +70,15 @@ export interface ErrorListOptions {
   readonly limit: number;
 }
 
+/** Which errors a bulk change takes: named ones, or those a filter takes. */
+export type BulkTarget =
+  | { readonly ids: readonly string[] }
+  | {
+      readonly filter: Omit<ErrorFilter, 'projectId'>;
+      readonly limit: number;
+      readonly refuseBeyond?: boolean;
+    };
+
 export interface Page<T> {
   readonly items: T[];
   readonly nextCursor?: string;
@@ -100,6 +110,7 @@ export class ErrorsService {
     access: ProjectAccess,
     options: ErrorListOptions,
   ): Promise<Page<ErrorWithFrequency>> {
+    await this.errors.reopenExpiredIgnores(access.project.id, this.clock.now());
     let after: { value: string; id: string } | undefined;
     if (options.cursor !== undefined) {
       const parts = decodeCursor(options.cursor, 3);
@@ -146,6 +157,7 @@ export class ErrorsService {
     access: ProjectAccess,
     errorId: string,
   ): Promise<ErrorWithFrequency> {
+    await this.errors.reopenExpiredIgnores(access.project.id, this.clock.now());
     const template = this.emptyFrequency();
     const found = await this.errors.findWithHours(
       access.project.id,
@@ -293,11 +305,15 @@ export class ErrorsService {
     return { eventId, event };
   }
 
-  /** Sets the status; resolving closes the linked issue (its iid is returned). */
+  /**
+   * Sets the status (`ignoreUntil`: the condition that ends an ignore);
+   * resolving closes the linked issue (its iid is returned).
+   */
   async updateStatus(
     access: ProjectAccess,
     errorId: string,
     status: ErrorStatus,
+    ignoreUntil: IgnoreUntil = {},
   ): Promise<{ error: ErrorRecord; closedIssueIid: number | null }> {
     const now = this.clock.now();
     return this.db.transaction(async (tx) => {
@@ -307,6 +323,7 @@ export class ErrorsService {
         status,
         now,
         tx,
+        ignoreUntil,
       );
       if (!error) throw ErrorTrackingError.notFound('Error');
       const closedIssueIid = await this.issueFollowsError.closeOnResolve(
@@ -320,16 +337,18 @@ export class ErrorsService {
 
   /**
    * Sets the status of the errors named (those of the project), or else of
-   * the first `limit` that `filter` takes, most recently seen first; each
-   * one resolved closes its linked issue. Returns the errors changed.
+   * those `filter` takes, most recently seen first: the first `limit`
+   * (Sentry's bulk update), or all of them, refused when they are more than
+   * `limit` (`refuseBeyond`: a search that took more than the caller saw
+   * changes nothing). Each one resolved closes its linked issue. Returns the
+   * errors changed and the issues closed.
    */
   async updateStatusOfMany(
     access: ProjectAccess,
-    target:
-      | { ids: readonly string[] }
-      | { filter: Omit<ErrorFilter, 'projectId'>; limit: number },
+    target: BulkTarget,
     status: ErrorStatus,
-  ): Promise<ErrorRecord[]> {
+    ignoreUntil: IgnoreUntil = {},
+  ): Promise<{ errors: ErrorRecord[]; closedIssueIids: number[] }> {
     const now = this.clock.now();
     return this.db.transaction(async (tx) => {
       const ids =
@@ -337,21 +356,49 @@ export class ErrorsService {
           ? target.ids
           : await this.errors.idsMatching(
               { ...target.filter, projectId: access.project.id },
-              target.limit,
+              target.limit + (target.refuseBeyond ? 1 : 0),
               tx,
             );
-      if (ids.length === 0) return [];
+      if (
+        !('ids' in target) &&
+        target.refuseBeyond &&
+        ids.length > target.limit
+      )
+        throw ErrorTrackingError.badRequest(
+          `more than ${target.limit} errors match: narrow the search`,
+        );
+      if (ids.length === 0) return { errors: [], closedIssueIids: [] };
       const changed = await this.errors.setStatusOfMany(
         access.project.id,
         ids,
         status,
         now,
         tx,
+        ignoreUntil,
       );
-      for (const error of changed)
-        await this.issueFollowsError.closeOnResolve(error, now, tx);
-      return changed;
+      const closedIssueIids: number[] = [];
+      for (const error of changed) {
+        const closed = await this.issueFollowsError.closeOnResolve(
+          error,
+          now,
+          tx,
+        );
+        if (closed !== null) closedIssueIids.push(closed);
+      }
+      return { errors: changed, closedIssueIids };
     });
+  }
+
+  /** How many errors a filter takes, counted up to `limit` (a confirmation's figure). */
+  countMatching(
+    access: ProjectAccess,
+    filter: Omit<ErrorFilter, 'projectId'>,
+    limit: number,
+  ): Promise<number> {
+    return this.errors.countMatching(
+      { ...filter, projectId: access.project.id },
+      limit,
+    );
   }
 
   /**

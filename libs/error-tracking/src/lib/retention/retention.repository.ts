@@ -8,6 +8,7 @@ import {
   partitionName,
 } from '../persistence/event-partitions';
 import { ErrorTrackingRepository } from '../persistence/error-tracking-repository';
+import { retryOnConflict } from '../persistence/retry-on-conflict';
 import { THROTTLE_RESET_MS } from '../sessions/sign-in-throttle';
 
 export const RETENTION_JOB = 'retention';
@@ -17,7 +18,6 @@ export const RETENTION_JOB = 'retention';
  * milliseconds, so an ingestion flush that meets one waits no longer.
  */
 export const RETENTION_BATCH = 1_000;
-const RETRYABLE = new Set(['40P01', '40001']);
 const BY_KEY = { enable_hashjoin: 'off', enable_mergejoin: 'off' };
 const MAX_ATTEMPTS = 4;
 
@@ -136,20 +136,10 @@ export class RetentionRepository extends ErrorTrackingRepository {
    * by key only: a batch's thousand rows are found through the primary
    * keys, where a hash join would read every partition of the events.
    */
-  private async batch<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.sql.transaction(work, BY_KEY);
-      } catch (error) {
-        const code = (error as { code?: unknown }).code;
-        if (
-          attempt >= MAX_ATTEMPTS ||
-          typeof code !== 'string' ||
-          !RETRYABLE.has(code)
-        )
-          throw error;
-      }
-    }
+  private batch<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    return retryOnConflict(MAX_ATTEMPTS, () =>
+      this.sql.transaction(work, BY_KEY),
+    );
   }
 
   /**
@@ -305,7 +295,7 @@ export class RetentionRepository extends ErrorTrackingRepository {
   /**
    * Errors left without events (or last seen before the cutoff with no
    * event left: a late event keeps its error while it is kept), batch by
-   * batch.
+   * batch, with the fingerprints merged into them.
    */
   private async deleteEmptyErrors(cutoff: Date): Promise<number> {
     let total = 0;
@@ -336,6 +326,9 @@ export class RetentionRepository extends ErrorTrackingRepository {
            users AS (
              DELETE FROM error_tracking.error_users u USING gone
               WHERE u.project_id = gone.project_id AND u.fingerprint = gone.fingerprint
+           ),
+           merges AS (
+             DELETE FROM error_tracking.error_merges m USING gone WHERE m.error_id = gone.id
            )
            SELECT count(*)::int AS n FROM gone`,
           [cutoff, RETENTION_BATCH],

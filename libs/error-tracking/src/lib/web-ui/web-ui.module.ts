@@ -5,6 +5,7 @@ import { AlertsModule } from '../alerts/alerts.module';
 import { WebAlertsController } from './pages/web-alerts.controller';
 import { ErrorTrackingCoreModule } from '../core/error-tracking-core.module';
 import { WebAttachmentsController } from './pages/web-attachments.controller';
+import { WebErrorTriageController } from './pages/web-error-triage.controller';
 import { WebErrorsController } from './pages/web-errors.controller';
 import { WebEventsController } from './pages/web-events.controller';
 import { WebIssuesController } from './pages/web-issues.controller';
@@ -30,6 +31,7 @@ const PAGE_CONTROLLERS = [
   WebErrorsController,
   WebEventsController,
   WebAttachmentsController,
+  WebErrorTriageController,
   WebIssuesController,
 ];
 

@@ -1,10 +1,8 @@
 import { GitLabQuery } from '../../http/gitlab-params';
 import { ERROR_SORTS, ERROR_STATUSES } from '../../errors/error.types';
 
-/** `GET .../error_tracking/errors` (and `per_page`, read by the handler). */
-export const LIST_ERRORS_QUERY = new GitLabQuery({
-  status: { type: 'string', oneOf: ERROR_STATUSES },
-  sort: { type: 'string', oneOf: ERROR_SORTS },
+/** What narrows a list of errors (and the errors a bulk change takes). */
+export const ERROR_FILTER_FIELDS = {
   search: {
     type: 'string',
     max: 1_000,
@@ -12,6 +10,13 @@ export const LIST_ERRORS_QUERY = new GitLabQuery({
   },
   environment: { type: 'string', max: 200 },
   release: { type: 'string', max: 200 },
+} as const;
+
+/** `GET .../error_tracking/errors` (and `per_page`, read by the handler). */
+export const LIST_ERRORS_QUERY = new GitLabQuery({
+  status: { type: 'string', oneOf: ERROR_STATUSES },
+  sort: { type: 'string', oneOf: ERROR_SORTS },
+  ...ERROR_FILTER_FIELDS,
   cursor: { type: 'string', max: 1_000 },
 });
 

@@ -18,6 +18,7 @@ import { eventRows } from './event-list.page';
 import { eventView } from './event.view';
 import { eventAttachmentsView } from './event-attachments.view';
 import type { EventAttachmentsView } from './event-attachments.view';
+import { ignoreCondition, ignoreSelect } from './error-bulk-actions.view';
 
 export interface ErrorDetailView {
   readonly project: ProjectRecord;
@@ -41,6 +42,18 @@ const STATUS_BADGE: Record<ErrorRecord['status'], SafeHtml> = {
   resolved: html`<span class="badge badge-success">Resolved</span>`,
   ignored: html`<span class="badge badge-neutral">Ignored</span>`,
 };
+
+/** Ignore, until changed or until one of Sentry's conditions. */
+function ignoreForm(ctx: WebContext, base: string): SafeHtml {
+  return postForm(
+    ctx,
+    `${base}/status`,
+    html`<input type="hidden" name="status" value="ignored" />
+      ${ignoreSelect('ignore-until')}
+      <button type="submit" class="btn">Ignore</button>`,
+    { className: 'inline-form ignore-form' },
+  );
+}
 
 function actions(ctx: WebContext, view: ErrorDetailView): SafeHtml {
   const { error, project } = view;
@@ -72,7 +85,7 @@ function actions(ctx: WebContext, view: ErrorDetailView): SafeHtml {
         : null;
   if (!view.canTriage) return html`<div class="actions">${issue}</div>`;
   return html`<div class="actions">
-    ${error.status === 'unresolved' ? [statusButton('ignored', 'Ignore'), statusButton('resolved', 'Resolve', true)] : statusButton('unresolved', error.status === 'resolved' ? 'Unresolve' : 'Undo ignore')}
+    ${error.status === 'unresolved' ? [ignoreForm(ctx, base), statusButton('resolved', 'Resolve', true)] : statusButton('unresolved', error.status === 'resolved' ? 'Unresolve' : 'Undo ignore')}
     ${issue}
   </div>`;
 }
@@ -201,6 +214,7 @@ export function errorDetailPage(
             ${STATUS_BADGE[error.status]}
             ${error.culprit ? html`<span class="culprit">${error.culprit}</span>` : null}
           </p>
+          ${ignoreCondition(error, view.now)}
         </div>
         ${actions(ctx, view)}
       </div>

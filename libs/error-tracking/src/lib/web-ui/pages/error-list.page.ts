@@ -8,6 +8,11 @@ import { errorTrackingPage } from './error-tracking.page';
 import { ERROR_SORTS } from '../../errors/error.types';
 import type { ErrorSort, ErrorStatus } from '../../errors/error.types';
 import type { ErrorWithFrequency } from '../../errors/errors.service';
+import {
+  bulkActions,
+  ignoreCondition,
+  selectBox,
+} from './error-bulk-actions.view';
 import { firstErrorSetup } from './first-error.view';
 import { sparkline } from './frequency-charts';
 import { searchField } from '../toolkit/list-search';
@@ -112,14 +117,21 @@ function filters(view: ErrorListView) {
   </form>`;
 }
 
+/** Developers triage from the list (the bar above it, a checkbox per row). */
+function canTriage(view: ErrorListView): boolean {
+  return view.accessLevel >= AccessLevel.Developer;
+}
+
 function rows(view: ErrorListView) {
   const base = `/projects/${view.project.id}/error_tracking`;
   return view.items.map(
     ({ error, frequency }) =>
       html`<tr>
         <td>
+          ${canTriage(view) ? selectBox(error) : null}
           <a class="error-title" href="${base}/${error.id}">${error.title}</a>
           <div class="culprit">${error.culprit}</div>
+          ${ignoreCondition(error, view.now)}
         </td>
         <td class="num">${error.count}</td>
         <td class="num">${error.userCount}</td>
@@ -175,6 +187,14 @@ export function errorListPage(ctx: WebContext, view: ErrorListView): string {
             </tbody>
           </table>
         </div>`;
+  const triage =
+    canTriage(view) && view.items.length > 0
+      ? bulkActions(ctx, project.id, {
+          status: query.status,
+          search: query.search,
+          environment: query.environment,
+        })
+      : null;
   return errorTrackingPage(
     ctx,
     view,
@@ -215,7 +235,7 @@ export function errorListPage(ctx: WebContext, view: ErrorListView): string {
           )}
         </ul>
       </nav>
-      ${filters(view)} ${table}
+      ${filters(view)} ${triage} ${table}
       <nav class="pagination" aria-label="Pages">
         ${
           query.cursor

@@ -4,6 +4,7 @@ import type { Clock } from '@quitanda/kernel';
 import type { Response } from 'express';
 
 import { AccessLevel } from '../../common/error-tracking.constants';
+import { ErrorTrackingError } from '../../common/error-tracking.errors';
 import { parseBigId } from '../../http/path-params';
 import { WebProjectAt } from '../toolkit/project-access.pipe';
 import type { ProjectAccess } from '../../projects/project.types';
@@ -13,6 +14,7 @@ import { Web } from '../toolkit/web-context';
 import type { WebContext } from '../toolkit/web-context';
 import { WebController } from '../toolkit/web-controller.decorator';
 import { queryText } from '../toolkit/list-search';
+import { ignoreUntilOfField } from './error-bulk-actions.view';
 import { errorDetailPage } from './error-detail.page';
 import { errorListPage } from './error-list.page';
 import type { ErrorListQuery } from './error-list.page';
@@ -166,10 +168,13 @@ export class WebErrorsController {
       ERROR_STATUSES,
       'unresolved',
     );
+    const until = ignoreUntilOfField(formField(body, 'ignore'));
+    if (!until) throw ErrorTrackingError.badRequest('Unknown ignore choice.');
     const { error } = await this.errors.updateStatus(
       access,
       parseBigId(errorId, 'Error'),
       status,
+      status === 'ignored' ? until : {},
     );
     res.redirect(
       303,
