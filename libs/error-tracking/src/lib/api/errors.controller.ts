@@ -65,6 +65,7 @@ import {
   EventNavigationResponseDto,
   toEventNavigationResponse,
 } from '../errors/dto/event-navigation.response.dto';
+import { scrubEventPayload } from '../sentry-event/scrub-event';
 
 function perPage(params: Params): number {
   const value = params.integer('per_page');
@@ -209,8 +210,14 @@ export class ErrorsController {
     );
     // The stored text as is: integers beyond 2^53 keep every digit, which a
     // parse and serialise would round. Its Content-Type is GitLab's JSON.
+    // An event stored before data scrubbing is served scrubbed instead.
+    const scrubbed = JSON.stringify(scrubEventPayload(event.payload));
     return new StreamableFile(
-      Buffer.from(event.payloadJson ?? JSON.stringify(event.payload)),
+      Buffer.from(
+        scrubbed === JSON.stringify(event.payload)
+          ? (event.payloadJson ?? scrubbed)
+          : scrubbed,
+      ),
     );
   }
 

@@ -359,3 +359,58 @@ describe("normalizeEvent, as Relay's normalize does", () => {
     },
   );
 });
+
+describe('normalizeEvent, scrubbing as Sentry does by default', () => {
+  const sent = {
+    message: 'checkout failed',
+    request: {
+      url: 'https://shop.example/checkout',
+      headers: { Authorization: 'Bearer abc', Cookie: 'sid=s1' },
+      data: { password: 'hunter2', sku: 'x' },
+    },
+    extra: { token: 'tok_42' },
+    exception: {
+      values: [
+        {
+          type: 'PaymentError',
+          value: 'declined',
+          stacktrace: {
+            frames: [
+              {
+                function: 'pay',
+                filename: 'shop/pay.py',
+                vars: { api_key: 'pk_9', amount: 3 },
+              },
+            ],
+          },
+        },
+      ],
+    },
+  };
+
+  it('stores the payload scrubbed, with the title, culprit and grouping inputs as sent', () => {
+    const event = normalizeEvent(sent, ctx);
+    const stored = JSON.stringify(event.payload);
+    for (const secret of ['Bearer abc', 'sid=s1', 'hunter2', 'tok_42', 'pk_9'])
+      expect(stored).not.toContain(secret);
+    expect(event.payload['request']).toMatchObject({
+      url: 'https://shop.example/checkout',
+      headers: { Authorization: '[Filtered]', Cookie: '[Filtered]' },
+      data: { password: '[Filtered]', sku: 'x' },
+    });
+    expect(event.payload['extra']).toEqual({ token: '[Filtered]' });
+    expect(event.title).toBe('PaymentError: declined');
+    expect(event.payload['title']).toBe(event.title);
+    expect(event.exceptions[0]?.frames[0]).toMatchObject({
+      function: 'pay',
+      filename: 'shop/pay.py',
+    });
+  });
+
+  it('normalises a stored, scrubbed payload to the same payload (retitle)', () => {
+    const once = normalizeEvent(sent, ctx);
+    const again = normalizeEvent(once.payload, ctx);
+    expect(again.payload).toEqual(once.payload);
+    expect(again.title).toBe(once.title);
+  });
+});

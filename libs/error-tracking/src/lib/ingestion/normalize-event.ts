@@ -4,6 +4,7 @@ import { EVENT_MAX_FUTURE_MS } from '../common/error-tracking.constants';
 import { exceptionList, isJsonObject } from '../sentry-event/event-json';
 import type { JsonObject } from '../sentry-event/event-json';
 import { keptFrames } from '../sentry-event/kept-frames';
+import { scrubEventPayload } from '../sentry-event/scrub-event';
 import {
   CULPRIT_MAX,
   MESSAGE_MAX,
@@ -104,7 +105,7 @@ export interface NormalizedEvent {
   /** The error's message: the exception value, or the message. */
   readonly value: string;
   readonly culprit: string;
-  /** The whole normalised payload, as stored. */
+  /** The whole normalised payload, as stored: sensitive data scrubbed. */
   readonly payload: JsonObject;
 }
 
@@ -478,6 +479,7 @@ export function normalizeEvent(
     type: truncate(type, TITLE_MAX),
     value: truncate(value, MESSAGE_MAX),
     culprit: finalCulprit,
-    payload,
+    // Last, so grouping, title and culprit read what the SDK sent.
+    payload: scrubEventPayload(payload),
   };
 }

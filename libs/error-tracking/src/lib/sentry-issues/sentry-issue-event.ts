@@ -1,6 +1,7 @@
 import type { EventSummary, StoredEvent } from '../errors/error.types';
 import { isJsonObject } from '../sentry-event/event-json';
 import type { JsonObject } from '../sentry-event/event-json';
+import { scrubEventPayload } from '../sentry-event/scrub-event';
 
 export interface SentryTag {
   key: string;
@@ -103,7 +104,8 @@ export function toSentryEvent(
   eventId: string,
   stored: StoredEvent,
 ): JsonObject {
-  const payload = stored.payload;
+  // Events stored before data scrubbing are scrubbed as they are read.
+  const payload = scrubEventPayload(stored.payload);
   const id = hex(eventId);
   const timestamp = payload['timestamp'];
   const release = text(payload['release']);

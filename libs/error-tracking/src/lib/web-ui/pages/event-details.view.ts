@@ -4,39 +4,6 @@ import { isJsonObject } from '../../sentry-event/event-json';
 import type { JsonObject } from '../../sentry-event/event-json';
 import { entriesOf, eventSection, keyValues } from './event-values.view';
 
-/** What a page shows in place of a credential. */
-export const MASKED = '[Filtered]';
-
-/** Request headers whose values are credentials, never shown. */
-const SECRET_HEADERS = new Set([
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'set-cookie',
-  'x-sentry-auth',
-  'private-token',
-  'x-api-key',
-  'x-auth-token',
-  'x-csrf-token',
-]);
-
-/** Field names whose values are credentials (Sentry's default scrubbing). */
-const SECRET_FIELD =
-  /pass(word|wd)?|secret|token|api_?key|auth|session|csrf|credential/i;
-
-/** A body or query with credential fields' values masked, at any depth. */
-export function maskedFields(value: unknown, depth = 0): unknown {
-  if (depth > 20) return MASKED;
-  if (Array.isArray(value)) return value.map((v) => maskedFields(v, depth + 1));
-  if (!isJsonObject(value)) return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, v]) => [
-      key,
-      SECRET_FIELD.test(key) ? MASKED : maskedFields(v, depth + 1),
-    ]),
-  );
-}
-
 function text(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
@@ -51,13 +18,6 @@ function pairsOf(value: unknown): Array<[string, unknown]> {
       )
       .map(([key, v]) => [key, v]);
   return entriesOf(value);
-}
-
-/** Request headers with the credentials' values masked. */
-export function maskedHeaders(value: unknown): Array<[string, unknown]> {
-  return pairsOf(value).map(([key, v]) =>
-    SECRET_HEADERS.has(key.toLowerCase()) ? [key, MASKED] : [key, v],
-  );
 }
 
 /**
@@ -155,36 +115,28 @@ function userView(payload: JsonObject): SafeHtml {
   );
 }
 
-/** A query string (text or pairs) with credential parameters masked. */
+/** A query string (text or pairs), readable. */
 export function queryView(query: unknown): unknown {
   if (typeof query === 'string') {
     if (query === '') return undefined;
     const params = new URLSearchParams(query);
-    for (const key of [...params.keys()])
-      if (SECRET_FIELD.test(key) || key === 'sentry_key')
-        params.set(key, MASKED);
     return decodeURIComponent(params.toString().replace(/\+/g, ' '));
   }
   const pairs = pairsOf(query);
-  return pairs.length > 0 ? maskedFields(Object.fromEntries(pairs)) : undefined;
+  return pairs.length > 0 ? Object.fromEntries(pairs) : undefined;
 }
 
 function requestView(payload: JsonObject): SafeHtml {
   const request = payload['request'];
   if (!isJsonObject(request)) return html``;
-  const headers = maskedHeaders(request['headers']);
+  const headers = pairsOf(request['headers']);
   const query = request['query_string'];
   const fields: Array<[string, unknown]> = [
     ['Method', request['method']],
     ['URL', request['url']],
     ['Query', queryView(query)],
-    [
-      'Cookies',
-      request['cookies'] !== undefined && request['cookies'] !== null
-        ? MASKED
-        : undefined,
-    ],
-    ['Body', maskedFields(request['data'] ?? undefined)],
+    ['Cookies', request['cookies'] ?? undefined],
+    ['Body', request['data'] ?? undefined],
     ['Environment', request['env'] ?? undefined],
   ];
   return eventSection(
@@ -265,7 +217,8 @@ function fieldsView(payload: JsonObject): SafeHtml {
 
 /**
  * Everything of an event besides its exceptions and breadcrumbs: fields,
- * tags, contexts, user, request (credentials masked), extra data, SDK.
+ * tags, contexts, user, request, extra data, SDK. Shows the payload as
+ * given: `eventView` scrubs it first.
  */
 export function eventDetailsView(payload: JsonObject): SafeHtml {
   return html`${fieldsView(payload)} ${tagsView(payload)}

@@ -1,6 +1,7 @@
 import { html } from '../../html/html';
 import type { SafeHtml } from '../../html/html';
 import type { JsonObject } from '../../sentry-event/event-json';
+import { scrubEventPayload } from '../../sentry-event/scrub-event';
 import { breadcrumbsView } from './event-breadcrumbs.view';
 import { eventDetailsView } from './event-details.view';
 import { exceptionsView } from './event-exceptions.view';
@@ -21,9 +22,11 @@ export interface EventView {
 /**
  * Every part of an event: its message, the exception chain, breadcrumbs,
  * fields, tags, contexts, user, request, extra data, SDK, attachments.
+ * The payload goes through the collector's scrubbing again, for events
+ * stored before it scrubbed (on a scrubbed one it changes nothing).
  */
 export function eventView(view: EventView): SafeHtml {
-  const { payload } = view;
+  const payload = scrubEventPayload(view.payload);
   const message =
     typeof payload['message'] === 'string' && payload['message'] !== ''
       ? payload['message']
