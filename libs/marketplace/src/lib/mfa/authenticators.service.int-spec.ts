@@ -8,6 +8,7 @@ import type { AppRecord } from '../apps/app.types';
 import { CredentialsRepository } from '../auth/credentials.repository';
 import type { Principal } from '../auth/principal';
 import { MarketplaceErrorCode } from '../common/marketplace.errors';
+import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { UsersRepository } from '../users/users.repository';
 import {
   AuthenticatorsService,
@@ -77,6 +78,33 @@ describe('authenticators (database)', () => {
     const code = totpCode(added.config.secret, clock.now());
     return service.verify(principal, id, added.id, { code });
   }
+
+  it('lists the unused recovery codes again, in order, as Kinvey does', async () => {
+    const ida = await user('ida');
+    const { recoveryCodes } = await enrolled(ida, 'ida', 1);
+    expect(recoveryCodes).toHaveLength(10);
+    await expect(service.listRecoveryCodes(ida, 'ida')).resolves.toEqual({
+      recoveryCodes,
+    });
+    const stored = await module
+      .get(MarketplaceDatabase)
+      .transaction((tx) =>
+        tx.rows<{ sealed_code: string }>(
+          `SELECT sealed_code FROM marketplace.mfa_recovery_codes WHERE user_id = 'ida'`,
+        ),
+      );
+    expect(stored).toHaveLength(10);
+    for (const { sealed_code } of stored)
+      expect(recoveryCodes).not.toContain(sealed_code);
+
+    const renewed = await service.regenerateRecoveryCodes(ida, 'ida');
+    await expect(service.listRecoveryCodes(ida, 'ida')).resolves.toEqual(
+      renewed,
+    );
+    expect(
+      await failure(service.listRecoveryCodes(await user('jon'), 'ida')),
+    ).toBe(MarketplaceErrorCode.InsufficientCredentials);
+  });
 
   it('replaces a pending enrolment rather than piling them up, and caps verified ones', async () => {
     const ana = await user('ana');
