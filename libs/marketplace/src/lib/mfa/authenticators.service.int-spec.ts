@@ -106,6 +106,40 @@ describe('authenticators (database)', () => {
     ).toBe(MarketplaceErrorCode.InsufficientCredentials);
   });
 
+  it('turns MFA off when the last two authenticators are removed at once, as the SDK disables it', async () => {
+    const kim = await user('kim');
+    await enrolled(kim, 'kim', 1);
+    await enrolled(kim, 'kim', 2);
+    const [first, second] = (await service.list(kim, 'kim')).map((a) => a.id);
+    const db = module.get(MarketplaceDatabase);
+    const mfa = module.get(MfaRepository);
+    /** Resolves once another session waits on a lock (the second removal). */
+    const someoneWaits = async (): Promise<void> => {
+      for (;;) {
+        const waiting = await db.transaction((tx) =>
+          tx.rows(
+            `SELECT 1 FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          ),
+        );
+        if (waiting.length > 0) return;
+      }
+    };
+    let other: Promise<void> = Promise.resolve();
+    await db.transaction(async (tx) => {
+      await mfa.removeAuthenticator(APP, 'kim', first, tx);
+      await mfa.dropUnusedFactors(APP, 'kim', tx);
+      // The other removal runs while this one is not committed yet: it must
+      // wait for it rather than decide on what it sees now.
+      other = service.remove(kim, 'kim', second);
+      await Promise.race([other, someoneWaits()]);
+    });
+    await other;
+    await expect(mfa.hasRecoveryCodes(APP, 'kim')).resolves.toBe(false);
+    const again = await enrolled(kim, 'kim', 3);
+    expect(again.recoveryCodes).toHaveLength(10);
+  });
+
   it('replaces a pending enrolment rather than piling them up, and caps verified ones', async () => {
     const ana = await user('ana');
     // Abandoned enrolments (the SDK gives up after 10 wrong codes).

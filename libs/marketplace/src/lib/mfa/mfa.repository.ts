@@ -133,6 +133,14 @@ export class MfaRepository extends MarketplaceRepository {
     id: string,
     tx: MarketplaceTx = this.sql,
   ): Promise<boolean> {
+    // Removals of one user's authenticators take turns (the SDK's disable
+    // sends them all at once), so the last one sees that none is left and
+    // its transaction drops the recovery codes and remembered devices.
+    await tx.rows(
+      `SELECT id FROM marketplace.mfa_authenticators
+        WHERE app_key = $1 AND user_id = $2 FOR UPDATE`,
+      [appKey, userId],
+    );
     const rows = await tx.rows(
       `DELETE FROM marketplace.mfa_authenticators
         WHERE app_key = $1 AND user_id = $2 AND id = $3 RETURNING id`,
