@@ -134,6 +134,10 @@ describe('MFA on kinvey-js-sdk 7.0.0 (e2e)', () => {
       PASSWORD,
       recoveryCodes[1] as string,
     );
+    // Listed again as Kinvey lists them: the unused ones, in order.
+    await expect(MFA.listRecoveryCodes()).resolves.toEqual(
+      recoveryCodes.slice(2),
+    );
     await MFA.disable();
     expect(await MFA.isEnabled()).toBe(false);
     await User.logout();

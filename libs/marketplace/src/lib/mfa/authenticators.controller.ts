@@ -114,14 +114,14 @@ export class AuthenticatorsController {
 
   @Get(':id/recovery-codes')
   @KinveyCall(
-    'FeatureUnavailable: recovery codes are stored hashed and shown once',
+    'The recovery codes not used yet, in the order they were made',
     WHO,
     ok(RECOVERY_CODES),
   )
   listRecoveryCodes(
     @Caller() principal: Principal,
     @Param('id') id: string,
-  ): Promise<never> {
+  ): Promise<{ recoveryCodes: string[] }> {
     return this.authenticators.listRecoveryCodes(principal, id);
   }
 

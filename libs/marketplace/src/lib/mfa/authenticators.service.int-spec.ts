@@ -8,6 +8,7 @@ import type { AppRecord } from '../apps/app.types';
 import { CredentialsRepository } from '../auth/credentials.repository';
 import type { Principal } from '../auth/principal';
 import { MarketplaceErrorCode } from '../common/marketplace.errors';
+import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { UsersRepository } from '../users/users.repository';
 import {
   AuthenticatorsService,
@@ -77,6 +78,67 @@ describe('authenticators (database)', () => {
     const code = totpCode(added.config.secret, clock.now());
     return service.verify(principal, id, added.id, { code });
   }
+
+  it('lists the unused recovery codes again, in order, as Kinvey does', async () => {
+    const ida = await user('ida');
+    const { recoveryCodes } = await enrolled(ida, 'ida', 1);
+    expect(recoveryCodes).toHaveLength(10);
+    await expect(service.listRecoveryCodes(ida, 'ida')).resolves.toEqual({
+      recoveryCodes,
+    });
+    const stored = await module
+      .get(MarketplaceDatabase)
+      .transaction((tx) =>
+        tx.rows<{ sealed_code: string }>(
+          `SELECT sealed_code FROM marketplace.mfa_recovery_codes WHERE user_id = 'ida'`,
+        ),
+      );
+    expect(stored).toHaveLength(10);
+    for (const { sealed_code } of stored)
+      expect(recoveryCodes).not.toContain(sealed_code);
+
+    const renewed = await service.regenerateRecoveryCodes(ida, 'ida');
+    await expect(service.listRecoveryCodes(ida, 'ida')).resolves.toEqual(
+      renewed,
+    );
+    expect(
+      await failure(service.listRecoveryCodes(await user('jon'), 'ida')),
+    ).toBe(MarketplaceErrorCode.InsufficientCredentials);
+  });
+
+  it('turns MFA off when the last two authenticators are removed at once, as the SDK disables it', async () => {
+    const kim = await user('kim');
+    await enrolled(kim, 'kim', 1);
+    await enrolled(kim, 'kim', 2);
+    const [first, second] = (await service.list(kim, 'kim')).map((a) => a.id);
+    const db = module.get(MarketplaceDatabase);
+    const mfa = module.get(MfaRepository);
+    /** Resolves once another session waits on a lock (the second removal). */
+    const someoneWaits = async (): Promise<void> => {
+      for (;;) {
+        const waiting = await db.transaction((tx) =>
+          tx.rows(
+            `SELECT 1 FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          ),
+        );
+        if (waiting.length > 0) return;
+      }
+    };
+    let other: Promise<void> = Promise.resolve();
+    await db.transaction(async (tx) => {
+      await mfa.removeAuthenticator(APP, 'kim', first, tx);
+      await mfa.dropUnusedFactors(APP, 'kim', tx);
+      // The other removal runs while this one is not committed yet: it must
+      // wait for it rather than decide on what it sees now.
+      other = service.remove(kim, 'kim', second);
+      await Promise.race([other, someoneWaits()]);
+    });
+    await other;
+    await expect(mfa.hasRecoveryCodes(APP, 'kim')).resolves.toBe(false);
+    const again = await enrolled(kim, 'kim', 3);
+    expect(again.recoveryCodes).toHaveLength(10);
+  });
 
   it('replaces a pending enrolment rather than piling them up, and caps verified ones', async () => {
     const ana = await user('ana');

@@ -9,7 +9,7 @@ import { isPlainObject } from '../kinvey/kinvey-doc';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { MfaRepository } from './mfa.repository';
 import type { AuthenticatorSummary } from './mfa.repository';
-import { SecondFactorService } from './second-factor.service';
+import { SecondFactorService, openSecret } from './second-factor.service';
 import { newTotpSecret } from './totp';
 
 /** Verified authenticators one user may hold (plus one being enrolled). */
@@ -116,25 +116,33 @@ export class AuthenticatorsService {
     return { recoveryCodes: await this.newRecoveryCodes(appKey, userId) };
   }
 
-  /** Stored hashed, so they cannot be shown again after they were made. */
+  /**
+   * The unused recovery codes, as Kinvey lists them: sealed like the TOTP
+   * secrets (a leaked secret is worth as much as the codes); login matches
+   * their digests.
+   */
   async listRecoveryCodes(
     principal: Principal,
     userId: string,
-  ): Promise<never> {
-    await this.owner(principal, userId);
-    throw MarketplaceError.featureUnavailable(
-      'recovery codes are stored hashed; regenerate them for new ones',
-      'Recovery codes are shown once, when made.',
-    );
+  ): Promise<{ recoveryCodes: string[] }> {
+    const appKey = await this.owner(principal, userId);
+    const sealer = this.factors.requireSealer();
+    const sealed = await this.mfa.listSealedRecoveryCodes(appKey, userId);
+    return { recoveryCodes: sealed.map((code) => openSecret(sealer, code)) };
   }
 
   private async newRecoveryCodes(
     appKey: string,
     userId: string,
   ): Promise<string[]> {
+    const sealer = this.factors.requireSealer();
     const codes = Array.from({ length: RECOVERY_CODES }, () => randomToken(8));
+    const stored = codes.map((code) => ({
+      digest: hashToken(code),
+      sealed: sealer.seal(code),
+    }));
     await this.db.transaction((tx) =>
-      this.mfa.replaceRecoveryCodes(appKey, userId, codes.map(hashToken), tx),
+      this.mfa.replaceRecoveryCodes(appKey, userId, stored, tx),
     );
     return codes;
   }

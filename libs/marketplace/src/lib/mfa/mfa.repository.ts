@@ -133,6 +133,14 @@ export class MfaRepository extends MarketplaceRepository {
     id: string,
     tx: MarketplaceTx = this.sql,
   ): Promise<boolean> {
+    // Removals of one user's authenticators take turns (the SDK's disable
+    // sends them all at once), so the last one sees that none is left and
+    // its transaction drops the recovery codes and remembered devices.
+    await tx.rows(
+      `SELECT id FROM marketplace.mfa_authenticators
+        WHERE app_key = $1 AND user_id = $2 FOR UPDATE`,
+      [appKey, userId],
+    );
     const rows = await tx.rows(
       `DELETE FROM marketplace.mfa_authenticators
         WHERE app_key = $1 AND user_id = $2 AND id = $3 RETURNING id`,
@@ -171,10 +179,11 @@ export class MfaRepository extends MarketplaceRepository {
     return rows.length > 0;
   }
 
+  /** Replaces the user's recovery codes by these, kept in this order. */
   async replaceRecoveryCodes(
     appKey: string,
     userId: string,
-    digests: readonly string[],
+    codes: readonly { digest: string; sealed: string }[],
     tx: MarketplaceTx,
   ): Promise<void> {
     await tx.rows(
@@ -182,10 +191,25 @@ export class MfaRepository extends MarketplaceRepository {
       [appKey, userId],
     );
     await tx.rows(
-      `INSERT INTO marketplace.mfa_recovery_codes (app_key, user_id, digest)
-       SELECT $1, $2, unnest($3::text[])`,
-      [appKey, userId, digests],
+      `INSERT INTO marketplace.mfa_recovery_codes (app_key, user_id, digest, sealed_code, position)
+       SELECT $1, $2, c.digest, c.sealed, c.position
+         FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS c(digest, sealed, position)`,
+      [appKey, userId, codes.map((c) => c.digest), codes.map((c) => c.sealed)],
     );
+  }
+
+  /** The sealed recovery codes not used yet, in the order they were made. */
+  async listSealedRecoveryCodes(
+    appKey: string,
+    userId: string,
+  ): Promise<string[]> {
+    const rows = await this.sql.rows<{ sealed_code: string }>(
+      `SELECT sealed_code FROM marketplace.mfa_recovery_codes
+        WHERE app_key = $1 AND user_id = $2 AND sealed_code IS NOT NULL
+        ORDER BY position`,
+      [appKey, userId],
+    );
+    return rows.map((row) => row.sealed_code);
   }
 
   /** Uses up a recovery code: true once per code. */

@@ -161,7 +161,12 @@ describe('second factor (database)', () => {
     await module
       .get(MarketplaceDatabase)
       .transaction((tx) =>
-        mfa.replaceRecoveryCodes(APP, 'eva', [hashToken('rescue-me')], tx),
+        mfa.replaceRecoveryCodes(
+          APP,
+          'eva',
+          [{ digest: hashToken('rescue-me'), sealed: 'not listed here' }],
+          tx,
+        ),
       );
     expect(
       await factors.gate(APP, 'eva', { recoveryCode: ' rescue-me ' }),

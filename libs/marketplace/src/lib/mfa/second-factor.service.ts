@@ -18,7 +18,7 @@ const MFA_SESSION_MS = 5 * 60_000;
 const DEVICE_MS = 30 * 86_400_000;
 
 /** A sealed TOTP secret; a Kinvey error when the key is not the sealing one. */
-function openSecret(sealer: SecretSealer, sealed: string): string {
+export function openSecret(sealer: SecretSealer, sealed: string): string {
   try {
     return sealer.open(sealed);
   } catch {

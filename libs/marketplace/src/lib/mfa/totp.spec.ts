@@ -1,3 +1,5 @@
+import { Secret, TOTP } from 'otpauth';
+
 import { newTotpSecret, totpCode, totpStep } from './totp';
 
 // RFC 6238 appendix B, SHA-1: the secret is ASCII "12345678901234567890".
@@ -27,5 +29,26 @@ describe('totp', () => {
     ).toBeUndefined();
     expect(totpStep(RFC_SECRET, ' 81804', now)).toBeUndefined();
     expect(totpStep(RFC_SECRET, '0818040', now)).toBeUndefined();
+  });
+
+  it('makes keys of letters and digits, which clients reading the key as text decode intact', () => {
+    const keys = Array.from({ length: 50 }, () => newTotpSecret());
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const key of keys) {
+      const bytes = Buffer.from(Secret.fromBase32(key).buffer);
+      expect(bytes.toString('latin1')).toMatch(/^[A-Za-z0-9]{32}$/);
+      // What a client that reads the key as UTF-8 text keys its HMAC with.
+      const asText = Buffer.from(bytes.toString('utf8'), 'latin1');
+      const now = new Date(1_111_111_109_000);
+      const code = new TOTP({
+        secret: new Secret({
+          buffer: asText.buffer.slice(
+            asText.byteOffset,
+            asText.byteOffset + asText.length,
+          ),
+        }),
+      }).generate({ timestamp: now.getTime() });
+      expect(totpStep(key, code, now)).toBe(Math.floor(now.getTime() / 30_000));
+    }
   });
 });

@@ -1,3 +1,5 @@
+import { randomInt } from 'node:crypto';
+
 import { Secret, TOTP } from 'otpauth';
 
 /** RFC 6238 as authenticator apps default to it (SHA-1, 6 digits, 30 s). */
@@ -5,7 +7,15 @@ const PERIOD_SECONDS = 30;
 const DIGITS = 6;
 /** One step either side: a phone clock a little off still works. */
 const WINDOW = 1;
-const SECRET_BYTES = 20;
+/**
+ * The key is 32 letters and digits (190 bits, above RFC 4226's 160) rather
+ * than raw random bytes: Kinvey's keys are text, and clients built against
+ * Kinvey (its own SDK test tools among them) read the decoded key as a
+ * UTF-8 string, which mangles any byte above 0x7f and so every code.
+ */
+const SECRET_CHARACTERS = 32;
+const SECRET_ALPHABET =
+  'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 function totp(secret: string): TOTP {
   return new TOTP({
@@ -18,7 +28,10 @@ function totp(secret: string): TOTP {
 
 /** A new random shared secret, base32 as authenticator apps take it. */
 export function newTotpSecret(): string {
-  return new Secret({ size: SECRET_BYTES }).base32;
+  let key = '';
+  for (let i = 0; i < SECRET_CHARACTERS; i += 1)
+    key += SECRET_ALPHABET[randomInt(SECRET_ALPHABET.length)];
+  return Secret.fromLatin1(key).base32;
 }
 
 /**
