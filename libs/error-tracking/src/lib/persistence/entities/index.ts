@@ -8,6 +8,7 @@ import { ClientKeyEntity } from './client-key.entity';
 import { DiscardedEventEntity } from './discarded-event.entity';
 import { DrainedSpoolRequestEntity } from './drained-spool-request.entity';
 import { ErrorFacetEntity } from './error-facet.entity';
+import { ErrorTagEntity } from './error-tag.entity';
 import { ErrorHourlyCountEntity } from './error-hourly-count.entity';
 import { ErrorUserEntity } from './error-user.entity';
 import { ErrorEntity } from './error.entity';
@@ -40,6 +41,7 @@ export const ERROR_TRACKING_ENTITIES = [
   ErrorHourlyCountEntity,
   ErrorUserEntity,
   ErrorFacetEntity,
+  ErrorTagEntity,
   EventIdEntity,
   EventEntity,
   IssueEntity,

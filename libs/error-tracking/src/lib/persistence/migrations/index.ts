@@ -7,6 +7,7 @@ import { AddRateLimitCategories1795727981276 } from './1795727981276-AddRateLimi
 import { AddPasswordExpiresAtToUsers1795729156640 } from './1795729156640-AddPasswordExpiresAtToUsers';
 import { AddInstanceSettings1795800000000 } from './1795800000000-AddInstanceSettings';
 import { AddDrainedSpoolRequests1795900000000 } from './1795900000000-AddDrainedSpoolRequests';
+import { AddEventTags1796000036200 } from './1796000036200-AddEventTags';
 
 /** Every migration of the error_tracking schema, oldest first. */
 export const ERROR_TRACKING_MIGRATIONS = [
@@ -19,4 +20,5 @@ export const ERROR_TRACKING_MIGRATIONS = [
   AddPasswordExpiresAtToUsers1795729156640,
   AddInstanceSettings1795800000000,
   AddDrainedSpoolRequests1795900000000,
+  AddEventTags1796000036200,
 ];
