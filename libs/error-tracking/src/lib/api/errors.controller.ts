@@ -94,9 +94,11 @@ export class ErrorsController {
     const query = LIST_ERRORS_QUERY.read(params);
     const limit = perPage(params);
     params.check();
+    const { search_term: searchTerm, ...filters } = query;
     const page = await this.errors.list(access, {
-      ...query,
-      status: query.status ?? 'unresolved',
+      ...filters,
+      search: filters.search ?? searchTerm,
+      defaultStatus: 'unresolved',
       sort: query.sort ?? 'last_seen',
       limit,
     });
@@ -164,7 +166,7 @@ export class ErrorsController {
   ): Promise<EventSummaryResponseDto[]> {
     const access = await this.access.require(caller, id, AccessLevel.Reporter);
     const params = new Params(req.query as Record<string, unknown>);
-    const { cursor } = LIST_EVENTS_QUERY.read(params);
+    const { cursor, query } = LIST_EVENTS_QUERY.read(params);
     const limit = perPage(params);
     params.check();
     const page = await this.errors.events(
@@ -172,6 +174,7 @@ export class ErrorsController {
       parseBigId(errorId, 'Error'),
       limit,
       cursor,
+      query,
     );
     setNextCursorLink(res, req, this.baseUrl.of(req), page.nextCursor);
     return page.items.map(toEventSummaryResponse);

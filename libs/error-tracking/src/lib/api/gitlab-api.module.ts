@@ -6,6 +6,7 @@ import { AlertRulesController } from './alert-rules.controller';
 import { AlertsModule } from '../alerts/alerts.module';
 import { HooksController } from './hooks.controller';
 import { ErrorTrackingCoreModule } from '../core/error-tracking-core.module';
+import { ErrorTagsController } from './error-tags.controller';
 import { ErrorsController } from './errors.controller';
 import { IssuesController } from './issues.controller';
 import { ProjectsController } from './projects.controller';
@@ -28,6 +29,7 @@ const CONTROLLERS = [
   ProjectsController,
   SettingsController,
   ErrorsController,
+  ErrorTagsController,
   IssuesController,
   HooksController,
   AlertRulesController,

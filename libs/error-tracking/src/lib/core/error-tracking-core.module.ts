@@ -22,6 +22,8 @@ import { ProjectsService } from '../projects/projects.service';
 import { ClientKeysRepository } from '../settings/client-keys.repository';
 import { SettingsRepository } from '../settings/settings.repository';
 import { SettingsService } from '../settings/settings.service';
+import { ErrorTagsRepository } from '../errors/error-tags.repository';
+import { ErrorTagsService } from '../errors/error-tags.service';
 
 /**
  * The domain every area shares (the GitLab API, the web UI, the CLI, the
@@ -52,6 +54,8 @@ import { SettingsService } from '../settings/settings.service';
     SettingsService,
     ErrorsRepository,
     ErrorsService,
+    ErrorTagsRepository,
+    ErrorTagsService,
     IssuesRepository,
     IssueFollowsError,
     IssuesService,
@@ -70,6 +74,7 @@ import { SettingsService } from '../settings/settings.service';
     SettingsService,
     ErrorsRepository,
     ErrorsService,
+    ErrorTagsService,
     IssuesService,
     AlertSignal,
     ArtifactsRepository,

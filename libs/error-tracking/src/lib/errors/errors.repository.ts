@@ -2,6 +2,9 @@ import { Injectable } from '@nestjs/common';
 
 import type { Transaction } from '../persistence/error-tracking.database';
 import { ErrorTrackingRepository } from '../persistence/error-tracking-repository';
+import { errorSearchConditions } from './error-search.sql';
+import { eventSearchConditions } from './event-search.sql';
+import type { SearchTerm } from './sentry-search';
 import type {
   ErrorRecord,
   ErrorSort,
@@ -90,7 +93,7 @@ export interface ErrorPosition {
 /** Which of a project's errors a list or a bulk update takes. */
 export type ErrorFilter = Pick<
   ErrorListQuery,
-  'projectId' | 'status' | 'search' | 'environment' | 'release'
+  'projectId' | 'status' | 'search' | 'environment' | 'release' | 'terms'
 >;
 
 export interface ErrorListQuery {
@@ -101,6 +104,8 @@ export interface ErrorListQuery {
   readonly search?: string;
   readonly environment?: string;
   readonly release?: string;
+  /** A parsed search (`?query=`), every term of which must hold. */
+  readonly terms?: readonly SearchTerm[];
   readonly after?: ErrorPosition;
   readonly limit: number;
 }
@@ -139,6 +144,7 @@ function filterConditions(query: ErrorFilter): {
                   WHERE f.error_id = e.id AND f.kind = '${kind}' AND f.value = $${params.length})`,
     );
   }
+  conditions.push(...errorSearchConditions(query.terms ?? [], params));
   return { params, conditions };
 }
 
@@ -346,6 +352,7 @@ export class ErrorsRepository extends ErrorTrackingRepository {
     errorId: string,
     limit: number,
     after?: { timestamp: Date; eventId: string },
+    terms: readonly SearchTerm[] = [],
   ): Promise<EventSummary[]> {
     const params: unknown[] = [errorId, limit];
     let position = '';
@@ -353,6 +360,8 @@ export class ErrorsRepository extends ErrorTrackingRepository {
       params.push(after.timestamp, toUuid(after.eventId));
       position = 'AND (timestamp, event_id) < ($3, $4::uuid)';
     }
+    for (const condition of eventSearchConditions(terms, params))
+      position += ` AND ${condition}`;
     const rows = await this.replica.rows<{
       event_id: string;
       timestamp: Date;
@@ -373,8 +382,8 @@ export class ErrorsRepository extends ErrorTrackingRepository {
               payload->>'title' AS title, payload->>'message' AS message,
               payload->'exception'->'values'->-1->>'value' AS exception_value,
               payload->>'platform' AS platform, payload->'user' AS user,
-              payload->'tags' AS tags, payload->'sdk' AS sdk
-         FROM error_tracking.events
+              coalesce(ev.tags, payload->'tags') AS tags, payload->'sdk' AS sdk
+         FROM error_tracking.events ev
         WHERE error_id = $1 ${position}
         ORDER BY timestamp DESC, event_id DESC LIMIT $2`,
       params,

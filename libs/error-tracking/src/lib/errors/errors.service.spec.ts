@@ -116,9 +116,47 @@ describe('ErrorsService', () => {
           search: undefined,
           environment: 'production',
           release: undefined,
+          terms: [],
           after: undefined,
           limit: 3,
         },
+        FIRST_HOUR,
+      );
+    });
+
+    it('passes the query and level as search terms; an is: term replaces the default status', async () => {
+      errors.list.mockResolvedValue([]);
+      await service.list(access, {
+        sort: 'last_seen',
+        limit: 2,
+        defaultStatus: 'unresolved',
+        query: 'is:resolved browser.name:Chrome',
+        level: 'fatal',
+      });
+      expect(errors.list).toHaveBeenCalledWith(
+        expect.objectContaining({
+          status: undefined,
+          terms: [
+            { kind: 'status', status: 'resolved', negated: false },
+            {
+              kind: 'tag',
+              key: 'browser.name',
+              value: 'Chrome',
+              negated: false,
+            },
+            { kind: 'tag', key: 'level', value: 'fatal', negated: false },
+          ],
+        }),
+        FIRST_HOUR,
+      );
+      await service.list(access, {
+        sort: 'last_seen',
+        limit: 2,
+        defaultStatus: 'unresolved',
+        query: 'browser.name:Chrome',
+      });
+      expect(errors.list).toHaveBeenLastCalledWith(
+        expect.objectContaining({ status: 'unresolved' }),
         FIRST_HOUR,
       );
     });
@@ -291,15 +329,20 @@ describe('ErrorsService', () => {
       expect(page.nextCursor).toBe(
         encodeCursor(['2026-06-01T08:00:00.000Z', EVENT_ID]),
       );
-      expect(errors.listEvents).toHaveBeenCalledWith('42', 3, undefined);
+      expect(errors.listEvents).toHaveBeenCalledWith('42', 3, undefined, []);
 
       errors.listEvents.mockResolvedValue(rows.slice(2));
       const next = await service.events(access, '42', 2, page.nextCursor);
       expect(next.nextCursor).toBeUndefined();
-      expect(errors.listEvents).toHaveBeenLastCalledWith('42', 3, {
-        timestamp: new Date('2026-06-01T08:00:00.000Z'),
-        eventId: EVENT_ID,
-      });
+      expect(errors.listEvents).toHaveBeenLastCalledWith(
+        '42',
+        3,
+        {
+          timestamp: new Date('2026-06-01T08:00:00.000Z'),
+          eventId: EVENT_ID,
+        },
+        [],
+      );
     });
 
     it.each([

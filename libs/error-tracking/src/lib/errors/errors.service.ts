@@ -16,6 +16,8 @@ import { IssueFollowsError } from '../issues/issue-follows-error';
 import type { IssueRecord } from '../issues/issue.types';
 import { IssuesRepository } from '../issues/issues.repository';
 import { ErrorTrackingDatabase } from '../persistence/error-tracking.database';
+import { parseSearch } from './sentry-search';
+import type { SearchTerm } from './sentry-search';
 import type { ProjectAccess } from '../projects/project.types';
 import type {
   ErrorRecord,
@@ -59,8 +61,27 @@ export interface ErrorListOptions {
   readonly search?: string;
   readonly environment?: string;
   readonly release?: string;
+  /** GitLab's `level` filter: the error has an event of that level. */
+  readonly level?: string;
+  /** Sentry's search syntax (`parseSearch`). */
+  readonly query?: string;
+  /** The status when neither `status` nor an `is:` term of `query` names one. */
+  readonly defaultStatus?: ErrorStatus;
   readonly cursor?: string;
   readonly limit: number;
+}
+
+/** A list's search terms: its `query`, and its `level` filter as a tag term. */
+function errorListTerms(options: ErrorListOptions, now: Date): SearchTerm[] {
+  const terms = parseSearch(options.query ?? '', 'errors', now);
+  if (options.level)
+    terms.push({
+      kind: 'tag',
+      key: 'level',
+      value: options.level,
+      negated: false,
+    });
+  return terms;
 }
 
 export interface Page<T> {
@@ -106,11 +127,17 @@ export class ErrorsService {
         throw ErrorTrackingError.invalidParameter('cursor is invalid');
       after = { value: parts[1] as string, id: parts[2] as string };
     }
+    const terms = errorListTerms(options, this.clock.now());
     const template = this.emptyFrequency();
     const rows = await this.errors.list(
       {
         projectId: access.project.id,
-        status: options.status,
+        status:
+          options.status ??
+          (terms.some((term) => term.kind === 'status')
+            ? undefined
+            : options.defaultStatus),
+        terms,
         sort: options.sort,
         search: options.search || undefined,
         environment: options.environment || undefined,
@@ -204,7 +231,9 @@ export class ErrorsService {
     errorId: string,
     limit: number,
     cursor?: string,
+    query?: string,
   ): Promise<Page<EventSummary>> {
+    const terms = parseSearch(query ?? '', 'events', this.clock.now());
     const error = await this.find(access, errorId);
     let after: { timestamp: Date; eventId: string } | undefined;
     if (cursor !== undefined) {
@@ -213,7 +242,12 @@ export class ErrorsService {
         throw ErrorTrackingError.invalidParameter('cursor is invalid');
       after = { timestamp: position.at, eventId: position.id };
     }
-    const rows = await this.errors.listEvents(error.id, limit + 1, after);
+    const rows = await this.errors.listEvents(
+      error.id,
+      limit + 1,
+      after,
+      terms,
+    );
     const { items, next } = keysetPage(rows, limit);
     return {
       items,

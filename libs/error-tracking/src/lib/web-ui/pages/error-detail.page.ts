@@ -14,6 +14,8 @@ import type {
 import { barChart, frequencySummary, hourLabel } from './frequency-charts';
 import type { StackTraceEntry } from '../../errors/stack-trace';
 import { stackTraceView } from './stack-trace.view';
+import type { TagKeyDistribution } from '../../errors/tag-distribution';
+import { tagDistributionView } from './tag-distribution.view';
 
 export interface ErrorDetailView {
   readonly project: ProjectRecord;
@@ -26,6 +28,8 @@ export interface ErrorDetailView {
   readonly stackTraceCrashed: boolean;
   readonly environment: string | null;
   readonly events: EventSummary[];
+  /** Each tag key's top values over the kept events. */
+  readonly tagDistribution: readonly TagKeyDistribution[];
   readonly canTriage: boolean;
   readonly now: Date;
   readonly notice?: unknown;
@@ -243,6 +247,13 @@ export function errorDetailPage(
           <div class="card-header"><h2 id="tags-heading">Tags</h2></div>
           ${tags(view)}
         </section>
-      </div>`,
+      </div>
+      <section class="card" aria-labelledby="tag-dist-heading">
+        <div class="card-header">
+          <h2 id="tag-dist-heading">Tag distribution</h2>
+          <span class="muted small">Over the kept events</span>
+        </div>
+        ${tagDistributionView(view.tagDistribution)}
+      </section>`,
   );
 }

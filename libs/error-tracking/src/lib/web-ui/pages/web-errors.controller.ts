@@ -20,6 +20,7 @@ import type { ErrorSort, ErrorStatus } from '../../errors/error.types';
 import { ErrorsService } from '../../errors/errors.service';
 import { dsnOf } from '../../http/base-url';
 import { SettingsService } from '../../settings/settings.service';
+import { ErrorTagsService } from '../../errors/error-tags.service';
 import { eventStackTrace, toStackTraceEntry } from '../../errors/stack-trace';
 
 const PER_PAGE = 20;
@@ -45,6 +46,7 @@ export class WebErrorsController {
   constructor(
     private readonly errors: ErrorsService,
     private readonly settings: SettingsService,
+    private readonly tags: ErrorTagsService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -117,9 +119,10 @@ export class WebErrorsController {
       access,
       parseBigId(errorId, 'Error'),
     );
-    const [latest, events] = await Promise.all([
+    const [latest, events, tagDistribution] = await Promise.all([
       this.errors.latestEvent(access, error),
       this.errors.events(access, error.id, 10),
+      this.tags.distribution(access, error.id),
     ]);
     const environment = latest?.payload['environment'];
     const trace = latest ? eventStackTrace(latest.payload) : undefined;
@@ -132,6 +135,7 @@ export class WebErrorsController {
       stackTraceCrashed: trace?.crashed ?? false,
       environment: typeof environment === 'string' ? environment : null,
       events: events.items,
+      tagDistribution,
       canTriage: access.accessLevel >= AccessLevel.Developer,
       now: this.clock.now(),
       notice,
