@@ -52,4 +52,51 @@ export class ErrorTagsRepository extends ErrorTrackingRepository {
       };
     });
   }
+
+  /**
+   * How many kept events of each of `errorIds` carry one tag value (the
+   * list's counts under a picker's selection); an error without any is 0.
+   */
+  async valueCounts(
+    errorIds: readonly string[],
+    key: string,
+    value: string,
+  ): Promise<Map<string, number>> {
+    const rows = await this.replica.rows<{ error_id: string; count: string }>(
+      `SELECT t.error_id::text, t.count::text FROM error_tracking.error_tags t
+        WHERE t.error_id = ANY($1::bigint[]) AND t.key = $2 AND t.value = $3`,
+      [errorIds, key, value],
+    );
+    const counts = new Map<string, number>(errorIds.map((id) => [id, 0]));
+    for (const row of rows) counts.set(row.error_id, Number(row.count));
+    return counts;
+  }
+
+  /** Releases the project's errors were seen in, most recently seen first (the list's picker). */
+  async releases(projectId: number, limit: number): Promise<string[]> {
+    const rows = await this.replica.rows<{ value: string }>(
+      `SELECT f.value FROM error_tracking.error_facets f
+         JOIN error_tracking.errors e ON e.id = f.error_id
+        WHERE e.project_id = $1 AND f.kind = 'release' AND f.value <> ''
+        GROUP BY f.value ORDER BY max(f.last_seen) DESC, f.value LIMIT $2`,
+      [projectId, limit],
+    );
+    return rows.map((row) => row.value);
+  }
+
+  /** An error's events per UTC day since `from`, from its hourly counts. */
+  async dailyCounts(
+    errorId: string,
+    from: Date,
+  ): Promise<Array<[number, number]>> {
+    const rows = await this.replica.rows<{ day: string; count: string }>(
+      `SELECT extract(epoch FROM date_trunc('day', hour AT TIME ZONE 'UTC'))::bigint::text AS day,
+              sum(count)::text AS count
+         FROM error_tracking.error_hourly_counts
+        WHERE error_id = $1 AND hour >= $2
+        GROUP BY 1`,
+      [errorId, from],
+    );
+    return rows.map((row) => [Number(row.day), Number(row.count)]);
+  }
 }

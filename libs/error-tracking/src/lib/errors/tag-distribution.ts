@@ -19,3 +19,5 @@ export interface TagKeyDistribution {
 export const MAX_TAG_KEYS = 100;
 /** Values per key the panel and the API show, most frequent first. */
 export const TOP_TAG_VALUES = 10;
+/** Releases the error list's picker offers, most recently seen first. */
+export const MAX_PICKER_RELEASES = 100;

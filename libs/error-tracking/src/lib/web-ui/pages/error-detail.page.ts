@@ -16,6 +16,8 @@ import type { StackTraceEntry } from '../../errors/stack-trace';
 import { stackTraceView } from './stack-trace.view';
 import type { TagKeyDistribution } from '../../errors/tag-distribution';
 import { tagDistributionView } from './tag-distribution.view';
+import type { DailyCounts } from '../../errors/daily-counts';
+import { dailyChart, dailySummary } from './daily-chart.view';
 
 export interface ErrorDetailView {
   readonly project: ProjectRecord;
@@ -30,6 +32,8 @@ export interface ErrorDetailView {
   readonly events: EventSummary[];
   /** Each tag key's top values over the kept events. */
   readonly tagDistribution: readonly TagKeyDistribution[];
+  /** Events per UTC day, the last 30 days. */
+  readonly days: DailyCounts;
   readonly canTriage: boolean;
   readonly now: Date;
   readonly notice?: unknown;
@@ -221,6 +225,13 @@ export function errorDetailPage(
         </div>
         ${barChart(view.frequency, 'frequency-chart')}
         ${chartTable(view.frequency)}
+      </section>
+      <section class="card" aria-labelledby="days-heading">
+        <div class="card-header">
+          <h2 id="days-heading">Last 30 days</h2>
+          <span class="muted small">${dailySummary(view.days)}</span>
+        </div>
+        ${dailyChart(view.days, 'days-chart')}
       </section>
       <section class="card" aria-labelledby="stack-heading">
         <div class="card-header">

@@ -14,10 +14,19 @@ import type { WebContext } from '../toolkit/web-context';
 import { WebController } from '../toolkit/web-controller.decorator';
 import { errorDetailPage } from './error-detail.page';
 import { errorListPage } from './error-list.page';
-import type { ErrorListQuery } from './error-list.page';
-import { ERROR_SORTS, ERROR_STATUSES } from '../../errors/error.types';
+import type { ErrorListQuery, ListSelection } from './error-list.page';
+import {
+  ERROR_SORTS,
+  ERROR_STATUSES,
+  EVENT_LEVELS,
+} from '../../errors/error.types';
 import type { ErrorSort, ErrorStatus } from '../../errors/error.types';
 import { ErrorsService } from '../../errors/errors.service';
+import type { ErrorWithFrequency, Page } from '../../errors/errors.service';
+import {
+  ErrorTrackingError,
+  ErrorTrackingErrorCode,
+} from '../../common/error-tracking.errors';
 import { dsnOf } from '../../http/base-url';
 import { SettingsService } from '../../settings/settings.service';
 import { ErrorTagsService } from '../../errors/error-tags.service';
@@ -63,14 +72,19 @@ export class WebErrorsController {
         'unresolved',
       ),
       sort: oneOf<ErrorSort>(params['sort'], ERROR_SORTS, 'last_seen'),
-      search: text(params['search'], 1000),
+      // `search` is the box's older name, still in bookmarks.
+      query: text(params['query'], 1000) || text(params['search'], 1000),
       environment: text(params['environment'], 200),
+      release: text(params['release'], 200),
+      level: oneOf(params['level'], ['', ...EVENT_LEVELS], ''),
       cursor: text(params['cursor'], 1000) || undefined,
     };
-    const [page, environments] = await Promise.all([
-      this.errors.list(access, { ...query, limit: PER_PAGE }),
+    const [found, environments, releases] = await Promise.all([
+      this.listPage(access, query),
       this.errors.environments(access),
+      this.tags.releases(access),
     ]);
+    const { page, queryError } = found;
     return errorListPage(ctx, {
       project: access.project,
       accessLevel: access.accessLevel,
@@ -78,6 +92,9 @@ export class WebErrorsController {
       items: page.items,
       nextCursor: page.nextCursor,
       environments,
+      releases,
+      selection: await this.selection(query, page.items),
+      queryError,
       now: this.clock.now(),
       notice: params['notice'],
       firstErrorDsn:
@@ -85,6 +102,55 @@ export class WebErrorsController {
           ? await this.firstErrorDsn(ctx, access)
           : undefined,
     });
+  }
+
+  /** A page of the list; a bad query is told beside the box, not as an error page. */
+  private async listPage(
+    access: ProjectAccess,
+    query: ErrorListQuery,
+  ): Promise<{ page: Page<ErrorWithFrequency>; queryError?: string }> {
+    try {
+      return {
+        page: await this.errors.list(access, {
+          ...query,
+          environment: query.environment || undefined,
+          release: query.release || undefined,
+          level: query.level || undefined,
+          limit: PER_PAGE,
+        }),
+      };
+    } catch (error) {
+      if (
+        error instanceof ErrorTrackingError &&
+        error.code === ErrorTrackingErrorCode.BadRequest
+      )
+        return { page: { items: [] }, queryError: error.message };
+      throw error;
+    }
+  }
+
+  /**
+   * The rows' counts under the pickers' selection, when exactly one picker
+   * selects (the per-error tag counts answer one value; several at once
+   * would need the events).
+   */
+  private async selection(
+    query: ErrorListQuery,
+    items: readonly ErrorWithFrequency[],
+  ): Promise<ListSelection | undefined> {
+    const picked = (['environment', 'release', 'level'] as const).filter(
+      (key) => query[key] !== '',
+    );
+    const [key] = picked;
+    if (picked.length !== 1 || key === undefined || items.length === 0)
+      return undefined;
+    const value = query[key];
+    const counts = await this.tags.valueCounts(
+      items.map((item) => item.error.id),
+      key,
+      value,
+    );
+    return { key, value, counts };
   }
 
   /**
@@ -119,10 +185,11 @@ export class WebErrorsController {
       access,
       parseBigId(errorId, 'Error'),
     );
-    const [latest, events, tagDistribution] = await Promise.all([
+    const [latest, events, tagDistribution, days] = await Promise.all([
       this.errors.latestEvent(access, error),
       this.errors.events(access, error.id, 10),
       this.tags.distribution(access, error.id),
+      this.tags.dailyCounts(access, error.id),
     ]);
     const environment = latest?.payload['environment'];
     const trace = latest ? eventStackTrace(latest.payload) : undefined;
@@ -136,6 +203,7 @@ export class WebErrorsController {
       environment: typeof environment === 'string' ? environment : null,
       events: events.items,
       tagDistribution,
+      days,
       canTriage: access.accessLevel >= AccessLevel.Developer,
       now: this.clock.now(),
       notice,
