@@ -19,12 +19,12 @@ export function errorSearchConditions(
     const k = bind(params, key);
     if (value === undefined)
       return `EXISTS (SELECT 1 FROM error_tracking.error_tags t
-                       WHERE t.error_id = e.id AND t.key = ${k} AND t.count > 0)`;
+                       WHERE t.error_id = e.id AND t.key = ${k})`;
     const pattern = wildcardPattern(value);
     const v = bind(params, pattern ?? value);
     return `EXISTS (SELECT 1 FROM error_tracking.error_tags t
                      WHERE t.error_id = e.id AND t.key = ${k}
-                       AND t.value ${pattern === undefined ? '=' : 'LIKE'} ${v} AND t.count > 0)`;
+                       AND t.value ${pattern === undefined ? '=' : 'LIKE'} ${v})`;
   };
   return terms.map((term) => {
     switch (term.kind) {
@@ -32,7 +32,7 @@ export function errorSearchConditions(
         const p = bind(params, containsPattern(term.text));
         return `(e.title ILIKE ${p} OR e.message ILIKE ${p} OR e.culprit ILIKE ${p}
                  OR EXISTS (SELECT 1 FROM error_tracking.error_tags t
-                             WHERE t.error_id = e.id AND t.count > 0 AND t.value ILIKE ${p}))`;
+                             WHERE t.error_id = e.id AND t.value ILIKE ${p}))`;
       }
       case 'tag':
         return `${term.negated ? 'NOT ' : ''}${tagExists(term.key, term.value)}`;

@@ -2,7 +2,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Each event's tags (a column of the partitioned `events`: no default, so
- * adding it rewrites nothing) and their per-error counts.
+ * adding it rewrites nothing) and their per-error counts, found by error
+ * (the key) or by value (the index).
  */
 export class AddEventTags1796000036200 implements MigrationInterface {
   name = 'AddEventTags1796000036200';
@@ -13,6 +14,9 @@ export class AddEventTags1796000036200 implements MigrationInterface {
     );
     await queryRunner.query(
       `CREATE TABLE "error_tracking"."error_tags" ("error_id" bigint NOT NULL, "key" text NOT NULL, "value" text NOT NULL, "count" bigint NOT NULL, "last_seen" TIMESTAMP(3) WITH TIME ZONE NOT NULL, CONSTRAINT "error_tags_pkey" PRIMARY KEY ("error_id", "key", "value"))`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX "error_tags_key_value_idx" ON "error_tracking"."error_tags" ("key", "value", "error_id") `,
     );
   }
 
