@@ -7,6 +7,7 @@ import {
   partitionName,
 } from '../persistence/event-partitions';
 import { ErrorTrackingRepository } from '../persistence/error-tracking-repository';
+import { retryingDeadlocks } from '../persistence/retrying-deadlocks';
 import { THROTTLE_RESET_MS } from '../sessions/sign-in-throttle';
 import { subtractTags } from './subtract-tags';
 
@@ -19,9 +20,7 @@ const FUTURE_SLACK_MS = 60_000;
  * milliseconds, so an ingestion flush that meets one waits no longer.
  */
 export const RETENTION_BATCH = 1_000;
-const RETRYABLE = new Set(['40P01', '40001']);
 const BY_KEY = { enable_hashjoin: 'off', enable_mergejoin: 'off' };
-const MAX_ATTEMPTS = 4;
 
 export interface RetentionResult {
   /** False when another replica ran within the interval. */
@@ -131,20 +130,8 @@ export class RetentionRepository extends ErrorTrackingRepository {
    * by key only: a batch's thousand rows are found through the primary
    * keys, where a hash join would read every partition of the events.
    */
-  private async batch<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.sql.transaction(work, BY_KEY);
-      } catch (error) {
-        const code = (error as { code?: unknown }).code;
-        if (
-          attempt >= MAX_ATTEMPTS ||
-          typeof code !== 'string' ||
-          !RETRYABLE.has(code)
-        )
-          throw error;
-      }
-    }
+  private batch<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    return retryingDeadlocks(() => this.sql.transaction(work, BY_KEY));
   }
 
   /**
