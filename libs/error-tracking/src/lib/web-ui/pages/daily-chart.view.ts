@@ -28,6 +28,7 @@ export function dailySummary(days: DailyCounts): string {
 export function dailyChart(days: DailyCounts, id: string): SafeHtml {
   return labelledBarChart({
     id,
+    className: 'days-chart',
     title: 'Events per day, last 30 days',
     summary: dailySummary(days),
     buckets: days.map(([day, count]) => ({ label: dayLabel(day), count })),
