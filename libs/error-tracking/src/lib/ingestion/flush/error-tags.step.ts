@@ -2,6 +2,16 @@ import { P } from './flush-params';
 import type { FlushStep } from './flush-step';
 
 /**
+ * The batch's tag sets (one JSON object per event, by its position in the
+ * batch), parsed once for the steps that read them.
+ */
+export const TAG_SETS: FlushStep = {
+  name: 'tag_sets',
+  sql: `  SELECT ord, tags
+    FROM jsonb_array_elements(${P.eventTagSets}::jsonb) WITH ORDINALITY AS t(tags, ord)`,
+};
+
+/**
  * Each error's tag distribution, from this flush's new events: per (error,
  * key, value) the events that carry it and when the latest of them was
  * seen (by time or arrival, as retention expires events). Written after
@@ -13,8 +23,8 @@ export const ERROR_TAGS: FlushStep = {
   SELECT up.id, x.key, x.value, count(*), max(greatest(f.ts, f.received_at))
     FROM fresh f
     JOIN up ON up.project_id = f.project_id AND up.fingerprint = f.fingerprint
-    CROSS JOIN LATERAL jsonb_each_text((${P.eventTagSets}::jsonb) -> (f.ord::int - 1))
-         AS x(key, value)
+    JOIN tag_sets ts ON ts.ord = f.ord
+    CROSS JOIN LATERAL jsonb_each_text(ts.tags) AS x(key, value)
    GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
   ON CONFLICT (error_id, key, value) DO UPDATE SET
     count = t.count + excluded.count,

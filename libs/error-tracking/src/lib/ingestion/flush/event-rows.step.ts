@@ -14,10 +14,10 @@ export const EVENT_ROWS: readonly FlushStep[] = [
          (error_id, timestamp, event_id, received_at, project_id, level, release,
           environment, tags, payload)
   SELECT up.id, f.ts, f.event_id, f.received_at, f.project_id, f.level, f.release,
-         f.environment, (${P.eventTagSets}::jsonb) -> (f.ord::int - 1),
-         (${P.eventPayloads}::jsonb) -> (f.ord::int - 1)
+         f.environment, ts.tags, (${P.eventPayloads}::jsonb) -> (f.ord::int - 1)
     FROM fresh f
-    JOIN up ON up.project_id = f.project_id AND up.fingerprint = f.fingerprint`,
+    JOIN up ON up.project_id = f.project_id AND up.fingerprint = f.fingerprint
+    JOIN tag_sets ts ON ts.ord = f.ord`,
   },
   {
     name: 'hourly',
