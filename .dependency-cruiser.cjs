@@ -69,6 +69,7 @@ const LAYERED_LIBRARIES = [
           'issues',
           'errors',
           'artifacts',
+          'attachments',
           'alerting',
         ],
       },

@@ -70,6 +70,25 @@ function peakRssOf(pid: number | undefined): number | undefined {
   }
 }
 
+/**
+ * What a cluster's primary adds to its workers' memory: its own anonymous
+ * (and shared-memory) pages. Its code pages are the workers' own (one node
+ * binary, mapped once in memory however many processes run it), which
+ * VmHWM would count again; it serves nothing, so its use is flat and a
+ * reading at the end is its peak.
+ */
+function ownMemoryOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) =>
+      Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1] ?? 0);
+    return Math.round((kb('RssAnon') + kb('RssShmem')) / 1024);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Linux's clock ticks per second for `/proc/<pid>/stat` (USER_HZ: 100 on every Linux ABI). */
 const USER_HZ = 100;
 
@@ -93,11 +112,13 @@ function cpuMsOf(pid: number | undefined): number | undefined {
 
 /**
  * `of` summed over a process and its children (a cluster's workers; for a
- * single process, the process alone).
+ * single process, the process alone); `ofParent`, when given, for a process
+ * that has children.
  */
 function overTree(
   pid: number | undefined,
   of: (pid: number | undefined) => number | undefined,
+  ofParent = of,
 ): number | undefined {
   if (pid === undefined) return undefined;
   let children: number[] = [];
@@ -110,7 +131,7 @@ function overTree(
   } catch {
     // Gone, or no /proc: the process alone.
   }
-  const own = of(pid);
+  const own = children.length > 0 ? ofParent(pid) : of(pid);
   return own === undefined
     ? undefined
     : children.reduce((sum, child) => sum + (of(child) ?? 0), own);
@@ -174,7 +195,7 @@ export async function startServer(
   return {
     url,
     // `taskset -c 1 file` execs `file`: the pid is the server's own.
-    peakRssMb: () => overTree(child.pid, peakRssOf),
+    peakRssMb: () => overTree(child.pid, peakRssOf, ownMemoryOf),
     cpuMs: () => overTree(child.pid, cpuMsOf),
     stop: () =>
       new Promise((resolve) => {

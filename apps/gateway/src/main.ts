@@ -49,10 +49,10 @@ async function main(): Promise<void> {
   log = createGatewayLogger(config);
   if (config.envFile && cluster.isPrimary)
     log.info({ file: config.envFile }, 'Read settings from .env');
-  // Several workers run under a primary that replaces one that dies. One
-  // worker runs alone: the primary costs about 120 MB of its own (measured
-  // on the built gateway), which a single process's budget cannot carry.
-  if (config.workers > 1 && cluster.isPrimary && config.databaseUrl) {
+  // With a database server the gateway always runs under its primary, one
+  // worker or many, so that a worker that dies is replaced within seconds.
+  // The embedded database lives in the one process that serves.
+  if (cluster.isPrimary && config.databaseUrl) {
     // What the primary said goes out before its workers say anything.
     log.flush();
     const code = await runWorkerCluster(config, log, stopRequested);

@@ -967,6 +967,7 @@ describe('error tracking REST API (e2e)', () => {
         '/api/v4/projects/{id}/error_tracking/errors/{error_id}/stack_trace',
         '/api/v4/projects/{id}/error_tracking/errors/{error_id}/events',
         '/api/v4/projects/{id}/error_tracking/errors/{error_id}/events/{event_id}',
+        '/api/v4/projects/{id}/error_tracking/errors/{error_id}/events/{event_id}/navigation',
         '/api/v4/projects/{id}/error_tracking/errors/{error_id}/issue',
         '/api/v4/projects/{id}/error_tracking/release_health',
         '/api/v4/projects/{id}/issues',

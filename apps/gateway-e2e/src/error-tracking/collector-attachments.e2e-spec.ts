@@ -18,7 +18,8 @@ const MIB = 1024 * 1024;
 
 /**
  * An error is kept whatever it carries along (contract, "Limits": skipped
- * items are read through and dropped as they stream in, so an error with a
+ * items, attachments past ERROR_TRACKING_MAX_ATTACHMENT_BYTES among them,
+ * are read through and dropped as they stream in, so an error with a
  * 30 MiB attachment keeps its event). With the Python SDK 1.21.0 such a
  * request (31 MB) was refused whole, the error lost.
  */
@@ -32,7 +33,7 @@ describe('collector: errors with large attachments (e2e)', () => {
 
   afterAll(() => gw?.close());
 
-  /** Its event stored, its attachment counted as discarded. */
+  /** Its event stored, its attachment (past the 20 MiB an event keeps) counted as discarded. */
   async function expectKept(projectId: number, sent: PythonEnvelope) {
     const [stored] = await gw.query<{ type: string }>(
       `SELECT payload->'exception'->'values'->-1->>'type' AS type
@@ -47,7 +48,7 @@ describe('collector: errors with large attachments (e2e)', () => {
     expect(discarded).toEqual([
       {
         source: 'server',
-        reason: 'unsupported_item',
+        reason: 'too_large',
         category: 'attachment',
         quantity: 1,
       },

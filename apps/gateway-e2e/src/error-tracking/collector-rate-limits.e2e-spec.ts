@@ -131,6 +131,34 @@ describe('collector rate limits per Sentry data category (e2e)', () => {
     expect(defined(recorded).n).toBe(accepted);
   });
 
+  it('limits stored attachments under `attachment`, keeping none of a refused request', async () => {
+    const project = await createTrackedProject(gw);
+    // One event and two attachments: the second request asks for a fourth.
+    const withAttachments = () =>
+      Buffer.concat([
+        eventEnvelope(),
+        ...['a.txt', 'b.txt'].map((filename) =>
+          Buffer.from(
+            `\n${JSON.stringify({ type: 'attachment', filename, length: 3 })}\nabc`,
+          ),
+        ),
+      ]);
+    const { accepted, limited } = await sendUntilLimited(
+      project,
+      withAttachments,
+    );
+    expectLimited(limited, 'attachment');
+    // Those of accepted requests only, each linked to its event.
+    const stored = await gw.query<{ linked: boolean }>(
+      `SELECT event_id IS NOT NULL AS linked
+         FROM error_tracking.event_attachments WHERE project_id = $1`,
+      [project.id],
+    );
+    expect(stored).toEqual(
+      Array.from({ length: 2 * accepted }, () => ({ linked: true })),
+    );
+  });
+
   it('limits events under `error`', async () => {
     const project = await createTrackedProject(gw);
     const { limited } = await sendUntilLimited(project, eventEnvelope);

@@ -312,7 +312,7 @@ describe('Sentry collector (e2e)', () => {
   });
 
   describe('envelopes', () => {
-    it('stores the event of a multi-item envelope whatever its position, binary attachments aside', async () => {
+    it('stores the event of a multi-item envelope whatever its position, and its binary attachment sent before it', async () => {
       const eventId = nextId();
       const binary = Buffer.from([0, 10, 255, 10, 13, 0x7b]);
       const event = JSON.stringify({ message: 'multi' });
@@ -354,14 +354,15 @@ describe('Sentry collector (e2e)', () => {
             category: 'error',
             quantity: '3',
           },
-          {
-            source: 'server',
-            reason: 'unsupported_item',
-            category: 'attachment',
-            quantity: '1',
-          },
         ]),
       );
+      expect(discarded.map((d) => d.category)).not.toContain('attachment');
+      const attachments = await gw.query<{ filename: string; size: number }>(
+        `SELECT filename, size FROM error_tracking.event_attachments
+          WHERE project_id = $1 AND event_id = $2`,
+        [project.id, eventId],
+      );
+      expect(attachments).toEqual([{ filename: 'a.bin', size: binary.length }]);
     });
 
     it('skips a bad item and keeps the good ones (200)', async () => {
@@ -702,6 +703,57 @@ describe('Sentry collector (e2e)', () => {
         await drainedInto(outage, tracked.id, spooled);
         expect(await storedEvents(outage, tracked.id, spooled)).toBe(1);
         expect(await storedEvents(outage, tracked.id, acknowledged)).toBe(1);
+      } finally {
+        await outage.close();
+      }
+    });
+
+    it('keeps an event sent with an attachment while the database is down (spooled, 200); the attachment, which the spool does not take, is counted as discarded once it drains', async () => {
+      const outage = await proxied();
+      const db = defined(proxy);
+      try {
+        const tracked = await createTrackedProject(outage);
+        const path = `/api/v4/error_tracking/collector/api/${tracked.id}/envelope/?sentry_key=${tracked.publicKey}`;
+        // The key is cached before the outage.
+        const before = await sendRaw(outage.url, {
+          path,
+          body: eventEnvelope('before'),
+        });
+        expect(before.status).toBe(200);
+
+        await db.down();
+        const spooled = nextId();
+        const attachment = Buffer.alloc(64 * 1024, 'a');
+        const during = await sendRaw(outage.url, {
+          path,
+          body: Buffer.concat([
+            eventEnvelope('during', spooled),
+            Buffer.from(
+              `\n{"type":"attachment","filename":"log.txt","length":${attachment.length}}\n`,
+            ),
+            attachment,
+          ]),
+        });
+        expect(during.status).toBe(200);
+        expect(during.json()).toEqual({ id: spooled });
+
+        await db.up();
+        await drainedInto(outage, tracked.id, spooled);
+        expect(await storedEvents(outage, tracked.id, spooled)).toBe(1);
+        const discarded = await outage.query(
+          `SELECT reason, quantity::int FROM error_tracking.discarded_events
+            WHERE project_id = $1 AND category = 'attachment'`,
+          [tracked.id],
+        );
+        expect(discarded).toEqual([
+          { reason: 'database_unavailable', quantity: 1 },
+        ]);
+        const [kept] = await outage.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM error_tracking.event_attachments
+            WHERE project_id = $1 AND event_id IS NOT NULL`,
+          [tracked.id],
+        );
+        expect(defined(kept).n).toBe(0);
       } finally {
         await outage.close();
       }

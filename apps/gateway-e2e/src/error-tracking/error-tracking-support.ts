@@ -223,3 +223,15 @@ export function replayFixture(
     chunked: fixture.request.transfer_encoding === 'chunked',
   });
 }
+
+/** Each of a project's errors' status, by title (triage specs). */
+export async function statusesByTitle(
+  gw: ErrorTrackingGateway,
+  projectId: number,
+): Promise<Record<string, string>> {
+  const rows = await gw.query<{ title: string; status: string }>(
+    'SELECT title, status FROM error_tracking.errors WHERE project_id = $1',
+    [projectId],
+  );
+  return Object.fromEntries(rows.map((r) => [r.title, r.status]));
+}

@@ -354,10 +354,15 @@ describe("sentry-cli's issues commands and Sentry's issue API (e2e)", () => {
       expect(issue.body.state).toBe('closed');
     });
 
-    it('refuses ignore-until conditions and unknown statuses with a 400 that changes nothing', async () => {
+    it('refuses conditions it does not keep, bad ones and unknown statuses with a 400 that changes nothing', async () => {
       for (const body of [
-        { status: 'ignored', statusDetails: { ignoreDuration: 30 } },
-        { status: 'muted', snoozeDuration: 30 },
+        {
+          status: 'ignored',
+          statusDetails: { ignoreCount: 5, ignoreWindow: 60 },
+        },
+        { status: 'ignored', statusDetails: { ignoreDuration: 0 } },
+        { status: 'resolved', statusDetails: { ignoreCount: 5 } },
+        { status: 'muted', snoozeDuration: 'soon' },
         { status: 'gone' },
         { status: 'resolved', isBookmarked: true },
       ]) {

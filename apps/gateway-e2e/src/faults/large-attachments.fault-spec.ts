@@ -6,6 +6,7 @@ import {
   pythonAttachmentEnvelope,
   zstdAttachmentEnvelope,
 } from '../error-tracking/python-attachment-envelope';
+import type { PythonEnvelope } from '../error-tracking/python-attachment-envelope';
 import { peakRssMb, startGatewayProcess } from './support/gateway-process';
 import { startFaultCluster } from './support/fault-cluster';
 import type { FaultCluster } from './support/fault-cluster';
@@ -47,7 +48,15 @@ describe('errors with large attachments (fault)', () => {
     await cluster?.destroy();
   });
 
-  it(`keeps the event of ${UPLOADS} errors with 30-40 MiB attachments sent at once, under 300 MB resident`, async () => {
+  /**
+   * Sends `uploads` at once to a fresh gateway process, probing
+   * `/health/live` meanwhile; then `check` reads the database.
+   */
+  async function uploadAtOnce(
+    name: string,
+    uploads: (project: { id: number; publicKey: string }) => PythonEnvelope[],
+    check: (db: Client, projectId: number) => Promise<void>,
+  ): Promise<void> {
     const gw = await startGatewayProcess({
       ...GATEWAY_ENV,
       DATABASE_URL: cluster.databaseUrl,
@@ -57,15 +66,7 @@ describe('errors with large attachments (fault)', () => {
     try {
       await db.connect();
       const project = await trackedProject(gw.url);
-      const attachment = randomBytes(30 * MIB);
-      const uploads = Array.from({ length: UPLOADS }, (_, i) =>
-        i % 3 === 2
-          ? zstdAttachmentEnvelope(project.id, project.publicKey)
-          : pythonAttachmentEnvelope(project.id, project.publicKey, {
-              attachment,
-              plain: i % 3 === 0,
-            }),
-      );
+      const sent = uploads(project);
 
       // prom-client's event-loop lag: its maximum since the last scrape.
       const maxLoopLagMs = async () => {
@@ -88,7 +89,7 @@ describe('errors with large attachments (fault)', () => {
       })();
       const started = performance.now();
       const answers = await Promise.all(
-        uploads.map((upload) =>
+        sent.map((upload) =>
           send(`${gw.url}${upload.path}`, {
             method: 'POST',
             headers: upload.headers,
@@ -103,13 +104,9 @@ describe('errors with large attachments (fault)', () => {
       const loopLagMs = await maxLoopLagMs();
 
       const rss = await peakRssMb(await gw.servingPid());
-      const { rows } = await db.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM error_tracking.events WHERE project_id = $1',
-        [project.id],
-      );
       console.log(
-        `large attachments: ${UPLOADS} uploads (${Math.round(
-          uploads.reduce((sum, u) => sum + u.body.length, 0) / 1e6,
+        `${name}: ${sent.length} uploads (${Math.round(
+          sent.reduce((sum, u) => sum + u.body.length, 0) / 1e6,
         )} MB in all) at once in ${Math.round(elapsedMs)} ms; slowest probe ${Math.round(
           slowestProbeMs,
         )} ms (${[...probeStatuses].join(', ')}); gateway event loop held up at most ${Math.round(
@@ -117,9 +114,14 @@ describe('errors with large attachments (fault)', () => {
         )} ms; gateway peak RSS ${Math.round(rss)} MB`,
       );
       expect(answers.map((a) => [a.status, a.text])).toEqual(
-        uploads.map((u) => [200, JSON.stringify({ id: u.eventId })]),
+        sent.map((u) => [200, JSON.stringify({ id: u.eventId })]),
       );
-      expect(rows[0]?.n).toBe(UPLOADS);
+      const { rows } = await db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM error_tracking.events WHERE project_id = $1',
+        [project.id],
+      );
+      expect(rows[0]?.n).toBe(sent.length);
+      await check(db, project.id);
       expect([...probeStatuses]).toEqual([200]);
       expect(loopLagMs).toBeLessThan(1_000);
       expect(rss).toBeGreaterThan(0);
@@ -129,5 +131,48 @@ describe('errors with large attachments (fault)', () => {
       gw.kill('SIGTERM');
       await gw.exited;
     }
+  }
+
+  it(`keeps the event of ${UPLOADS} errors with 30-40 MiB attachments sent at once, under 300 MB resident`, async () => {
+    const attachment = randomBytes(30 * MIB);
+    await uploadAtOnce(
+      'large attachments',
+      (project) =>
+        Array.from({ length: UPLOADS }, (_, i) =>
+          i % 3 === 2
+            ? zstdAttachmentEnvelope(project.id, project.publicKey)
+            : pythonAttachmentEnvelope(project.id, project.publicKey, {
+                attachment,
+                plain: i % 3 === 0,
+              }),
+        ),
+      async () => undefined,
+    );
+  });
+
+  it(`stores ${UPLOADS} errors' 20 MiB attachments (the most an event keeps) sent at once, under 300 MB resident`, async () => {
+    const attachment = randomBytes(20 * MIB);
+    await uploadAtOnce(
+      'stored attachments',
+      (project) =>
+        Array.from({ length: UPLOADS }, (_, i) =>
+          pythonAttachmentEnvelope(project.id, project.publicKey, {
+            attachment,
+            plain: i % 2 === 0,
+          }),
+        ),
+      async (db, projectId) => {
+        const { rows } = await db.query<{ n: number; bytes: string }>(
+          `SELECT count(*)::int AS n, sum(size)::text AS bytes
+             FROM error_tracking.event_attachments
+            WHERE project_id = $1 AND event_id IS NOT NULL`,
+          [projectId],
+        );
+        expect(rows[0]).toEqual({
+          n: UPLOADS,
+          bytes: String(UPLOADS * 20 * MIB),
+        });
+      },
+    );
   });
 });

@@ -227,6 +227,40 @@ describe('a cluster of gateway workers (fault)', () => {
     ).toBeGreaterThan(100);
   });
 
+  it('runs one worker under its primary by default: killed with -9, it is replaced and serves on the same port', async () => {
+    const port = await freePort();
+    const alone = await startGatewayProcess({
+      ...GATEWAY_ENV,
+      DATABASE_URL: database.databaseUrl,
+      DATA_DIR: database.dataDir,
+      PORT: String(port),
+      LOG_LEVEL: 'info',
+    });
+    second = alone;
+    const workerPids = () =>
+      alone.lines
+        .filter((line) => line['msg'] === 'Quitanda is listening')
+        .map((line) => Number(line['pid']));
+    await until('the worker', () => workerPids().length === 1, alone);
+    const [first] = workerPids();
+    expect(first).not.toBe(alone.pid);
+
+    process.kill(first, 'SIGKILL');
+    await until('a replacement', () => workerPids().length === 2, alone);
+    const answer = await fetch(`http://127.0.0.1:${port}/events`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${WRITE_TOKEN}`,
+      },
+      body: JSON.stringify({ title: 'after the replacement' }),
+    });
+    // The killed worker is gone: the replacement answered.
+    expect(answer.status).toBe(201);
+    alone.kill('SIGTERM');
+    expect(await alone.exited).toBe(0);
+  });
+
   it('stops with exit 0 on a SIGTERM that finds a worker still booting', async () => {
     const booting = await startGatewayProcess({
       ...GATEWAY_ENV,

@@ -9,6 +9,7 @@ import {
 import type { ErrorTrackingGateway } from '../error-tracking/error-tracking-support';
 import { rootPassword } from '../error-tracking/web-support';
 import {
+  expectNoSidewaysScroll,
   launchChromium,
   screenshot,
   seriousAxeViolations,
@@ -86,6 +87,8 @@ describe('error tracking in the browser: access, forged forms, injection, phone 
     for (const path of [
       `/projects/${project.id}/error_tracking`,
       `/projects/${project.id}/error_tracking/${errorId}`,
+      `/projects/${project.id}/error_tracking/${errorId}/events`,
+      `/projects/${project.id}/error_tracking/${errorId}/events/${'f'.repeat(32)}`,
       `/projects/${project.id}/settings/monitor`,
       `/projects/${project.id}/issues`,
     ]) {
@@ -177,17 +180,7 @@ describe('error tracking in the browser: access, forged forms, injection, phone 
     for (const [name, path] of pages.slice(1)) {
       const response = await page.goto(`${gw.url}${path}`);
       expect(response?.status()).toBe(200);
-      const width = await page.evaluate<number>(
-        'document.documentElement.scrollWidth',
-      );
-      if (width > 375) {
-        const wide = await page.evaluate<string[]>(
-          "[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 376).slice(0, 8).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))",
-        );
-        throw new Error(
-          `${name} is ${width} px wide at 375 px: ${wide.join(', ')}`,
-        );
-      }
+      await expectNoSidewaysScroll(page, name, 375);
       await screenshot(page, `phone-${name}`);
       expect(await seriousAxeViolations(page)).toEqual([]);
     }

@@ -112,3 +112,24 @@ export async function signIn(
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((url) => url.pathname !== '/users/sign_in');
 }
+
+/**
+ * Fails, naming the widest elements, when the page scrolls sideways at
+ * `width` px (the phone-width check of every page).
+ */
+export async function expectNoSidewaysScroll(
+  page: Page,
+  name: string,
+  width: number,
+): Promise<void> {
+  const scrollWidth = await page.evaluate<number>(
+    'document.documentElement.scrollWidth',
+  );
+  if (scrollWidth <= width) return;
+  const wide = await page.evaluate<string[]>(
+    `[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > ${width + 1}).slice(0, 8).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))`,
+  );
+  throw new Error(
+    `${name} is ${scrollWidth} px wide at ${width} px: ${wide.join(', ')}`,
+  );
+}

@@ -91,6 +91,9 @@ export function errorRecord(overrides: Partial<ErrorRecord> = {}): ErrorRecord {
     lastEventId: 'a'.repeat(32),
     issueIid: null,
     groupingVersion: 1,
+    ignoredUntil: null,
+    ignoredUntilCount: null,
+    ignoredUntilUserCount: null,
     ...overrides,
   };
 }

@@ -1,7 +1,8 @@
+export { contextDataSourceOptions } from './lib/context-data-source-options';
 export {
-  contextDataSourceOptions,
+  DEFAULT_DB_TIMEOUT_MS,
   DEFAULT_POOL_SIZE,
-} from './lib/context-data-source-options';
+} from './lib/database-defaults';
 export type { ContextDataSourceSpec } from './lib/context-data-source-options';
 export { runMigrations, pendingMigrations } from './lib/migration-runner';
 export {
@@ -17,7 +18,7 @@ export { isUniqueViolation, isConnectionFailure } from './lib/pg-errors';
 export { Sql, poolOf, readPoolOf, hasReadReplica } from './lib/sql';
 export type { SqlExecutor, LocalSettings } from './lib/sql';
 export { SqlRepository, sqlRepository } from './lib/sql-repository';
-export { boundedWaits, DEFAULT_DB_TIMEOUT_MS } from './lib/bounded-waits';
+export { boundedWaits } from './lib/bounded-waits';
 export { namedStatements } from './lib/named-statements';
 export { withClient } from './lib/with-client';
 export {

@@ -24,8 +24,8 @@ export { TRANSPORT_ERROR_HTTP_STATUS } from './lib/transport-error-status';
 export {
   BODY_BUDGET,
   BodyBudget,
-  DEFAULT_BODY_BUDGET_BYTES,
   holdBodyBytes,
   holdParserBody,
 } from './lib/body-budget';
+export { DEFAULT_BODY_BUDGET_BYTES } from './lib/body-budget-default';
 export { bodyLimitOf, noteBodyLimit } from './lib/body-limit';

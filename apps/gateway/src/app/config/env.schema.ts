@@ -15,8 +15,11 @@ import {
   validateSync,
 } from 'class-validator';
 import type { ValidationError } from 'class-validator';
-import { DEFAULT_DB_TIMEOUT_MS, DEFAULT_POOL_SIZE } from '@quitanda/database';
-import { DEFAULT_BODY_BUDGET_BYTES } from '@quitanda/http';
+import {
+  DEFAULT_DB_TIMEOUT_MS,
+  DEFAULT_POOL_SIZE,
+} from '@quitanda/database/defaults';
+import { DEFAULT_BODY_BUDGET_BYTES } from '@quitanda/http/defaults';
 import {
   DEFAULT_ALERTS_POLL_SECONDS,
   DEFAULT_MAX_ARTIFACT_BYTES,
@@ -24,6 +27,8 @@ import {
   DEFAULT_MAX_ENVELOPE_BYTES,
   DEFAULT_MAX_ENVELOPE_ITEMS,
   DEFAULT_MAX_EVENT_BYTES,
+  DEFAULT_MAX_ATTACHMENT_BYTES,
+  DEFAULT_MAX_PROJECT_ATTACHMENT_BYTES,
   DEFAULT_RATE_LIMIT_PER_MINUTE,
   DEFAULT_RETENTION_DAYS,
   DEFAULT_RETENTION_INTERVAL_MINUTES,
@@ -243,6 +248,15 @@ export class EnvironmentVariables {
   @Transform(toInt)
   @IntRange(1_024, 104_857_600)
   ERROR_TRACKING_MAX_EVENT_BYTES = DEFAULT_MAX_EVENT_BYTES;
+
+  @Transform(toInt)
+  @IntRange(0, 1_073_741_824)
+  ERROR_TRACKING_MAX_ATTACHMENT_BYTES = DEFAULT_MAX_ATTACHMENT_BYTES;
+
+  @Transform(toInt)
+  @IntRange(0, 1_099_511_627_776)
+  ERROR_TRACKING_MAX_PROJECT_ATTACHMENT_BYTES =
+    DEFAULT_MAX_PROJECT_ATTACHMENT_BYTES;
 
   @Transform(toInt)
   @IntRange(1_024, 1_073_741_824)

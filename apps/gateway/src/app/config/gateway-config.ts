@@ -91,6 +91,8 @@ export interface GatewayConfig {
     readonly maxEnvelopeBytes: number;
     readonly maxEnvelopeItems: number;
     readonly maxEventBytes: number;
+    readonly maxAttachmentBytes: number;
+    readonly maxProjectAttachmentBytes: number;
     readonly maxArtifactBytes: number;
     /** Payload bytes the collector's spool may hold (database servers only). */
     readonly spoolMaxBytes: number;
@@ -179,6 +181,9 @@ export function loadConfig(
       maxEnvelopeBytes: vars.ERROR_TRACKING_MAX_ENVELOPE_BYTES,
       maxEnvelopeItems: vars.ERROR_TRACKING_MAX_ENVELOPE_ITEMS,
       maxEventBytes: vars.ERROR_TRACKING_MAX_EVENT_BYTES,
+      maxAttachmentBytes: vars.ERROR_TRACKING_MAX_ATTACHMENT_BYTES,
+      maxProjectAttachmentBytes:
+        vars.ERROR_TRACKING_MAX_PROJECT_ATTACHMENT_BYTES,
       maxArtifactBytes: vars.ERROR_TRACKING_MAX_ARTIFACT_BYTES,
       spoolMaxBytes: vars.ERROR_TRACKING_SPOOL_MAX_BYTES,
       sessionMinutes: vars.ERROR_TRACKING_SESSION_MINUTES,

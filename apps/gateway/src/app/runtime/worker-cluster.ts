@@ -24,8 +24,8 @@ export interface WorkerClusterOptions {
 }
 
 /**
- * The primary process of `WORKERS` > 1 (with `DATABASE_URL`). It serves
- * nothing itself: it forks
+ * The primary process whenever `DATABASE_URL` is set (`WORKERS` of them,
+ * one by default). It serves nothing itself: it forks
  * the workers (each runs `main.ts`, the whole gateway, on the same port
  * through Node's cluster module), the first alone so that migrations,
  * first-boot credentials and generated secrets are made once before the

@@ -153,6 +153,7 @@ export class AlertComposer {
           environment: 'production',
         },
         receivedAt: now,
+        timestamp: now,
       },
       eventId,
       url: this.links.projectUrl(project.id) + '/error_tracking',

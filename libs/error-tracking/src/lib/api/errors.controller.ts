@@ -49,14 +49,22 @@ import {
   toErrorResponse,
   toEventSummaryResponse,
 } from '../errors/dto/error.response.dto';
-import { UPDATE_ERROR_BODY } from './dto/errors.request-bodies.dto';
+import {
+  UPDATE_ERROR_BODY,
+  ignoreUntilOfBody,
+} from './dto/errors.request-bodies.dto';
 import {
   LIST_ERRORS_QUERY,
   LIST_EVENTS_QUERY,
   RELEASE_HEALTH_QUERY,
 } from './dto/errors.request-queries.dto';
 import type { ErrorRecord, Frequency } from '../errors/error.types';
+import { ErrorEventsService } from '../errors/error-events.service';
 import { ErrorsService } from '../errors/errors.service';
+import {
+  EventNavigationResponseDto,
+  toEventNavigationResponse,
+} from '../errors/dto/event-navigation.response.dto';
 
 function perPage(params: Params): number {
   const value = params.integer('per_page');
@@ -71,6 +79,7 @@ function perPage(params: Params): number {
 export class ErrorsController {
   constructor(
     private readonly errors: ErrorsService,
+    private readonly errorEvents: ErrorEventsService,
     private readonly releaseHealth: ReleaseHealthService,
     private readonly access: ProjectAccessService,
     private readonly baseUrl: BaseUrl,
@@ -166,7 +175,7 @@ export class ErrorsController {
   ): Promise<EventSummaryResponseDto[]> {
     const access = await this.access.require(caller, id, AccessLevel.Reporter);
     const params = new Params(req.query as Record<string, unknown>);
-    const { cursor, query } = LIST_EVENTS_QUERY.read(params);
+    const { cursor, query, search } = LIST_EVENTS_QUERY.read(params);
     const limit = perPage(params);
     params.check();
     const page = await this.errors.events(
@@ -174,7 +183,7 @@ export class ErrorsController {
       parseBigId(errorId, 'Error'),
       limit,
       cursor,
-      query,
+      { query, search: search || undefined },
     );
     setNextCursorLink(res, req, this.baseUrl.of(req), page.nextCursor);
     return page.items.map(toEventSummaryResponse);
@@ -182,7 +191,8 @@ export class ErrorsController {
 
   @Get('errors/:error_id/events/:event_id')
   @ApiOperation({
-    summary: 'One occurrence: the whole normalised event (reporter)',
+    summary:
+      'One occurrence: the whole normalised event; `latest` and `oldest` name those (reporter)',
   })
   @ApiOkResponse({
     schema: { type: 'object', description: 'The normalised Sentry event.' },
@@ -194,7 +204,7 @@ export class ErrorsController {
     @Param('event_id') eventId: string,
   ): Promise<StreamableFile> {
     const access = await this.access.require(caller, id, AccessLevel.Reporter);
-    const event = await this.errors.event(
+    const { event } = await this.errorEvents.find(
       access,
       parseBigId(errorId, 'Error'),
       eventId,
@@ -206,9 +216,31 @@ export class ErrorsController {
     );
   }
 
+  @Get('errors/:error_id/events/:event_id/navigation')
+  @ApiOperation({
+    summary:
+      'The oldest, older, newer and latest events around one, by time (reporter)',
+  })
+  @ApiOkResponse({ type: EventNavigationResponseDto })
+  async navigation(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Param('error_id') errorId: string,
+    @Param('event_id') eventId: string,
+  ): Promise<EventNavigationResponseDto> {
+    const access = await this.access.require(caller, id, AccessLevel.Reporter);
+    const at = await this.errorEvents.eventAt(
+      access,
+      parseBigId(errorId, 'Error'),
+      eventId,
+    );
+    return toEventNavigationResponse(at.eventId, at.neighbours);
+  }
+
   @Put('errors/:error_id')
   @ApiOperation({
-    summary: 'Set the status; resolving closes the linked issue (developer)',
+    summary:
+      'Set the status (ignoring until a time, a count or a user count if given); resolving closes the linked issue (developer)',
   })
   @UPDATE_ERROR_BODY.ApiBody()
   @ApiOkResponse({ type: UpdatedErrorResponseDto })
@@ -220,12 +252,13 @@ export class ErrorsController {
   ): Promise<UpdatedErrorResponseDto> {
     const access = await this.access.require(caller, id, AccessLevel.Developer);
     const params = Params.of(req.query, req.body);
-    const { status } = UPDATE_ERROR_BODY.read(params);
+    const body = UPDATE_ERROR_BODY.read(params);
     params.check();
     const { error, closedIssueIid } = await this.errors.updateStatus(
       access,
       parseBigId(errorId, 'Error'),
-      status,
+      body.status,
+      ignoreUntilOfBody(body),
     );
     const { frequency } = await this.errors.get(access, error.id);
     return {

@@ -7,6 +7,7 @@ import { AlertsModule } from '../alerts/alerts.module';
 import { HooksController } from './hooks.controller';
 import { ErrorTrackingCoreModule } from '../core/error-tracking-core.module';
 import { ErrorTagsController } from './error-tags.controller';
+import { ErrorTriageController } from './error-triage.controller';
 import { ErrorsController } from './errors.controller';
 import { IssuesController } from './issues.controller';
 import { ProjectsController } from './projects.controller';
@@ -30,6 +31,7 @@ const CONTROLLERS = [
   SettingsController,
   ErrorsController,
   ErrorTagsController,
+  ErrorTriageController,
   IssuesController,
   HooksController,
   AlertRulesController,

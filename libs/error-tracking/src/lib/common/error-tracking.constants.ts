@@ -17,11 +17,22 @@ export const DEFAULT_RATE_LIMIT_PER_MINUTE = 6_000;
 export const DEFAULT_MAX_BODY_BYTES = 100 * MIB;
 export const DEFAULT_MAX_ENVELOPE_BYTES = 100 * MIB;
 export const DEFAULT_MAX_EVENT_BYTES = 1 * MIB;
+/** Attachment bytes stored per event; larger ones are skipped, the event kept. */
+export const DEFAULT_MAX_ATTACHMENT_BYTES = 20 * MIB;
+/** Attachment bytes one project may hold at once; past them new ones are skipped. */
+export const DEFAULT_MAX_PROJECT_ATTACHMENT_BYTES = 1024 * MIB;
 /** Items per envelope, every type counted (the contract's "Limits"). */
 export const DEFAULT_MAX_ENVELOPE_ITEMS = 1_000;
 export const DEFAULT_RETENTION_INTERVAL_MINUTES = 60;
 /** Payload bytes the collector's spool holds at most (1 GiB). */
 export const DEFAULT_SPOOL_MAX_BYTES = 1024 * MIB;
+
+/**
+ * How far after its arrival an event's timestamp may be (a later one is
+ * replaced by the arrival): every stored event's `received_at` is at least
+ * its `timestamp` minus this, which retention and reads prune partitions by.
+ */
+export const EVENT_MAX_FUTURE_MS = 60_000;
 
 /** GitLab's pagination defaults. */
 export const DEFAULT_PER_PAGE = 20;

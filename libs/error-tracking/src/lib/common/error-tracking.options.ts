@@ -35,6 +35,13 @@ export interface ErrorTrackingModuleOptions {
   readonly maxEnvelopeItems: number;
   /** Largest single event once decompressed. */
   readonly maxEventBytes: number;
+  /**
+   * Attachment bytes stored with one event (its envelope's attachment
+   * items together); an attachment past them is skipped, the event kept.
+   */
+  readonly maxAttachmentBytes: number;
+  /** Attachment bytes one project holds at most; past them new ones are skipped. */
+  readonly maxProjectAttachmentBytes: number;
   /** Largest artifact bundle (source maps), as uploaded and once unzipped. */
   readonly maxArtifactBytes: number;
   /** How long a web UI session lives after sign-in. */

@@ -7,8 +7,13 @@ import { RootBootstrapService } from '../accounts/root-bootstrap.service';
 import { TokenAuthGuard } from '../accounts/token-auth.guard';
 import { AlertSignal } from '../alerting/alert-signal';
 import { ArtifactsRepository } from '../artifacts/artifacts.repository';
+import { AttachmentsRepository } from '../attachments/attachments.repository';
+import { AttachmentsService } from '../attachments/attachments.service';
 import { SourceMapResolver } from '../artifacts/source-map-resolver';
+import { ErrorMergeRepository } from '../errors/error-merge.repository';
+import { ErrorMergeService } from '../errors/error-merge.service';
 import { ErrorsRepository } from '../errors/errors.repository';
+import { ErrorEventsService } from '../errors/error-events.service';
 import { ErrorsService } from '../errors/errors.service';
 import { ClientKeyCache } from '../settings/client-key-cache';
 import { CollectorKeysRepository } from '../settings/collector-keys.repository';
@@ -56,11 +61,16 @@ import { ErrorTagsService } from '../errors/error-tags.service';
     ErrorsService,
     ErrorTagsRepository,
     ErrorTagsService,
+    ErrorEventsService,
+    ErrorMergeRepository,
+    ErrorMergeService,
     IssuesRepository,
     IssueFollowsError,
     IssuesService,
     AlertSignal,
     ArtifactsRepository,
+    AttachmentsRepository,
+    AttachmentsService,
     SourceMapResolver,
   ],
   exports: [
@@ -75,9 +85,13 @@ import { ErrorTagsService } from '../errors/error-tags.service';
     ErrorsRepository,
     ErrorsService,
     ErrorTagsService,
+    ErrorEventsService,
+    ErrorMergeService,
     IssuesService,
     AlertSignal,
     ArtifactsRepository,
+    AttachmentsRepository,
+    AttachmentsService,
     SourceMapResolver,
   ],
 })

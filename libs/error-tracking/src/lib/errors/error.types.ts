@@ -34,7 +34,31 @@ export interface ErrorRecord {
   readonly lastEventId: string;
   readonly issueIid: number | null;
   readonly groupingVersion: number;
+  /**
+   * While ignored with a condition, what reopens it (see `IgnoreUntil`): a
+   * time, a total event count, a total user count. Absent or null: none.
+   */
+  readonly ignoredUntil?: Date | null;
+  readonly ignoredUntilCount?: number | null;
+  readonly ignoredUntilUserCount?: number | null;
 }
+
+/**
+ * Sentry's snooze: ignore until a duration has passed, until N more events,
+ * or until N more distinct users; whichever comes first reopens the error.
+ */
+export interface IgnoreUntil {
+  readonly minutes?: number;
+  readonly events?: number;
+  readonly users?: number;
+}
+
+/** Errors one bulk change takes at most (Sentry's `BULK_MUTATION_LIMIT`). */
+export const MAX_BULK_ERRORS = 1000;
+
+/** Bounds of an ignore condition (Sentry's own are wider; a year is enough). */
+export const MAX_IGNORE_MINUTES = 525_600;
+export const MAX_IGNORE_COUNT = 1_000_000_000;
 
 /** Hourly occurrences, `[unix seconds of the hour's start, count]`, oldest first. */
 export type Frequency = Array<[number, number]>;
@@ -63,4 +87,20 @@ export interface StoredEvent {
    */
   readonly payloadJson?: string;
   readonly receivedAt: Date;
+  /** The event's time (its place among the error's events). */
+  readonly timestamp: Date;
+}
+
+/** An event's place in its error's events: newest first by (timestamp, id). */
+export interface EventPosition {
+  readonly timestamp: Date;
+  readonly eventId: string;
+}
+
+/** The events to step to from one event of an error (null: none that way). */
+export interface EventNeighbours {
+  readonly oldest: string | null;
+  readonly older: string | null;
+  readonly newer: string | null;
+  readonly latest: string | null;
 }

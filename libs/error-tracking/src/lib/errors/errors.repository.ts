@@ -1,15 +1,20 @@
 import { Injectable } from '@nestjs/common';
 
+import { EVENT_MAX_FUTURE_MS } from '../common/error-tracking.constants';
 import type { Transaction } from '../persistence/error-tracking.database';
 import { ErrorTrackingRepository } from '../persistence/error-tracking-repository';
 import { errorSearchConditions } from './error-search.sql';
 import { eventSearchConditions } from './event-search.sql';
+import { containsPattern } from './search-sql';
 import type { SearchTerm } from './sentry-search';
 import type {
   ErrorRecord,
   ErrorSort,
   ErrorStatus,
+  EventNeighbours,
+  EventPosition,
   EventSummary,
+  IgnoreUntil,
   StoredEvent,
 } from './error.types';
 
@@ -33,11 +38,15 @@ interface ErrorRow {
   last_event_id: string;
   issue_iid: number | null;
   grouping_version: number;
+  ignored_until: Date | null;
+  ignored_until_count: string | null;
+  ignored_until_user_count: number | null;
 }
 
 const COLUMNS = `id, project_id, title, type, message, culprit, status, count, user_count,
   first_seen, last_seen, level, logger, platform, first_release, last_release,
-  replace(last_event_id::text, '-', '') AS last_event_id, issue_iid, grouping_version`;
+  replace(last_event_id::text, '-', '') AS last_event_id, issue_iid, grouping_version,
+  ignored_until, ignored_until_count, ignored_until_user_count`;
 
 function toError(row: ErrorRow): ErrorRecord {
   return {
@@ -60,6 +69,10 @@ function toError(row: ErrorRow): ErrorRecord {
     lastEventId: row.last_event_id,
     issueIid: row.issue_iid,
     groupingVersion: row.grouping_version,
+    ignoredUntil: row.ignored_until,
+    ignoredUntilCount:
+      row.ignored_until_count === null ? null : Number(row.ignored_until_count),
+    ignoredUntilUserCount: row.ignored_until_user_count,
   };
 }
 
@@ -110,11 +123,6 @@ export interface ErrorListQuery {
   readonly limit: number;
 }
 
-/** `%`, `_` and `\` are literal in a search. */
-function likePattern(search: string): string {
-  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /** The WHERE terms (and their parameters) of a list's filters. */
 function filterConditions(query: ErrorFilter): {
   params: unknown[];
@@ -127,7 +135,7 @@ function filterConditions(query: ErrorFilter): {
     conditions.push(`status = $${params.length}`);
   }
   if (query.search) {
-    params.push(likePattern(query.search));
+    params.push(containsPattern(query.search));
     const p = `$${params.length}`;
     conditions.push(
       `(title ILIKE ${p} OR message ILIKE ${p} OR culprit ILIKE ${p})`,
@@ -150,6 +158,54 @@ function filterConditions(query: ErrorFilter): {
 
 export function toUuid(hex: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+interface EventSummaryRow {
+  event_id: string;
+  timestamp: Date;
+  received_at: Date;
+  level: string;
+  release: string | null;
+  environment: string;
+  title: string | null;
+  message: string | null;
+  exception_value: string | null;
+  platform: string | null;
+  user: unknown;
+  tags: unknown;
+  sdk: unknown;
+}
+
+/** An events-list row, read from a row of `error_tracking.events`. */
+const SUMMARY_COLUMNS = `replace(event_id::text, '-', '') AS event_id, timestamp, received_at,
+  level, release, environment,
+  payload->>'title' AS title, payload->>'message' AS message,
+  payload->'exception'->'values'->-1->>'value' AS exception_value,
+  payload->>'platform' AS platform, payload->'user' AS user,
+  coalesce(tags, payload->'tags') AS tags, payload->'sdk' AS sdk`;
+
+function toEventSummary(row: EventSummaryRow): EventSummary {
+  return {
+    eventId: row.event_id,
+    timestamp: row.timestamp,
+    receivedAt: row.received_at,
+    level: row.level,
+    title: row.title ?? '',
+    message: row.message ?? row.exception_value ?? '',
+    release: row.release,
+    environment: row.environment,
+    platform: row.platform,
+    user: row.user ?? null,
+    tags: row.tags ?? {},
+    sdk: row.sdk ?? null,
+  };
+}
+
+/** The keyset condition after `after` (its parameters appended), or none. */
+function afterPosition(params: unknown[], after?: EventPosition): string {
+  if (!after) return '';
+  params.push(after.timestamp, toUuid(after.eventId));
+  return `AND (timestamp, event_id) < ($${params.length - 1}, $${params.length}::uuid)`;
 }
 
 /**
@@ -328,8 +384,9 @@ export class ErrorsRepository extends ErrorTrackingRepository {
     const rows = await this.replica.rows<{
       payload: string;
       received_at: Date;
+      timestamp: Date;
     }>(
-      `SELECT ev.payload::text AS payload, ev.received_at
+      `SELECT ev.payload::text AS payload, ev.received_at, ev.timestamp
          FROM error_tracking.event_ids i
          JOIN error_tracking.events ev
            ON ev.received_at = i.received_at AND ev.timestamp = i.timestamp
@@ -343,6 +400,7 @@ export class ErrorsRepository extends ErrorTrackingRepository {
           payload: JSON.parse(row.payload) as Record<string, unknown>,
           payloadJson: row.payload,
           receivedAt: row.received_at,
+          timestamp: row.timestamp,
         }
       : undefined;
   }
@@ -351,57 +409,112 @@ export class ErrorsRepository extends ErrorTrackingRepository {
   async listEvents(
     errorId: string,
     limit: number,
-    after?: { timestamp: Date; eventId: string },
-    terms: readonly SearchTerm[] = [],
+    after?: EventPosition,
   ): Promise<EventSummary[]> {
     const params: unknown[] = [errorId, limit];
-    let position = '';
-    if (after) {
-      params.push(after.timestamp, toUuid(after.eventId));
-      position = 'AND (timestamp, event_id) < ($3, $4::uuid)';
-    }
-    for (const condition of eventSearchConditions(terms, params))
-      position += ` AND ${condition}`;
-    const rows = await this.replica.rows<{
-      event_id: string;
-      timestamp: Date;
-      received_at: Date;
-      level: string;
-      release: string | null;
-      environment: string;
-      title: string | null;
-      message: string | null;
-      exception_value: string | null;
-      platform: string | null;
-      user: unknown;
-      tags: unknown;
-      sdk: unknown;
-    }>(
-      `SELECT replace(event_id::text, '-', '') AS event_id, timestamp, received_at, level,
-              release, environment,
-              payload->>'title' AS title, payload->>'message' AS message,
-              payload->'exception'->'values'->-1->>'value' AS exception_value,
-              payload->>'platform' AS platform, payload->'user' AS user,
-              coalesce(ev.tags, payload->'tags') AS tags, payload->'sdk' AS sdk
-         FROM error_tracking.events ev
-        WHERE error_id = $1 ${position}
+    const rows = await this.replica.rows<EventSummaryRow>(
+      `SELECT ${SUMMARY_COLUMNS} FROM error_tracking.events
+        WHERE error_id = $1 ${afterPosition(params, after)}
         ORDER BY timestamp DESC, event_id DESC LIMIT $2`,
       params,
     );
-    return rows.map((row) => ({
-      eventId: row.event_id,
-      timestamp: row.timestamp,
-      receivedAt: row.received_at,
-      level: row.level,
-      title: row.title ?? '',
-      message: row.message ?? row.exception_value ?? '',
-      release: row.release,
-      environment: row.environment,
-      platform: row.platform,
-      user: row.user ?? null,
-      tags: row.tags ?? {},
-      sdk: row.sdk ?? null,
-    }));
+    return rows.map(toEventSummary);
+  }
+
+  /**
+   * Occurrences newest first that match a search, among at most `scanMax`
+   * events after a position (the primary key's order, so one index range
+   * per partition is read). `scanEdge` is the oldest event read when the
+   * read stopped at `scanMax`: a list goes on from there.
+   */
+  async searchEvents(
+    errorId: string,
+    query: {
+      terms: readonly SearchTerm[];
+      limit: number;
+      scanMax: number;
+      after?: EventPosition;
+    },
+  ): Promise<{ hits: EventSummary[]; scanEdge?: EventPosition }> {
+    const params: unknown[] = [errorId, query.scanMax, query.limit];
+    const position = afterPosition(params, query.after);
+    const matches = eventSearchConditions(query.terms, params).join(' AND ');
+    const rows = await this.replica.rows<
+      Partial<EventSummaryRow> & {
+        scanned: string;
+        edge_timestamp: Date | null;
+        edge_event_id: string | null;
+      }
+    >(
+      `WITH scanned AS (
+         SELECT * FROM error_tracking.events WHERE error_id = $1 ${position}
+          ORDER BY timestamp DESC, event_id DESC LIMIT $2),
+       edge AS (
+         SELECT count(*) AS scanned,
+                (array_agg(timestamp ORDER BY timestamp, event_id))[1] AS edge_timestamp,
+                replace((array_agg(event_id ORDER BY timestamp, event_id))[1]::text, '-', '') AS edge_event_id
+           FROM scanned),
+       hits AS (
+         SELECT ${SUMMARY_COLUMNS} FROM scanned ev WHERE ${matches}
+          ORDER BY timestamp DESC, event_id DESC LIMIT $3)
+       SELECT hits.*, edge.* FROM edge LEFT JOIN hits ON true
+        ORDER BY hits.timestamp DESC, hits.event_id DESC`,
+      params,
+    );
+    const edge = rows[0];
+    const hits = rows
+      .filter((row): row is EventSummaryRow & typeof row => !!row.event_id)
+      .map(toEventSummary);
+    return {
+      hits,
+      scanEdge:
+        edge &&
+        Number(edge.scanned) === query.scanMax &&
+        edge.edge_timestamp &&
+        edge.edge_event_id
+          ? { timestamp: edge.edge_timestamp, eventId: edge.edge_event_id }
+          : undefined,
+    };
+  }
+
+  /**
+   * The oldest, next older, next newer and latest events of an error
+   * around one of its events: four index lookups of one row each.
+   */
+  async eventNeighbours(
+    errorId: string,
+    at: EventPosition,
+  ): Promise<EventNeighbours> {
+    const one = (where: string, order: 'ASC' | 'DESC') =>
+      `(SELECT replace(event_id::text, '-', '') FROM error_tracking.events
+         WHERE error_id = $1 ${where}
+         ORDER BY timestamp ${order}, event_id ${order} LIMIT 1)`;
+    // A newer event arrived at most EVENT_MAX_FUTURE_MS before this one's
+    // time: the day partitions before that are not read.
+    const newer = `AND (timestamp, event_id) > ($2, $3::uuid) AND received_at >= $4`;
+    const [row] = await this.replica.rows<{
+      oldest: string | null;
+      older: string | null;
+      newer: string | null;
+      latest: string | null;
+    }>(
+      `SELECT ${one('', 'ASC')} AS oldest,
+              ${one('AND (timestamp, event_id) < ($2, $3::uuid)', 'DESC')} AS older,
+              ${one(newer, 'ASC')} AS newer,
+              ${one('', 'DESC')} AS latest`,
+      [
+        errorId,
+        at.timestamp,
+        toUuid(at.eventId),
+        new Date(at.timestamp.getTime() - EVENT_MAX_FUTURE_MS),
+      ],
+    );
+    return {
+      oldest: row?.oldest ?? null,
+      older: row?.older ?? null,
+      newer: row?.newer ?? null,
+      latest: row?.latest ?? null,
+    };
   }
 
   async setStatus(
@@ -410,13 +523,17 @@ export class ErrorsRepository extends ErrorTrackingRepository {
     status: ErrorStatus,
     now: Date,
     tx: Transaction = this.sql,
+    ignoreUntil: IgnoreUntil = {},
   ): Promise<ErrorRecord | undefined> {
-    const rows = await tx.rows<ErrorRow>(
-      `UPDATE error_tracking.errors SET status = $3, updated_at = $4
-        WHERE project_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
-      [projectId, errorId, status, now],
+    const [error] = await this.setStatusOfMany(
+      projectId,
+      [errorId],
+      status,
+      now,
+      tx,
+      ignoreUntil,
     );
-    return rows[0] ? toError(rows[0]) : undefined;
+    return error;
   }
 
   async linkIssue(
@@ -449,19 +566,66 @@ export class ErrorsRepository extends ErrorTrackingRepository {
     return rows.map((row) => String(row.id));
   }
 
-  /** Sets the status of those of `errorIds` in the project; returns them. */
+  /**
+   * Sets the status of those of `errorIds` in the project; returns them.
+   * Ignoring with a condition stores its end as totals to reach (the
+   * current count plus N, as Sentry's snooze counts from its start); any
+   * other change drops a condition.
+   */
   async setStatusOfMany(
     projectId: number,
     errorIds: readonly string[],
     status: ErrorStatus,
     now: Date,
     tx: Transaction = this.sql,
+    ignoreUntil: IgnoreUntil = {},
   ): Promise<ErrorRecord[]> {
+    const ignoring = status === 'ignored';
     const rows = await tx.rows<ErrorRow>(
-      `UPDATE error_tracking.errors SET status = $3, updated_at = $4
+      `UPDATE error_tracking.errors SET status = $3, updated_at = $4,
+              ignored_until = $4::timestamptz + make_interval(mins => $5::int),
+              ignored_until_count = count + $6::bigint,
+              ignored_until_user_count = user_count + $7::int
         WHERE project_id = $1 AND id = ANY($2::bigint[]) RETURNING ${COLUMNS}`,
-      [projectId, errorIds, status, now],
+      [
+        projectId,
+        errorIds,
+        status,
+        now,
+        ignoring ? (ignoreUntil.minutes ?? null) : null,
+        ignoring ? (ignoreUntil.events ?? null) : null,
+        ignoring ? (ignoreUntil.users ?? null) : null,
+      ],
     );
     return rows.map(toError);
+  }
+
+  /**
+   * Reopens the project's errors ignored until a time that has passed (the
+   * duration condition, applied when the errors are read; the flush applies
+   * it too when an event comes first). Served by a partial index, so a
+   * project with none costs one index probe.
+   */
+  async reopenExpiredIgnores(projectId: number, now: Date): Promise<void> {
+    await this.sql.rows(
+      `UPDATE error_tracking.errors
+          SET status = 'unresolved', updated_at = $2, ignored_until = NULL,
+              ignored_until_count = NULL, ignored_until_user_count = NULL
+        WHERE project_id = $1 AND ignored_until <= $2 AND status = 'ignored'`,
+      [projectId, now],
+    );
+  }
+
+  /** How many of a project's errors a filter takes, counting at most `limit`. */
+  async countMatching(filter: ErrorFilter, limit: number): Promise<number> {
+    const { params, conditions } = filterConditions(filter);
+    params.push(limit);
+    const [row] = await this.sql.rows<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (
+         SELECT 1 FROM error_tracking.errors e WHERE ${conditions.join(' AND ')}
+          LIMIT $${params.length}) hits`,
+      params,
+    );
+    return row?.n ?? 0;
   }
 }

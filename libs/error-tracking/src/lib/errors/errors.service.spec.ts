@@ -12,6 +12,7 @@ import type { ErrorListOptions } from './errors.service';
 import { ErrorsService } from './errors.service';
 import type { EventSummary, StoredEvent } from './error.types';
 import { ErrorsRepository } from './errors.repository';
+import { EVENT_SEARCH_SCAN_MAX } from './event-search';
 
 const NOW = new Date('2026-06-01T10:30:00.000Z');
 /** The oldest of the 24 hourly buckets at NOW: 23 hours before 10:00. */
@@ -36,6 +37,7 @@ const STORED: StoredEvent = {
     },
   },
   receivedAt: new Date('2026-06-01T09:00:00.000Z'),
+  timestamp: new Date('2026-06-01T08:59:00.000Z'),
 };
 
 function issue(iid: number): IssueRecord {
@@ -329,20 +331,38 @@ describe('ErrorsService', () => {
       expect(page.nextCursor).toBe(
         encodeCursor(['2026-06-01T08:00:00.000Z', EVENT_ID]),
       );
-      expect(errors.listEvents).toHaveBeenCalledWith('42', 3, undefined, []);
+      expect(errors.listEvents).toHaveBeenCalledWith('42', 3, undefined);
 
       errors.listEvents.mockResolvedValue(rows.slice(2));
       const next = await service.events(access, '42', 2, page.nextCursor);
       expect(next.nextCursor).toBeUndefined();
-      expect(errors.listEvents).toHaveBeenLastCalledWith(
+      expect(errors.listEvents).toHaveBeenLastCalledWith('42', 3, {
+        timestamp: new Date('2026-06-01T08:00:00.000Z'),
+        eventId: EVENT_ID,
+      });
+    });
+
+    it('searches with a query and a free-text search as one set of terms', async () => {
+      errors.searchEvents.mockResolvedValue({ hits: [] });
+      await service.events(access, '42', 2, undefined, {
+        query: 'browser.name:Chrome',
+        search: 'boom',
+      });
+      expect(errors.searchEvents).toHaveBeenCalledWith(
         '42',
-        3,
-        {
-          timestamp: new Date('2026-06-01T08:00:00.000Z'),
-          eventId: EVENT_ID,
-        },
-        [],
+        expect.objectContaining({
+          terms: [
+            {
+              kind: 'tag',
+              key: 'browser.name',
+              value: 'Chrome',
+              negated: false,
+            },
+            { kind: 'text', text: 'boom' },
+          ],
+        }),
       );
+      expect(errors.listEvents).not.toHaveBeenCalled();
     });
 
     it.each([
@@ -360,6 +380,53 @@ describe('ErrorsService', () => {
         message: 'cursor is invalid',
       });
       expect(errors.listEvents).not.toHaveBeenCalled();
+    });
+
+    it('with a search, reads a bounded stretch and pages on from the last match', async () => {
+      const hits = [
+        summary('2026-06-01T09:00:00.000Z', 'c'.repeat(32)),
+        summary('2026-06-01T08:00:00.000Z', EVENT_ID),
+        summary('2026-06-01T07:00:00.000Z', 'a'.repeat(32)),
+      ];
+      errors.searchEvents.mockResolvedValue({ hits });
+      const page = await service.events(access, '42', 2, undefined, {
+        search: 'boom',
+      });
+      expect(page.items).toEqual(hits.slice(0, 2));
+      expect(page.nextCursor).toBe(
+        encodeCursor(['2026-06-01T08:00:00.000Z', EVENT_ID]),
+      );
+      expect(errors.searchEvents).toHaveBeenCalledWith('42', {
+        terms: [{ kind: 'text', text: 'boom' }],
+        limit: 3,
+        scanMax: EVENT_SEARCH_SCAN_MAX,
+        after: undefined,
+      });
+      expect(errors.listEvents).not.toHaveBeenCalled();
+    });
+
+    it('with a search, goes on after the last event read when a stretch held too few matches', async () => {
+      const edge = {
+        timestamp: new Date('2026-05-30T00:00:00.000Z'),
+        eventId: 'd'.repeat(32),
+      };
+      errors.searchEvents.mockResolvedValue({ hits: [], scanEdge: edge });
+      const short = await service.events(access, '42', 2, undefined, {
+        search: 'boom',
+      });
+      expect(short.items).toEqual([]);
+      expect(short.nextCursor).toBe(
+        encodeCursor(['2026-05-30T00:00:00.000Z', 'd'.repeat(32)]),
+      );
+      errors.searchEvents.mockResolvedValue({ hits: [] });
+      const last = await service.events(access, '42', 2, short.nextCursor, {
+        search: 'boom',
+      });
+      expect(last).toEqual({ items: [], nextCursor: undefined });
+      expect(errors.searchEvents).toHaveBeenLastCalledWith(
+        '42',
+        expect.objectContaining({ after: edge }),
+      );
     });
 
     it('answers Error Not Found for an unknown error', async () => {
@@ -408,6 +475,7 @@ describe('ErrorsService', () => {
         'resolved',
         NOW,
         tx,
+        {},
       );
       expect(follows.closeOnResolve).toHaveBeenCalledWith(resolved, NOW, tx);
     });

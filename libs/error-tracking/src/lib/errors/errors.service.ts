@@ -23,12 +23,15 @@ import type {
   ErrorRecord,
   ErrorSort,
   ErrorStatus,
+  EventPosition,
   EventSummary,
   Frequency,
+  IgnoreUntil,
   StoredEvent,
 } from './error.types';
 import { ErrorsRepository } from './errors.repository';
 import type { ErrorFilter, TagCount } from './errors.repository';
+import { EVENT_SEARCH_SCAN_MAX } from './event-search';
 import { issueDescription } from './issue-description';
 import { isEventId, isValidSortValue } from './list-cursor';
 import { stackFrames, toStackTraceEntry } from './stack-trace';
@@ -48,6 +51,10 @@ function fillFrequency(
   const counts = new Map(hours.map(([at, count]) => [Number(at), count]));
   return template.map(([at]) => [at, counts.get(at) ?? 0]);
 }
+function eventCursor(position: EventPosition): string {
+  return encodePosition({ at: position.timestamp, id: position.eventId });
+}
+
 const SORT_VALUE: Record<ErrorSort, (e: ErrorRecord) => string> = {
   last_seen: (e) => e.lastSeen.toISOString(),
   first_seen: (e) => e.firstSeen.toISOString(),
@@ -71,8 +78,20 @@ export interface ErrorListOptions {
   readonly limit: number;
 }
 
+/** What narrows a list of errors, and the errors a bulk change takes. */
+export type ErrorListFilter = Pick<
+  ErrorListOptions,
+  | 'status'
+  | 'search'
+  | 'environment'
+  | 'release'
+  | 'level'
+  | 'query'
+  | 'defaultStatus'
+>;
+
 /** A list's search terms: its `query`, and its `level` filter as a tag term. */
-function errorListTerms(options: ErrorListOptions, now: Date): SearchTerm[] {
+function errorListTerms(options: ErrorListFilter, now: Date): SearchTerm[] {
   const terms = parseSearch(options.query ?? '', 'errors', now);
   if (options.level)
     terms.push({
@@ -83,6 +102,34 @@ function errorListTerms(options: ErrorListOptions, now: Date): SearchTerm[] {
     });
   return terms;
 }
+
+/** The repository's filter of a list's: its `query` parsed (`now` for relative times). */
+function errorFilterOf(
+  filter: ErrorListFilter,
+  now: Date,
+): Omit<ErrorFilter, 'projectId'> {
+  const terms = errorListTerms(filter, now);
+  return {
+    status:
+      filter.status ??
+      (terms.some((term) => term.kind === 'status')
+        ? undefined
+        : filter.defaultStatus),
+    terms,
+    search: filter.search || undefined,
+    environment: filter.environment || undefined,
+    release: filter.release || undefined,
+  };
+}
+
+/** Which errors a bulk change takes: named ones, or those a filter takes. */
+export type BulkTarget =
+  | { readonly ids: readonly string[] }
+  | {
+      readonly filter: ErrorListFilter;
+      readonly limit: number;
+      readonly refuseBeyond?: boolean;
+    };
 
 export interface Page<T> {
   readonly items: T[];
@@ -115,6 +162,7 @@ export class ErrorsService {
     access: ProjectAccess,
     options: ErrorListOptions,
   ): Promise<Page<ErrorWithFrequency>> {
+    await this.errors.reopenExpiredIgnores(access.project.id, this.clock.now());
     let after: { value: string; id: string } | undefined;
     if (options.cursor !== undefined) {
       const parts = decodeCursor(options.cursor, 3);
@@ -127,21 +175,12 @@ export class ErrorsService {
         throw ErrorTrackingError.invalidParameter('cursor is invalid');
       after = { value: parts[1] as string, id: parts[2] as string };
     }
-    const terms = errorListTerms(options, this.clock.now());
     const template = this.emptyFrequency();
     const rows = await this.errors.list(
       {
         projectId: access.project.id,
-        status:
-          options.status ??
-          (terms.some((term) => term.kind === 'status')
-            ? undefined
-            : options.defaultStatus),
-        terms,
+        ...errorFilterOf(options, this.clock.now()),
         sort: options.sort,
-        search: options.search || undefined,
-        environment: options.environment || undefined,
-        release: options.release || undefined,
         after,
         limit: options.limit + 1,
       },
@@ -167,6 +206,7 @@ export class ErrorsService {
     access: ProjectAccess,
     errorId: string,
   ): Promise<ErrorWithFrequency> {
+    await this.errors.reopenExpiredIgnores(access.project.id, this.clock.now());
     const template = this.emptyFrequency();
     const found = await this.errors.findWithHours(
       access.project.id,
@@ -226,34 +266,53 @@ export class ErrorsService {
     };
   }
 
+  /**
+   * A page of the error's events, newest first; with a `query` (Sentry's
+   * search syntax) or a `search` (free text), those that match both among a
+   * bounded read (`EVENT_SEARCH_SCAN_MAX`), so a page may be short and
+   * still have a next one.
+   */
   async events(
     access: ProjectAccess,
     errorId: string,
     limit: number,
     cursor?: string,
-    query?: string,
+    filter: { readonly query?: string; readonly search?: string } = {},
   ): Promise<Page<EventSummary>> {
-    const terms = parseSearch(query ?? '', 'events', this.clock.now());
+    const terms = parseSearch(filter.query ?? '', 'events', this.clock.now());
+    if (filter.search) terms.push({ kind: 'text', text: filter.search });
     const error = await this.find(access, errorId);
-    let after: { timestamp: Date; eventId: string } | undefined;
+    let after: EventPosition | undefined;
     if (cursor !== undefined) {
       const position = decodePosition(cursor, isEventId);
       if (!position)
         throw ErrorTrackingError.invalidParameter('cursor is invalid');
       after = { timestamp: position.at, eventId: position.id };
     }
-    const rows = await this.errors.listEvents(
-      error.id,
-      limit + 1,
-      after,
-      terms,
-    );
+    if (terms.length > 0)
+      return this.searchEvents(error.id, limit, terms, after);
+    const rows = await this.errors.listEvents(error.id, limit + 1, after);
     const { items, next } = keysetPage(rows, limit);
+    return { items, nextCursor: next ? eventCursor(next) : undefined };
+  }
+
+  private async searchEvents(
+    errorId: string,
+    limit: number,
+    terms: readonly SearchTerm[],
+    after?: EventPosition,
+  ): Promise<Page<EventSummary>> {
+    const { hits, scanEdge } = await this.errors.searchEvents(errorId, {
+      terms,
+      limit: limit + 1,
+      scanMax: EVENT_SEARCH_SCAN_MAX,
+      after,
+    });
+    const { items, next } = keysetPage(hits, limit);
+    const position = next ?? scanEdge;
     return {
       items,
-      nextCursor: next
-        ? encodePosition({ at: next.timestamp, id: next.eventId })
-        : undefined,
+      nextCursor: position ? eventCursor(position) : undefined,
     };
   }
 
@@ -299,11 +358,15 @@ export class ErrorsService {
     return { eventId, event };
   }
 
-  /** Sets the status; resolving closes the linked issue (its iid is returned). */
+  /**
+   * Sets the status (`ignoreUntil`: the condition that ends an ignore);
+   * resolving closes the linked issue (its iid is returned).
+   */
   async updateStatus(
     access: ProjectAccess,
     errorId: string,
     status: ErrorStatus,
+    ignoreUntil: IgnoreUntil = {},
   ): Promise<{ error: ErrorRecord; closedIssueIid: number | null }> {
     const now = this.clock.now();
     return this.db.transaction(async (tx) => {
@@ -313,6 +376,7 @@ export class ErrorsService {
         status,
         now,
         tx,
+        ignoreUntil,
       );
       if (!error) throw ErrorTrackingError.notFound('Error');
       const closedIssueIid = await this.issueFollowsError.closeOnResolve(
@@ -326,38 +390,74 @@ export class ErrorsService {
 
   /**
    * Sets the status of the errors named (those of the project), or else of
-   * the first `limit` that `filter` takes, most recently seen first; each
-   * one resolved closes its linked issue. Returns the errors changed.
+   * those `filter` takes, most recently seen first: the first `limit`
+   * (Sentry's bulk update), or all of them, refused when they are more than
+   * `limit` (`refuseBeyond`: a search that took more than the caller saw
+   * changes nothing). Each one resolved closes its linked issue. Returns the
+   * errors changed and the issues closed.
    */
   async updateStatusOfMany(
     access: ProjectAccess,
-    target:
-      | { ids: readonly string[] }
-      | { filter: Omit<ErrorFilter, 'projectId'>; limit: number },
+    target: BulkTarget,
     status: ErrorStatus,
-  ): Promise<ErrorRecord[]> {
+    ignoreUntil: IgnoreUntil = {},
+  ): Promise<{ errors: ErrorRecord[]; closedIssueIids: number[] }> {
     const now = this.clock.now();
     return this.db.transaction(async (tx) => {
       const ids =
         'ids' in target
           ? target.ids
           : await this.errors.idsMatching(
-              { ...target.filter, projectId: access.project.id },
-              target.limit,
+              {
+                ...errorFilterOf(target.filter, now),
+                projectId: access.project.id,
+              },
+              target.limit + (target.refuseBeyond ? 1 : 0),
               tx,
             );
-      if (ids.length === 0) return [];
+      if (
+        !('ids' in target) &&
+        target.refuseBeyond &&
+        ids.length > target.limit
+      )
+        throw ErrorTrackingError.badRequest(
+          `more than ${target.limit} errors match: narrow the search`,
+        );
+      if (ids.length === 0) return { errors: [], closedIssueIids: [] };
       const changed = await this.errors.setStatusOfMany(
         access.project.id,
         ids,
         status,
         now,
         tx,
+        ignoreUntil,
       );
-      for (const error of changed)
-        await this.issueFollowsError.closeOnResolve(error, now, tx);
-      return changed;
+      const closedIssueIids: number[] = [];
+      for (const error of changed) {
+        const closed = await this.issueFollowsError.closeOnResolve(
+          error,
+          now,
+          tx,
+        );
+        if (closed !== null) closedIssueIids.push(closed);
+      }
+      return { errors: changed, closedIssueIids };
     });
+  }
+
+  /** How many errors a filter takes, counted up to `limit` (a confirmation's figure). */
+  countMatching(
+    access: ProjectAccess,
+    filter: ErrorListFilter,
+    limit: number,
+  ): Promise<number> {
+    return this.errors.countMatching(
+      {
+        ...errorFilterOf(filter, this.clock.now()),
+        projectId: access.project.id,
+      },
+      limit,
+    );
   }
 
   /**

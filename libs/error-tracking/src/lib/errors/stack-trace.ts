@@ -50,6 +50,19 @@ export function isSourceMapped(frame: JsonObject): boolean {
   return isJsonObject(data) && data['symbolicated'] === true;
 }
 
+/**
+ * An exception's frames, oldest first; a source-mapped frame carries its
+ * minified original as `raw` (from `raw_stacktrace`).
+ */
+export function exceptionFrames(exception: unknown): JsonObject[] {
+  const frames = framesIn(exception);
+  const raw = rawFramesIn(exception);
+  if (raw.length !== frames.length) return frames;
+  return frames.map((frame, f) =>
+    isSourceMapped(frame) ? { ...frame, raw: raw[f] } : frame,
+  );
+}
+
 /** A stored event's stack trace, and whether its last frame crashed. */
 export interface EventStackTrace {
   /** Oldest first, the most recent frame last. */
@@ -78,14 +91,7 @@ export function eventStackTrace(payload: JsonObject): EventStackTrace {
       isJsonObject(exception) &&
       typeof exception['type'] === 'string' &&
       exception['type'] !== '';
-    const raw = rawFramesIn(exception);
-    if (raw.length !== frames.length) return { frames, crashed };
-    return {
-      frames: frames.map((frame, f) =>
-        isSourceMapped(frame) ? { ...frame, raw: raw[f] } : frame,
-      ),
-      crashed,
-    };
+    return { frames: exceptionFrames(exception), crashed };
   }
   // A message's stack trace (an event without exception keeps it there).
   const own = framesIn(payload);

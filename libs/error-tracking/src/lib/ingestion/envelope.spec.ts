@@ -224,4 +224,94 @@ describe('EnvelopeFramer with an item policy', () => {
       ),
     ).toThrow('The envelope has more than 2 items.');
   });
+
+  describe('streamed items', () => {
+    const streamAttachments = {
+      ...keepEvents(),
+      streams: (type: string, length: number) =>
+        type === 'attachment' && length <= 8 * MIB,
+    };
+
+    it.each([7, 4096, 64 * 1024])(
+      'hands out an attachment piece by piece as it arrives (chunks of %i bytes), holding none of it, the items around it whole',
+      (chunkSize) => {
+        const attachment = Buffer.alloc(256 * 1024);
+        for (let i = 0; i < attachment.length; i += 1) attachment[i] = i % 251;
+        const body = Buffer.concat([
+          Buffer.from('{}\n{"type":"event","length":15}\n{"message":"m"}\n'),
+          Buffer.from(
+            `{"type":"attachment","filename":"a.bin","length":${attachment.length}}\n`,
+          ),
+          attachment,
+          Buffer.from('\n{"type":"event"}\n{"message":"n"}\n'),
+        ]);
+        const framer = new EnvelopeFramer(10, streamAttachments);
+        const items = [];
+        let mostBuffered = 0;
+        for (let at = 0; at < body.length; at += chunkSize) {
+          items.push(...framer.push(body.subarray(at, at + chunkSize)));
+          mostBuffered = Math.max(mostBuffered, framer.bufferedBytes);
+        }
+        items.push(...framer.end());
+        // A header line and a chunk at most, never the attachment.
+        expect(mostBuffered).toBeLessThanOrEqual(chunkSize + 128);
+        const pieces = items.filter((i) => i.streamed === 'more');
+        expect(
+          Buffer.concat(pieces.map((p) => p.payload)).equals(attachment),
+        ).toBe(true);
+        expect(
+          items
+            .filter((i) => i.streamed !== 'more')
+            .map((i) => [i.type, i.streamed, i.payload.toString()]),
+        ).toEqual([
+          ['event', undefined, '{"message":"m"}'],
+          ['attachment', 'last', ''],
+          ['event', undefined, '{"message":"n"}'],
+        ]);
+        expect(pieces.every((p) => p.header['filename'] === 'a.bin')).toBe(
+          true,
+        );
+      },
+    );
+
+    it("ends an attachment that is the body's last item without a newline", () => {
+      const framer = new EnvelopeFramer(10, streamAttachments);
+      const items = [
+        ...framer.push(Buffer.from('{}\n')),
+        ...framer.push(Buffer.from('{"type":"attachment","length":3}\nabc')),
+        ...framer.end(),
+      ];
+      expect(items.map((i) => [i.streamed, i.payload.toString()])).toEqual([
+        ['more', 'abc'],
+        ['last', ''],
+      ]);
+    });
+
+    it.each([
+      ['past the policy', '{"type":"attachment","length":9000000}\n'],
+      ['without a length', '{"type":"attachment"}\n'],
+    ])('drops an attachment %s as a skipped item', (_name, header) => {
+      const framer = new EnvelopeFramer(10, streamAttachments);
+      framer.push(Buffer.from('{}\n'));
+      const items = [...framer.push(Buffer.from(`${header}abc\n`))];
+      expect(items.map((i) => [i.streamed, i.payload.length])).toEqual(
+        header.includes('length') ? [] : [[undefined, 0]],
+      );
+    });
+
+    it.each([
+      ['shorter', '{"type":"attachment","length":5}\nabc', /shorter/],
+      ['longer', '{"type":"attachment","length":2}\nabc\n', /longer/],
+    ])(
+      'refuses a streamed item %s than its length as broken framing',
+      (_name, item, message) => {
+        const framer = new EnvelopeFramer(10, streamAttachments);
+        expect(() => {
+          framer.push(Buffer.from(`{}\n${item}`));
+          framer.push(Buffer.alloc(0));
+          framer.end();
+        }).toThrow(message);
+      },
+    );
+  });
 });

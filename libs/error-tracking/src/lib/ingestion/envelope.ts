@@ -23,8 +23,16 @@ export interface EnvelopeItem {
   readonly header: JsonObject;
   /** `header.type` when it is a string, else `''`. */
   readonly type: string;
-  /** Empty for an item read through and dropped (`ItemPolicy.keeps`). */
+  /**
+   * Empty for an item read through and dropped (`ItemPolicy.keeps`); for a
+   * streamed item (`ItemPolicy.streams`), the piece that just arrived.
+   */
   readonly payload: Buffer;
+  /**
+   * Set on each piece of a streamed item: `more` until its last piece,
+   * `last` on that one (its payload possibly empty).
+   */
+  readonly streamed?: 'more' | 'last';
 }
 
 /**
@@ -38,6 +46,11 @@ export interface ItemPolicy {
   readonly maxKeptBytes: number;
   /** Told each kept payload's size before it is buffered; may throw. */
   hold(bytes: number): void;
+  /**
+   * Whether an item not kept, of a declared `length`, is handed out piece
+   * by piece as its bytes arrive (never held whole) rather than dropped.
+   */
+  streams?(type: string, length: number): boolean;
 }
 
 /** Keeps every item, whatever its size (a whole envelope at once). */
@@ -79,6 +92,13 @@ type State =
       readonly kind: 'payload';
       readonly header: JsonObject;
       readonly length?: number;
+    }
+  | {
+      readonly kind: 'stream';
+      readonly header: JsonObject;
+      readonly length: number;
+      /** Bytes still to hand out. */
+      remaining: number;
     }
   | {
       readonly kind: 'skip';
@@ -190,6 +210,13 @@ export class EnvelopeFramer {
         this.state = { kind: 'item-header' };
         continue;
       }
+      if (state.kind === 'stream') {
+        const piece = this.stream(state, atEnd);
+        if (!piece) return items;
+        items.push(piece);
+        if (piece.streamed === 'last') this.state = { kind: 'item-header' };
+        continue;
+      }
       if (state.kind === 'payload') {
         const item = this.payload(state, atEnd);
         if (!item) return items;
@@ -244,8 +271,11 @@ export class EnvelopeFramer {
     const header = parseHeaderLine(line, what);
     const length = declaredLength(header, this.items + 1);
     const type = typeOf(header);
-    if (!this.policy.keeps(type))
+    if (!this.policy.keeps(type)) {
+      if (length !== undefined && this.policy.streams?.(type, length))
+        return { kind: 'stream', header, length, remaining: length };
       return { kind: 'skip', header, length, remaining: length };
+    }
     if (length === undefined) return { kind: 'payload', header };
     if (length > this.policy.maxKeptBytes)
       throw itemTooLarge(type, this.policy.maxKeptBytes);
@@ -287,6 +317,45 @@ export class EnvelopeFramer {
       );
     this.pending.drop(1);
     return true;
+  }
+
+  /**
+   * What has arrived of a streamed item's payload, as a piece (`more`), or
+   * its end (`last`) once all of it and its newline are in; undefined when
+   * there is nothing new.
+   */
+  private stream(
+    state: Extract<State, { kind: 'stream' }>,
+    atEnd: boolean,
+  ): EnvelopeItem | undefined {
+    if (state.remaining > 0) {
+      const count = Math.min(state.remaining, this.pending.length);
+      if (count === 0) {
+        if (atEnd) throw this.shorter(state.length);
+        return undefined;
+      }
+      state.remaining -= count;
+      return this.piece(state.header, this.pending.take(count));
+    }
+    if (this.pending.length === 0 && !atEnd) return undefined;
+    if (this.pending.length > 0) {
+      if (this.pending.peek() !== NEWLINE)
+        throw new EnvelopeFramingError(
+          `item ${this.items + 1} is longer than its length (${state.length} bytes)`,
+        );
+      this.pending.drop(1);
+    }
+    return { ...this.framed(state.header, EMPTY), streamed: 'last' };
+  }
+
+  private piece(header: JsonObject, payload: Buffer): EnvelopeItem {
+    return { header, type: typeOf(header), payload, streamed: 'more' };
+  }
+
+  private shorter(length: number): EnvelopeFramingError {
+    return new EnvelopeFramingError(
+      `item ${this.items + 1} is shorter than its length (${length} bytes)`,
+    );
   }
 
   private payload(

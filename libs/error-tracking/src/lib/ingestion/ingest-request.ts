@@ -47,6 +47,11 @@ export interface PreparedRequest {
   readonly sessions: readonly SessionUpdate[];
   readonly buckets: readonly SessionBucket[];
   readonly discards: readonly Discard[];
+  /**
+   * Attachments stored with the request's event (their rows are written
+   * as the body streams in): counted against the key's `attachment` limit.
+   */
+  readonly attachments?: number;
 }
 
 /** Where a drained request was spooled: the spool file, its row there. */

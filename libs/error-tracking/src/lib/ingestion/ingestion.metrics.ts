@@ -12,6 +12,9 @@ export class IngestionMetrics {
   readonly events: Counter<'outcome'>;
   /** Envelope items skipped and counted as discarded. */
   readonly discardedItems: Counter<'reason' | 'category'>;
+  /** Attachments stored with their events, and their bytes. */
+  readonly attachmentsStored: Counter;
+  readonly attachmentBytesStored: Counter;
   readonly flushDuration: Histogram;
   readonly flushSize: Histogram;
 
@@ -32,6 +35,16 @@ export class IngestionMetrics {
       name: 'error_tracking_ingest_discarded_items_total',
       help: 'Envelope items accepted but skipped, by reason and item type',
       labelNames: ['reason', 'category'],
+      registers: [registry],
+    });
+    this.attachmentsStored = new Counter({
+      name: 'error_tracking_attachments_stored_total',
+      help: 'Event attachments stored with their events',
+      registers: [registry],
+    });
+    this.attachmentBytesStored = new Counter({
+      name: 'error_tracking_attachment_bytes_stored_total',
+      help: 'Bytes of the event attachments stored with their events',
       registers: [registry],
     });
     this.flushDuration = new Histogram({

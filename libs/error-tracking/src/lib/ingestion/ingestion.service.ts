@@ -19,8 +19,10 @@ import {
   SourceMapResolver,
   SourceMapsUnavailableError,
 } from '../artifacts/source-map-resolver';
+import { AttachmentsRepository } from '../attachments/attachments.repository';
 import { ClientKeyCache } from '../settings/client-key-cache';
 import type { CollectorKey } from '../settings/collector-keys.repository';
+import { AttachmentIntake } from './attachment-intake';
 import { decodeBody } from './decode-body';
 import { decodedChunks } from './decoded-chunks';
 import type { IngestRequest, IngestVerdict } from './ingest-request';
@@ -92,6 +94,7 @@ export class IngestionService {
     private readonly queue: IngestionQueue,
     private readonly metrics: IngestionMetrics,
     private readonly sourceMaps: SourceMapResolver,
+    private readonly attachments: AttachmentsRepository,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ERROR_TRACKING_OPTIONS)
     private readonly options: ErrorTrackingModuleOptions,
@@ -116,6 +119,36 @@ export class IngestionService {
 
   private async process(request: CollectorRequest): Promise<CollectorResponse> {
     const receivedAt = this.clock.now();
+    const intake =
+      request.endpoint === 'envelope' && this.options.maxAttachmentBytes > 0
+        ? new AttachmentIntake(this.attachments, {
+            // Attachments come after the envelope header, so after the
+            // key is checked against this project.
+            projectId: Number(request.projectId),
+            receivedAt,
+            maxBytes: this.options.maxAttachmentBytes,
+            maxProjectBytes: this.options.maxProjectAttachmentBytes,
+            hold: (bytes) => holdBodyBytes(request.body, bytes),
+          })
+        : undefined;
+    try {
+      return await this.processWith(request, receivedAt, intake);
+    } catch (error) {
+      try {
+        await intake?.abandon();
+      } catch {
+        // The request's own failure is the one to answer with; rows left
+        // unlinked are retention's.
+      }
+      throw error;
+    }
+  }
+
+  private async processWith(
+    request: CollectorRequest,
+    receivedAt: Date,
+    intake: AttachmentIntake | undefined,
+  ): Promise<CollectorResponse> {
     // Early answers (a bad key) drop at most this much of the body.
     noteBodyLimit(request.body, this.options.maxBodyBytes);
     const sources: AuthSources = {
@@ -166,6 +199,7 @@ export class IngestionService {
           context,
           maxItems: this.options.maxEnvelopeItems,
           hold,
+          attachments: intake,
           onHeader: async (envelopeHeader) => {
             // Only when the request itself carries no key.
             key ??= await this.authorize(
@@ -176,6 +210,12 @@ export class IngestionService {
         },
       );
       parsed = envelope.request;
+      if (intake && parsed.events.length === 0) {
+        // Attachments belong to an event: without one they go, counted.
+        const dropped = await intake.dropWithoutEvent();
+        parsed = { ...parsed, discards: [...parsed.discards, ...dropped] };
+      }
+      if (intake) parsed = { ...parsed, attachments: intake.stored };
     }
     // An envelope header without a dsn, and no key elsewhere: 401.
     key ??= await this.authorize(resolvePublicKey(sources), request.projectId);
@@ -212,6 +252,7 @@ export class IngestionService {
     ).finally(() => {
       if (bounded) restartDeadline(request.body);
     });
+    if (intake) await this.settleAttachments(intake, verdict, firstId);
     switch (verdict) {
       case 'forbidden':
         throw ErrorTrackingError.forbidden(
@@ -235,6 +276,30 @@ export class IngestionService {
         break;
     }
     return firstId ? { id: firstId } : {};
+  }
+
+  /**
+   * Attachments become the (first) event's once it is stored or spooled;
+   * those of a refused request go.
+   */
+  private async settleAttachments(
+    intake: AttachmentIntake,
+    verdict: IngestVerdict,
+    eventId: string | undefined,
+  ): Promise<void> {
+    const kept = verdict === 'ok' || verdict === 'spooled';
+    if (!kept || !eventId) {
+      await intake.abandon();
+      return;
+    }
+    const linked = await intake.link(eventId);
+    this.metrics.attachmentsStored.inc(linked.count);
+    this.metrics.attachmentBytesStored.inc(linked.bytes);
+    if (linked.lost > 0)
+      this.metrics.discardedItems.inc(
+        { reason: 'database_unavailable', category: 'attachment' },
+        linked.lost,
+      );
   }
 
   /**

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
+import { EVENT_MAX_FUTURE_MS } from '../common/error-tracking.constants';
 import { exceptionList, isJsonObject } from '../sentry-event/event-json';
 import type { JsonObject } from '../sentry-event/event-json';
 import { keptFrames } from '../sentry-event/kept-frames';
@@ -17,8 +18,6 @@ import type { ExceptionValue, Frame } from './event-parts';
 import { eventCulprit, eventTitle } from './title-and-culprit';
 import type { TitleSources } from './title-and-culprit';
 
-/** How far in the future a timestamp may be before it is replaced. */
-const MAX_FUTURE_MS = 60_000;
 /** How far in the past (Relay's `max_secs_in_past`: 30 days). */
 const MAX_PAST_MS = 30 * 86_400_000;
 
@@ -195,7 +194,7 @@ function eventTimestamp(sent: unknown, receivedAt: Date): Date {
   const timestamp = parseTimestamp(sent);
   if (!timestamp) return receivedAt;
   const offset = timestamp.getTime() - receivedAt.getTime();
-  return offset > MAX_FUTURE_MS || offset < -MAX_PAST_MS
+  return offset > EVENT_MAX_FUTURE_MS || offset < -MAX_PAST_MS
     ? receivedAt
     : timestamp;
 }

@@ -32,8 +32,9 @@ function itemCategory(itemType: string): string {
 
 /**
  * What a request records, counted per Sentry data category: each event
- * (`error`), session update or aggregate bucket (`session`), client report
- * entry (`internal`), and each skipped item under its own item's category
+ * (`error`), session update or aggregate bucket (`session`), stored
+ * attachment (`attachment`), client report entry (`internal`), and each
+ * skipped item under its own item's category
  * (its discarded count is recorded too). Every row a request writes counts
  * against the key's limit in one of them.
  */
@@ -47,6 +48,7 @@ export function recordedQuantities(
   };
   add('error', request.events.length);
   add('session', request.sessions.length + request.buckets.length);
+  add('attachment', request.attachments ?? 0);
   for (const discard of request.discards)
     add(
       discard.source === 'client' ? 'internal' : itemCategory(discard.category),

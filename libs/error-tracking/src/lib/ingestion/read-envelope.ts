@@ -6,6 +6,7 @@ import { EnvelopeFramer, EnvelopeFramingError } from './envelope';
 import type { EnvelopeItem } from './envelope';
 import { EnvelopeItemsParser, isKeptItemType } from './prepare-request';
 import type { ParsedRequest, PrepareContext } from './prepare-request';
+import type { Discard } from './release-health-items';
 
 /**
  * Bytes framed or parsed between two turns of the event loop: about a
@@ -13,6 +14,18 @@ import type { ParsedRequest, PrepareContext } from './prepare-request';
  * other requests for long, and an ordinary one never waits.
  */
 const YIELD_EVERY_BYTES = 256 * 1024;
+
+/** Where attachment items go as they stream in (the collector's intake). */
+export interface AttachmentSink {
+  /** Whether an attachment of `length` bytes is streamed here. */
+  streams(type: string, length: number): boolean;
+  /** An attachment read through and dropped instead. */
+  skipped(item: EnvelopeItem): void;
+  /** A piece of a streamed attachment, in order (`streamed: 'last'` ends it). */
+  piece(item: EnvelopeItem): Promise<void>;
+  /** Attachments not kept, counted with the request's discards. */
+  readonly discards: readonly Discard[];
+}
 
 export interface ReadEnvelopeOptions {
   readonly context: PrepareContext;
@@ -29,23 +42,29 @@ export interface ReadEnvelopeOptions {
    * what it throws ends the reading.
    */
   readonly onHeader?: (header: JsonObject) => Promise<void>;
+  /** Attachments to keep; without it they are skipped like other items. */
+  readonly attachments?: AttachmentSink;
 }
 
 /**
  * Frames and parses an envelope as its chunks come in (a request streaming
  * in, or one decoded buffer), item by item, yielding to the event loop as
  * it goes. Only the items the parser reads are held, each at most one
- * event's size (413 past it); the others (attachments, transactions, ...)
- * are dropped as they stream through. Broken framing is the collector's 400.
+ * event's size (413 past it); attachments go to `attachments` piece by
+ * piece as they arrive; the others (transactions, ...) are dropped as they
+ * stream through. Broken framing is the collector's 400.
  */
 export async function readEnvelope(
   chunks: AsyncIterable<Buffer> | Iterable<Buffer>,
   options: ReadEnvelopeOptions,
 ): Promise<{ request: ParsedRequest; header: JsonObject }> {
+  const { attachments } = options;
   const framer = new EnvelopeFramer(options.maxItems, {
     keeps: isKeptItemType,
     maxKeptBytes: options.context.maxEventBytes,
     hold: options.hold ?? (() => undefined),
+    streams:
+      attachments && ((type, length) => attachments.streams(type, length)),
   });
   const parser = new EnvelopeItemsParser(options.context);
   let headerChecked = false;
@@ -67,7 +86,10 @@ export async function readEnvelope(
       items = [...items, ...framer.push(Buffer.alloc(0))];
     }
     for (const item of items) {
-      parser.add(item, header);
+      if (item.streamed && attachments) await attachments.piece(item);
+      else if (attachments && item.type === 'attachment')
+        attachments.skipped(item);
+      else parser.add(item, header);
       await pause(item.payload.length);
     }
   };
@@ -84,5 +106,11 @@ export async function readEnvelope(
       );
     throw error;
   }
-  return { request: parser.request, header: framer.header as JsonObject };
+  const request = parser.request;
+  return {
+    request: attachments
+      ? { ...request, discards: [...request.discards, ...attachments.discards] }
+      : request,
+    header: framer.header as JsonObject,
+  };
 }

@@ -16,6 +16,8 @@ import { IngestionQueue } from '../ingestion/ingestion-queue';
 import { IngestionModule } from '../ingestion/ingestion.module';
 import { listEventPartitionDays } from '../persistence/event-partitions';
 import { ArtifactsRepository } from '../artifacts/artifacts.repository';
+import { AttachmentsRepository } from '../attachments/attachments.repository';
+import { AttachmentIntake } from '../ingestion/attachment-intake';
 import { RETENTION_BATCH, RetentionRepository } from './retention.repository';
 import { RetentionModule } from './retention.module';
 import { RetentionService } from './retention.service';
@@ -331,5 +333,82 @@ describe('retention (fake clock)', () => {
     clock.set(new Date(received + 91 * DAY));
     await retention.run(true);
     await expect(errorsOf(project.projectId)).resolves.toEqual([]);
+  });
+
+  it('deletes attachments with their events, and those no event holds, with their bytes', async () => {
+    const project = await seedProject(sql);
+    const attachments = module.get(AttachmentsRepository);
+    // Later than every other test's clock: retention's claim is shared.
+    const now = T0 + 3000 * DAY;
+    /** An attachment written as the collector does, linked to `eventId` or not. */
+    async function attach(
+      receivedAt: number,
+      eventId: string | undefined,
+      name: string,
+    ) {
+      const intake = new AttachmentIntake(attachments, {
+        projectId: project.projectId,
+        receivedAt: new Date(receivedAt),
+        maxBytes: 1 << 20,
+        maxProjectBytes: 1 << 30,
+        hold: () => undefined,
+      });
+      const bytes = Buffer.from(`${name} bytes`);
+      const header = {
+        type: 'attachment',
+        filename: name,
+        length: bytes.length,
+      };
+      expect(intake.streams('attachment', bytes.length)).toBe(true);
+      await intake.piece({
+        header,
+        type: 'attachment',
+        payload: bytes,
+        streamed: 'more',
+      });
+      await intake.piece({
+        header,
+        type: 'attachment',
+        payload: Buffer.alloc(0),
+        streamed: 'last',
+      });
+      if (eventId)
+        await expect(intake.link(eventId)).resolves.toMatchObject({ count: 1 });
+    }
+    const oldId = 'a'.repeat(32);
+    const newId = 'b'.repeat(32);
+    clock.set(new Date(now - 100 * DAY));
+    await ingest(project, [event('att', now - 100 * DAY, { event_id: oldId })]);
+    await attach(now - 100 * DAY, oldId, 'expired.bin');
+    // Linked to an event that was never stored (a duplicate's retry).
+    await attach(now - 100 * DAY, 'c'.repeat(32), 'stray.bin');
+    clock.set(new Date(now));
+    await ingest(project, [event('att', now, { event_id: newId })]);
+    await attach(now, newId, 'kept.bin');
+    // Never linked: a request cut off two hours ago, and one being read.
+    await attach(now - 2 * 3_600_000, undefined, 'abandoned.bin');
+    await attach(now - 60_000, undefined, 'in-flight.bin');
+
+    await retention.run(true);
+    const left = await sql.rows<{ filename: string; chunks: number }>(
+      `SELECT a.filename, (SELECT count(*)::int FROM error_tracking.event_attachment_chunks c
+                            WHERE c.attachment_id = a.id) AS chunks
+         FROM error_tracking.event_attachments a WHERE a.project_id = $1 ORDER BY a.filename`,
+      [project.projectId],
+    );
+    expect(left).toEqual([
+      { filename: 'in-flight.bin', chunks: 1 },
+      { filename: 'kept.bin', chunks: 1 },
+    ]);
+    const [orphans] = await sql.rows<{ n: number }>(
+      `SELECT count(*)::int AS n FROM error_tracking.event_attachment_chunks c
+        WHERE NOT EXISTS (SELECT 1 FROM error_tracking.event_attachments a WHERE a.id = c.attachment_id)`,
+    );
+    expect(defined(orphans).n).toBe(0);
+    await expect(
+      attachments.listForEvent(project.projectId, newId),
+    ).resolves.toEqual([
+      expect.objectContaining({ filename: 'kept.bin', size: 14 }),
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
+import { EVENT_MAX_FUTURE_MS } from '../common/error-tracking.constants';
 import type { Transaction } from '../persistence/error-tracking.database';
 import {
   dayEnd,
@@ -7,20 +8,19 @@ import {
   partitionName,
 } from '../persistence/event-partitions';
 import { ErrorTrackingRepository } from '../persistence/error-tracking-repository';
-import { retryingDeadlocks } from '../persistence/retrying-deadlocks';
+import { retryOnConflict } from '../persistence/retry-on-conflict';
 import { THROTTLE_RESET_MS } from '../sessions/sign-in-throttle';
 import { subtractTags } from './subtract-tags';
 
 export const RETENTION_JOB = 'retention';
 
-/** Every event's timestamp is at most this far after its received_at. */
-const FUTURE_SLACK_MS = 60_000;
 /**
  * Rows per retention transaction: each batch holds its row locks for a few
  * milliseconds, so an ingestion flush that meets one waits no longer.
  */
 export const RETENTION_BATCH = 1_000;
 const BY_KEY = { enable_hashjoin: 'off', enable_mergejoin: 'off' };
+const MAX_ATTEMPTS = 4;
 
 export interface RetentionResult {
   /** False when another replica ran within the interval. */
@@ -35,6 +35,12 @@ export interface RetentionResult {
 
 /** Chunks never assembled into a bundle are kept this long. */
 const CHUNK_LIFETIME = '1 day';
+/**
+ * Attachments never linked to their event (a request refused or cut off
+ * while they were written, its clean-up missed) are kept this long: far
+ * past any request's deadline.
+ */
+const UNLINKED_ATTACHMENT_LIFETIME = '1 hour';
 
 /**
  * Retention as many small transactions, none of which locks a table that an
@@ -101,6 +107,7 @@ export class RetentionRepository extends ErrorTrackingRepository {
       ],
     ] as const)
       await this.deleteInBatches(table, condition, value);
+    await this.deleteStrayAttachments(now, cutoff);
     const deletedArtifactBundles = await this.expireArtifacts(now, cutoff);
     const droppedPartitions = await this.dropEmptyPartitions(cutoff);
     return {
@@ -131,7 +138,9 @@ export class RetentionRepository extends ErrorTrackingRepository {
    * keys, where a hash join would read every partition of the events.
    */
   private batch<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    return retryingDeadlocks(() => this.sql.transaction(work, BY_KEY));
+    return retryOnConflict(MAX_ATTEMPTS, () =>
+      this.sql.transaction(work, BY_KEY),
+    );
   }
 
   /**
@@ -202,6 +211,15 @@ export class RetentionRepository extends ErrorTrackingRepository {
            ids AS (
              DELETE FROM error_tracking.event_ids i USING gone g
               WHERE i.project_id = g.project_id AND i.event_id = g.event_id
+           ),
+           attachments AS (
+             DELETE FROM error_tracking.event_attachments a USING gone g
+              WHERE a.project_id = g.project_id AND a.event_id = g.event_id
+             RETURNING a.id
+           ),
+           attachment_chunks AS (
+             DELETE FROM error_tracking.event_attachment_chunks c
+              USING attachments a WHERE c.attachment_id = a.id
            )
            SELECT error_id::text, timestamp, event_id::text,
                   (SELECT coalesce(json_agg(json_build_array(error_id::text, key, value, n)), '[]')
@@ -290,7 +308,7 @@ export class RetentionRepository extends ErrorTrackingRepository {
   /**
    * Errors left without events (or last seen before the cutoff with no
    * event left: a late event keeps its error while it is kept), batch by
-   * batch.
+   * batch, with the fingerprints merged into them.
    */
   private async deleteEmptyErrors(cutoff: Date): Promise<number> {
     let total = 0;
@@ -324,6 +342,9 @@ export class RetentionRepository extends ErrorTrackingRepository {
            users AS (
              DELETE FROM error_tracking.error_users u USING gone
               WHERE u.project_id = gone.project_id AND u.fingerprint = gone.fingerprint
+           ),
+           merges AS (
+             DELETE FROM error_tracking.error_merges m USING gone WHERE m.error_id = gone.id
            )
            SELECT count(*)::int AS n FROM gone`,
           [cutoff, RETENTION_BATCH],
@@ -332,6 +353,38 @@ export class RetentionRepository extends ErrorTrackingRepository {
       });
       total += deleted;
       if (deleted < RETENTION_BATCH) return total;
+    }
+  }
+
+  /**
+   * Attachments that no event holds: never linked (left by a request that
+   * failed), or linked to an event that was never stored (an SDK's retry
+   * of a duplicate, a spooled request refused when drained) and as old as
+   * the cutoff. Those of expired events go with them (`deleteExpiredEvents`).
+   */
+  private async deleteStrayAttachments(now: Date, cutoff: Date): Promise<void> {
+    for (;;) {
+      const [row] = await this.sql.rows<{ n: number }>(
+        `WITH gone AS (
+           DELETE FROM error_tracking.event_attachments
+            WHERE id = ANY(ARRAY(
+              SELECT a.id FROM error_tracking.event_attachments a
+               WHERE (a.event_id IS NULL
+                      AND a.received_at < $1::timestamptz - $2::interval)
+                  OR (a.received_at < $3 AND NOT EXISTS (
+                        SELECT 1 FROM error_tracking.event_ids i
+                         WHERE i.project_id = a.project_id
+                           AND i.event_id = a.event_id))
+               LIMIT $4 FOR UPDATE SKIP LOCKED))
+           RETURNING id
+         ), chunks AS (
+           DELETE FROM error_tracking.event_attachment_chunks c
+            USING gone WHERE c.attachment_id = gone.id
+         )
+         SELECT count(*)::int AS n FROM gone`,
+        [now, UNLINKED_ATTACHMENT_LIFETIME, cutoff, RETENTION_BATCH],
+      );
+      if ((row?.n ?? 0) < RETENTION_BATCH) return;
     }
   }
 
@@ -476,7 +529,8 @@ export class RetentionRepository extends ErrorTrackingRepository {
   private async dropEmptyPartitions(cutoff: Date): Promise<string[]> {
     const dropped: string[] = [];
     for (const day of await listEventPartitionDays(this.sql)) {
-      if (dayEnd(day).getTime() > cutoff.getTime() - FUTURE_SLACK_MS) continue;
+      if (dayEnd(day).getTime() > cutoff.getTime() - EVENT_MAX_FUTURE_MS)
+        continue;
       const name = `error_tracking.${partitionName(day)}`;
       const [row] = await this.sql.rows<{ empty: boolean }>(
         `SELECT NOT EXISTS (SELECT 1 FROM ${name}) AS empty`,

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 
 import { ErrorTrackingRepository } from '../persistence/error-tracking-repository';
-import { retryingDeadlocks } from '../persistence/retrying-deadlocks';
+import { retryOnConflict } from '../persistence/retry-on-conflict';
+
+/** A batch chosen as a deadlock's victim runs again, this often in all. */
+const MAX_ATTEMPTS = 4;
 
 /** A stored event's key and payload, as a batch reads it. */
 export interface UntaggedEvent {
@@ -66,7 +69,7 @@ export class RetagRepository extends ErrorTrackingRepository {
       events.map((e) => e.receivedAt),
       `[${events.map((e) => e.tagsJson).join(',')}]`,
     ];
-    return retryingDeadlocks(() =>
+    return retryOnConflict(MAX_ATTEMPTS, () =>
       this.sql.transaction(async (tx) => {
         await tx.rows(
           `SELECT 1 FROM error_tracking.errors WHERE id = ANY($1::bigint[])

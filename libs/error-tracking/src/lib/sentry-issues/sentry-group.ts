@@ -20,7 +20,8 @@ export interface SentryGroup {
   logger: string | null;
   level: string;
   status: string;
-  statusDetails: Record<string, never>;
+  /** An ignore's end time, as Sentry's `ignoreUntil` (counts are not kept as asked). */
+  statusDetails: { ignoreUntil?: string };
   substatus: string | null;
   isPublic: false;
   shareId: null;
@@ -77,7 +78,10 @@ export function toSentryGroup(
     logger: error.logger,
     level: error.level,
     status: error.status,
-    statusDetails: {},
+    statusDetails:
+      error.status === 'ignored' && error.ignoredUntil
+        ? { ignoreUntil: error.ignoredUntil.toISOString() }
+        : {},
     substatus: SUBSTATUS[error.status] ?? null,
     isPublic: false,
     shareId: null,

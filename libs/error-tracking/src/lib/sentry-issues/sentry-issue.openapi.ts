@@ -20,7 +20,16 @@ export const SENTRY_GROUP_SCHEMA = {
     logger: { ...text, nullable: true },
     level: text,
     status: { type: 'string', enum: ['unresolved', 'resolved', 'ignored'] },
-    statusDetails: { type: 'object' },
+    statusDetails: {
+      type: 'object',
+      properties: {
+        ignoreUntil: {
+          ...text,
+          format: 'date-time',
+          description: 'When an ignore for a duration ends.',
+        },
+      },
+    },
     substatus: { ...text, nullable: true },
     platform: { ...text, nullable: true },
     project: {

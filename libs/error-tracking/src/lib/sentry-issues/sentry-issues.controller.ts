@@ -198,7 +198,7 @@ export class SentryIssuesController {
   @Put(paths('projects/:org/:project/issues'))
   @ApiOperation({
     summary:
-      '`issues resolve|mute|unresolve`: set the status of the issues `id=` names, or of those `status=`/`query` take (developer)',
+      '`issues resolve|mute|unresolve`: set the status (ignore conditions included) of the issues `id=` names, or of those `status=`/`query` take; or merge the issues `id=` names (developer)',
   })
   @OrgParam()
   @ApiParam({ name: 'project', description: 'Project id or path.' })
@@ -223,7 +223,6 @@ export class SentryIssuesController {
   @ApiBody({
     schema: {
       type: 'object',
-      required: ['status'],
       properties: {
         status: {
           type: 'string',
@@ -232,12 +231,23 @@ export class SentryIssuesController {
         statusDetails: {
           type: 'object',
           description:
-            'Empty or null: ignore-until and resolve-in-release conditions are a 400.',
+            'With `ignored`: reopen after `ignoreDuration` minutes, `ignoreCount` more events or `ignoreUserCount` more users (the first reached); windows and release conditions are a 400.',
+          properties: {
+            ignoreDuration: { type: 'integer', minimum: 1 },
+            ignoreCount: { type: 'integer', minimum: 1 },
+            ignoreUserCount: { type: 'integer', minimum: 1 },
+          },
         },
         snoozeDuration: {
           type: 'integer',
           nullable: true,
-          description: 'Null (what sentry-cli sends); a number is a 400.',
+          description: 'Minutes, as `statusDetails.ignoreDuration`.',
+        },
+        merge: {
+          type: 'integer',
+          enum: [1],
+          description:
+            'Instead of `status`: merge the issues `id=` names (at least two, at most 100) into the one seen most often.',
         },
       },
     },
@@ -249,6 +259,13 @@ export class SentryIssuesController {
       properties: {
         status: { type: 'string' },
         statusDetails: { type: 'object' },
+        merge: {
+          type: 'object',
+          properties: {
+            parent: { type: 'string' },
+            children: { type: 'array', items: { type: 'string' } },
+          },
+        },
       },
     },
   })

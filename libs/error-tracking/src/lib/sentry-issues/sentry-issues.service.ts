@@ -1,9 +1,14 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK } from '@quitanda/kernel';
+import type { Clock } from '@quitanda/kernel';
 
 import type { Caller } from '../accounts/account.types';
 import { AccessLevel } from '../common/error-tracking.constants';
 import { ErrorTrackingError } from '../common/error-tracking.errors';
-import type { ErrorStatus } from '../errors/error.types';
+import { ErrorMergeService } from '../errors/error-merge.service';
+import { MAX_BULK_ERRORS } from '../errors/error.types';
+import type { ErrorStatus, IgnoreUntil } from '../errors/error.types';
+import { ignoreUntilOf } from '../errors/ignore-until';
 import { ErrorsService } from '../errors/errors.service';
 import { isJsonObject } from '../sentry-event/event-json';
 import { ProjectAccessService } from '../projects/project-access.service';
@@ -29,7 +34,7 @@ import {
 /** Sentry's page size (its default and its maximum). */
 export const ISSUES_PER_PAGE = 100;
 /** Sentry's `BULK_MUTATION_LIMIT`: ids per request, issues per query update. */
-export const BULK_MUTATION_LIMIT = 1000;
+export const BULK_MUTATION_LIMIT = MAX_BULK_ERRORS;
 
 /** A request's query string as Express parses it. */
 export type QueryString = Readonly<Record<string, unknown>>;
@@ -92,24 +97,54 @@ function issueIds(query: QueryString): string[] {
   return [...new Set(ids as string[])];
 }
 
-/** The body of a bulk update: a status, without conditions. */
-function statusChange(body: unknown): { name: string; status: ErrorStatus } {
+/** Sentry's `statusDetails` of an ignore that this tracker keeps. */
+const IGNORE_DETAILS = ['ignoreDuration', 'ignoreCount', 'ignoreUserCount'];
+
+/** A bulk update's change: a status (with its ignore condition), or a merge. */
+type BulkChange =
+  | {
+      kind: 'status';
+      name: string;
+      status: ErrorStatus;
+      ignoreUntil: IgnoreUntil;
+    }
+  | { kind: 'merge' };
+
+function statusDetailsOf(body: JsonObject): JsonObject {
+  const details = body['statusDetails'];
+  if (details === undefined || details === null) return {};
+  if (!isJsonObject(details)) throw invalid('statusDetails: must be an object');
+  for (const key of Object.keys(details))
+    if (!IGNORE_DETAILS.includes(key) && details[key] !== null)
+      throw invalid(
+        `statusDetails: ${key} is not supported (${IGNORE_DETAILS.join(', ')} are; windows and release conditions are not kept)`,
+      );
+  return details;
+}
+
+/** The body of a bulk update: a status with Sentry's ignore details, or `merge`. */
+function bulkChange(body: unknown): BulkChange {
   if (!isJsonObject(body)) throw invalid('The body must be a JSON object.');
   for (const key of Object.keys(body))
     if (
-      !['status', 'statusDetails', 'snoozeDuration', 'substatus'].includes(key)
+      ![
+        'status',
+        'statusDetails',
+        'snoozeDuration',
+        'substatus',
+        'merge',
+      ].includes(key)
     )
-      throw invalid(`${key}: not supported here (status is)`);
-  const details = body['statusDetails'];
-  if (
-    (details !== undefined &&
-      details !== null &&
-      !(isJsonObject(details) && Object.keys(details).length === 0)) ||
-    (body['snoozeDuration'] !== undefined && body['snoozeDuration'] !== null)
-  )
-    throw invalid(
-      'statusDetails: ignoring until a time or a count, and resolving in a release, are not supported yet; set the status alone',
-    );
+      throw invalid(`${key}: not supported here (status and merge are)`);
+  const merge = body['merge'];
+  if (merge === true || merge === 1 || merge === '1') {
+    if (body['status'] !== undefined)
+      throw invalid('merge: goes without a status');
+    return { kind: 'merge' };
+  }
+  if (merge !== undefined && merge !== null && merge !== false && merge !== 0)
+    throw invalid('merge: 1 or true');
+  const details = statusDetailsOf(body);
   const name = body['status'];
   if (typeof name !== 'string') throw invalid('status: this field is required');
   if (CONDITIONAL_STATUSES.has(name))
@@ -119,7 +154,41 @@ function statusChange(body: unknown): { name: string; status: ErrorStatus } {
   const status = UPDATE_STATUSES[name];
   if (!status)
     throw invalid(`status: one of ${Object.keys(UPDATE_STATUSES).join(', ')}`);
-  return { name, status };
+  const ignoreUntil = ignoreUntilOf(status, {
+    minutes: {
+      name: 'statusDetails.ignoreDuration',
+      value: details['ignoreDuration'] ?? body['snoozeDuration'],
+    },
+    events: {
+      name: 'statusDetails.ignoreCount',
+      value: details['ignoreCount'],
+    },
+    users: {
+      name: 'statusDetails.ignoreUserCount',
+      value: details['ignoreUserCount'],
+    },
+  });
+  return { kind: 'status', name, status, ignoreUntil };
+}
+
+/** Sentry's answer's `statusDetails`: the ignore condition as asked. */
+function answeredDetails(ignoreUntil: IgnoreUntil, now: Date): JsonObject {
+  return {
+    ...(ignoreUntil.minutes !== undefined
+      ? {
+          ignoreDuration: ignoreUntil.minutes,
+          ignoreUntil: new Date(
+            now.getTime() + ignoreUntil.minutes * 60_000,
+          ).toISOString(),
+        }
+      : {}),
+    ...(ignoreUntil.events !== undefined
+      ? { ignoreCount: ignoreUntil.events }
+      : {}),
+    ...(ignoreUntil.users !== undefined
+      ? { ignoreUserCount: ignoreUntil.users }
+      : {}),
+  };
 }
 
 export interface IssuePage {
@@ -137,7 +206,9 @@ export interface IssuePage {
 export class SentryIssuesService {
   constructor(
     private readonly errors: ErrorsService,
+    private readonly merges: ErrorMergeService,
     private readonly access: ProjectAccessService,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /** A page of the project's issues, as `query`, `sort` and `cursor` say. */
@@ -289,7 +360,11 @@ export class SentryIssuesService {
     project: string,
     query: QueryString,
     body: unknown,
-  ): Promise<{ status: string; statusDetails: object } | undefined> {
+  ): Promise<
+    | { status: string; statusDetails: object }
+    | { merge: { parent: string; children: string[] } }
+    | undefined
+  > {
     const access = await this.access.require(
       caller,
       project,
@@ -302,15 +377,47 @@ export class SentryIssuesService {
       statusName === undefined ? filter.status : SENTRY_STATUSES[statusName];
     if (!status && statusName !== undefined)
       throw invalid('status: not a valid status filter');
-    const change = statusChange(body);
+    const change = bulkChange(body);
+    if (change.kind === 'merge') return this.merge(access, ids);
     const changed = await this.errors.updateStatusOfMany(
       access,
       ids.length > 0
         ? { ids }
         : { filter: { ...filter, status }, limit: BULK_MUTATION_LIMIT },
       change.status,
+      change.ignoreUntil,
     );
-    if (changed.length === 0) return undefined;
-    return { status: change.name, statusDetails: {} };
+    if (changed.errors.length === 0) return undefined;
+    return {
+      status: change.name,
+      statusDetails: answeredDetails(change.ignoreUntil, this.clock.now()),
+    };
+  }
+
+  /**
+   * Sentry's merge (`{"merge": 1}` on the issues `id=` names): the one
+   * seen most often (then the highest id) is kept, as Sentry keeps it.
+   */
+  private async merge(
+    access: ProjectAccess,
+    ids: readonly string[],
+  ): Promise<{ merge: { parent: string; children: string[] } }> {
+    if (ids.length < 2)
+      throw invalid('merge: name at least two issues with id=');
+    const found = await Promise.all(
+      ids.map((id) => this.errors.find(access, id)),
+    );
+    const [parent, ...children] = found.sort(
+      (a, b) => b.count - a.count || Number(BigInt(b.id) - BigInt(a.id)),
+    );
+    if (!parent) throw sentryNotFound();
+    await this.merges.merge(
+      access,
+      parent.id,
+      children.map((child) => child.id),
+    );
+    return {
+      merge: { parent: parent.id, children: children.map((c) => c.id) },
+    };
   }
 }

@@ -4,7 +4,10 @@ import type { MiddlewareConsumer, NestModule } from '@nestjs/common';
 import { AlertsModule } from '../alerts/alerts.module';
 import { WebAlertsController } from './pages/web-alerts.controller';
 import { ErrorTrackingCoreModule } from '../core/error-tracking-core.module';
+import { WebAttachmentsController } from './pages/web-attachments.controller';
+import { WebErrorTriageController } from './pages/web-error-triage.controller';
 import { WebErrorsController } from './pages/web-errors.controller';
+import { WebEventsController } from './pages/web-events.controller';
 import { WebIssuesController } from './pages/web-issues.controller';
 import { WebProjectsController } from './pages/web-projects.controller';
 import { WebSettingsController } from './pages/web-settings.controller';
@@ -26,6 +29,9 @@ const PAGE_CONTROLLERS = [
   WebSettingsController,
   WebAlertsController,
   WebErrorsController,
+  WebEventsController,
+  WebAttachmentsController,
+  WebErrorTriageController,
   WebIssuesController,
 ];
 

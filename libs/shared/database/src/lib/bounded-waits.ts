@@ -1,7 +1,6 @@
 import { Client } from 'pg';
 
-/** Default bound on any wait for the database (`DB_TIMEOUT_MS`). */
-export const DEFAULT_DB_TIMEOUT_MS = 5_000;
+import { DEFAULT_DB_TIMEOUT_MS } from './database-defaults';
 
 /** The message `pg` rejects a query with once `query_timeout` passes. */
 const QUERY_TIMEOUT_MESSAGE = 'Query read timeout';

@@ -3,9 +3,7 @@ import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/Postgres
 import { SnakeNamingStrategy } from 'typeorm-naming-strategies';
 
 import { connectionFieldsFromUrl } from './connection-url';
-
-/** Connections per context pool unless configured (`DB_POOL_SIZE`). */
-export const DEFAULT_POOL_SIZE = 10;
+import { DEFAULT_POOL_SIZE } from './database-defaults';
 
 /* eslint-disable @typescript-eslint/no-unsafe-function-type -- TypeORM's own list types */
 export interface ContextDataSourceSpec {

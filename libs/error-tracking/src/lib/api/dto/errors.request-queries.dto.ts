@@ -5,10 +5,8 @@ import {
   EVENT_LEVELS,
 } from '../../errors/error.types';
 
-/** `GET .../error_tracking/errors` (and `per_page`, read by the handler). */
-export const LIST_ERRORS_QUERY = new GitLabQuery({
-  status: { type: 'string', oneOf: ERROR_STATUSES },
-  sort: { type: 'string', oneOf: ERROR_SORTS },
+/** What narrows a list of errors (and the errors a bulk change takes). */
+export const ERROR_FILTER_FIELDS = {
   search: {
     type: 'string',
     max: 1_000,
@@ -31,11 +29,26 @@ export const LIST_ERRORS_QUERY = new GitLabQuery({
   environment: { type: 'string', max: 200 },
   release: { type: 'string', max: 200 },
   level: { type: 'string', oneOf: EVENT_LEVELS },
+} as const;
+
+/** `GET .../error_tracking/errors` (and `per_page`, read by the handler). */
+export const LIST_ERRORS_QUERY = new GitLabQuery({
+  status: { type: 'string', oneOf: ERROR_STATUSES },
+  sort: { type: 'string', oneOf: ERROR_SORTS },
+  ...ERROR_FILTER_FIELDS,
   cursor: { type: 'string', max: 1_000 },
 });
 
 /** `GET .../errors/:error_id/events` (and `per_page`). */
 export const LIST_EVENTS_QUERY = new GitLabQuery({
+  search: {
+    type: 'string',
+    max: 1_000,
+    doc: {
+      description:
+        'Free text in title, message, culprit, exception values and tag values (with `query`, both must match); a search reads at most 1,000 events a page, so a page may be short and still have a next one.',
+    },
+  },
   cursor: { type: 'string', max: 1_000 },
   query: {
     type: 'string',

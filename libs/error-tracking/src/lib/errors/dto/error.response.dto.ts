@@ -79,6 +79,18 @@ export class UpdatedErrorResponseDto extends DetailedErrorResponseDto {
   closed_issue_iid!: number | null;
 }
 
+export class BulkUpdatedErrorsResponseDto {
+  @ApiProperty({ description: 'How many errors were changed.' })
+  updated!: number;
+  @ApiProperty({ type: [String], description: 'The errors changed.' })
+  error_ids!: string[];
+  @ApiProperty({
+    type: [Number],
+    description: 'iids of the issues this update closed.',
+  })
+  closed_issue_iids!: number[];
+}
+
 export class MinifiedPositionDto {
   @ApiProperty({ nullable: true, type: String }) filename!: string | null;
   @ApiProperty({ nullable: true, type: String }) function!: string | null;

@@ -2,10 +2,21 @@ import { P } from './flush-params';
 import type { FlushStep } from './flush-step';
 
 /**
+ * An ignored error's condition met by this flush (Sentry's snooze ending):
+ * its time has passed, or its totals reach the counts it waits for.
+ */
+const IGNORE_ENDS = `e.status = 'ignored' AND (
+      e.ignored_until <= ${P.now}::timestamptz
+      OR e.count + excluded.count >= e.ignored_until_count
+      OR e.user_count + excluded.user_count >= e.ignored_until_user_count)`;
+
+/**
  * Each error of the batch upserted once with the batch's aggregates (`up`):
  * counts add up, first seen keeps the earliest, the latest event's fields
  * follow the latest event. A `resolved` error becomes `unresolved` (a
- * regression, marked with this flush's id); `ignored` stays ignored. The
+ * regression, marked with this flush's id); `ignored` stays ignored until
+ * its condition, if it has one, is met (then it is `unresolved` again, with
+ * no alert: nothing regressed). The
  * `frequent` window count restarts with each window.
  */
 export const ERROR_UPSERT: FlushStep = {
@@ -39,7 +50,12 @@ export const ERROR_UPSERT: FlushStep = {
     platform = CASE WHEN excluded.last_seen >= e.last_seen THEN excluded.platform ELSE e.platform END,
     last_event_id = CASE WHEN excluded.last_seen >= e.last_seen
                          THEN excluded.last_event_id ELSE e.last_event_id END,
-    status = CASE WHEN e.status = 'resolved' THEN 'unresolved' ELSE e.status END,
+    status = CASE WHEN e.status = 'resolved' OR (${IGNORE_ENDS}) THEN 'unresolved'
+                  ELSE e.status END,
+    ignored_until = CASE WHEN ${IGNORE_ENDS} THEN NULL ELSE e.ignored_until END,
+    ignored_until_count = CASE WHEN ${IGNORE_ENDS} THEN NULL ELSE e.ignored_until_count END,
+    ignored_until_user_count = CASE WHEN ${IGNORE_ENDS}
+                                    THEN NULL ELSE e.ignored_until_user_count END,
     regressed_at = CASE WHEN e.status = 'resolved' THEN ${P.now} ELSE e.regressed_at END,
     regression_flush = CASE WHEN e.status = 'resolved' THEN ${P.flushId}::uuid
                             ELSE e.regression_flush END,

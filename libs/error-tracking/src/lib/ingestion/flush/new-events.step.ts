@@ -8,7 +8,10 @@ import type { FlushStep } from './flush-step';
  * batch (the payload array's index), `fingerprint` the error each joins:
  * its hash, unless no error has that hash yet and one has an earlier
  * grouping version's (an error of an old algorithm keeps collecting; the
- * previous version's first).
+ * previous version's first). A hash merged into another error
+ * (`error_merges`) gives the kept error's fingerprint, before any error
+ * that still has that hash: one a flush re-created while the merge
+ * committed collects nothing more.
  */
 export const NEW_EVENTS: readonly FlushStep[] = [
   {
@@ -34,13 +37,25 @@ export const NEW_EVENTS: readonly FlushStep[] = [
     name: 'candidates',
     sql: `  SELECT DISTINCT ON (e.project_id, e.event_id) e.*,
          coalesce((
-           SELECT o.fingerprint FROM error_tracking.errors o
-            WHERE o.project_id = e.project_id
-              AND o.fingerprint IN (e.previous_fingerprint, e.older_fingerprint)
-              AND NOT EXISTS (
+           SELECT k.fingerprint FROM error_tracking.error_merges m
+             JOIN error_tracking.errors k ON k.id = m.error_id
+            WHERE m.project_id = e.project_id AND m.fingerprint = e.new_fingerprint
+         ), (
+           SELECT t.fingerprint FROM (
+             SELECT o.fingerprint AS via, false AS merged, o.fingerprint
+               FROM error_tracking.errors o
+              WHERE o.project_id = e.project_id
+                AND o.fingerprint IN (e.previous_fingerprint, e.older_fingerprint)
+             UNION ALL
+             SELECT m.fingerprint, true, k.fingerprint FROM error_tracking.error_merges m
+               JOIN error_tracking.errors k ON k.id = m.error_id
+              WHERE m.project_id = e.project_id
+                AND m.fingerprint IN (e.previous_fingerprint, e.older_fingerprint)
+           ) t
+            WHERE NOT EXISTS (
                 SELECT 1 FROM error_tracking.errors n
                  WHERE n.project_id = e.project_id AND n.fingerprint = e.new_fingerprint)
-            ORDER BY o.fingerprint = e.previous_fingerprint DESC
+            ORDER BY t.via = e.previous_fingerprint DESC, t.merged DESC
             LIMIT 1
          ), e.new_fingerprint) AS fingerprint
     FROM ev e WHERE e.req IN (SELECT req FROM ok)

@@ -50,6 +50,7 @@ interface EncodedRequest {
   readonly sessions: readonly EncodedSession[];
   readonly buckets: readonly EncodedBucket[];
   readonly discards: IngestRequest['discards'];
+  readonly attachments?: number;
 }
 
 function encodeEvent(event: SpooledEvent): EncodedEvent | EncodedUnresolved {
@@ -95,6 +96,7 @@ export function encodeSpooled(request: SpooledRequest): string {
       started: bucket.started.getTime(),
     })),
     discards: request.discards,
+    attachments: request.attachments,
   };
   return JSON.stringify(encoded);
 }
@@ -116,5 +118,6 @@ export function decodeSpooled(text: string): SpooledRequest {
       started: new Date(bucket.started),
     })),
     discards: encoded.discards,
+    attachments: encoded.attachments,
   };
 }

@@ -14,6 +14,9 @@ import { ERROR_TRACKING_SCHEMA } from '../../common/error-tracking.constants';
 @Index('errors_list_first_seen_idx', ['projectId', 'status', 'firstSeen', 'id'])
 @Index('errors_list_count_idx', ['projectId', 'status', 'count', 'id'])
 @Index('errors_first_seen_idx', ['firstSeen'])
+@Index('errors_ignored_until_idx', ['projectId', 'ignoredUntil'], {
+  where: 'ignored_until IS NOT NULL',
+})
 export class ErrorEntity {
   @PrimaryGeneratedColumn({
     type: 'bigint',
@@ -98,6 +101,21 @@ export class ErrorEntity {
 
   @Column({ type: 'integer', default: 0 })
   alertWindowEvents!: number;
+
+  /**
+   * Ignored until a condition (Sentry's snooze): a time, a total event
+   * count, a total user count; the first one reached reopens the error
+   * (the flush on its next event, the reads for the time). Null when the
+   * error is not ignored or ignored for good.
+   */
+  @Column({ type: 'timestamptz', precision: 3, nullable: true })
+  ignoredUntil!: Date | null;
+
+  @Column({ type: 'bigint', nullable: true })
+  ignoredUntilCount!: string | null;
+
+  @Column({ type: 'integer', nullable: true })
+  ignoredUntilUserCount!: number | null;
 
   /** iid of the issue created from this error, in the same project. */
   @Column({ type: 'integer', nullable: true })

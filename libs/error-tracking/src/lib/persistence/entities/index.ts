@@ -9,9 +9,12 @@ import { DiscardedEventEntity } from './discarded-event.entity';
 import { DrainedSpoolRequestEntity } from './drained-spool-request.entity';
 import { ErrorFacetEntity } from './error-facet.entity';
 import { ErrorTagEntity } from './error-tag.entity';
+import { ErrorMergeEntity } from './error-merge.entity';
 import { ErrorHourlyCountEntity } from './error-hourly-count.entity';
 import { ErrorUserEntity } from './error-user.entity';
 import { ErrorEntity } from './error.entity';
+import { EventAttachmentChunkEntity } from './event-attachment-chunk.entity';
+import { EventAttachmentEntity } from './event-attachment.entity';
 import { EventIdEntity } from './event-id.entity';
 import { EventEntity } from './event.entity';
 import { IssueEntity } from './issue.entity';
@@ -42,8 +45,11 @@ export const ERROR_TRACKING_ENTITIES = [
   ErrorUserEntity,
   ErrorFacetEntity,
   ErrorTagEntity,
+  ErrorMergeEntity,
   EventIdEntity,
   EventEntity,
+  EventAttachmentEntity,
+  EventAttachmentChunkEntity,
   IssueEntity,
   ReleaseSessionEntity,
   ReleaseSessionBucketEntity,

@@ -7,6 +7,8 @@ import { AddRateLimitCategories1795727981276 } from './1795727981276-AddRateLimi
 import { AddPasswordExpiresAtToUsers1795729156640 } from './1795729156640-AddPasswordExpiresAtToUsers';
 import { AddInstanceSettings1795800000000 } from './1795800000000-AddInstanceSettings';
 import { AddDrainedSpoolRequests1795900000000 } from './1795900000000-AddDrainedSpoolRequests';
+import { AddTriage1795943168059 } from './1795943168059-AddTriage';
+import { AddEventAttachments1795943196317 } from './1795943196317-AddEventAttachments';
 import { AddEventTags1796000036200 } from './1796000036200-AddEventTags';
 
 /** Every migration of the error_tracking schema, oldest first. */
@@ -20,5 +22,7 @@ export const ERROR_TRACKING_MIGRATIONS = [
   AddPasswordExpiresAtToUsers1795729156640,
   AddInstanceSettings1795800000000,
   AddDrainedSpoolRequests1795900000000,
+  AddTriage1795943168059,
+  AddEventAttachments1795943196317,
   AddEventTags1796000036200,
 ];

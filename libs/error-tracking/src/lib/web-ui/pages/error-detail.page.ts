@@ -12,12 +12,17 @@ import type {
   Frequency,
 } from '../../errors/error.types';
 import { barChart, frequencySummary, hourLabel } from './frequency-charts';
-import type { StackTraceEntry } from '../../errors/stack-trace';
-import { stackTraceView } from './stack-trace.view';
 import type { TagKeyDistribution } from '../../errors/tag-distribution';
 import { tagDistributionView } from './tag-distribution.view';
 import type { DailyCounts } from '../../errors/daily-counts';
 import { dailyChart, dailySummary } from './daily-chart.view';
+import type { ErrorEventAt } from '../../errors/error-events.service';
+import { eventListHref, eventNavigationView } from './event-navigation.view';
+import { eventRows } from './event-list.page';
+import { eventView } from './event.view';
+import { eventAttachmentsView } from './event-attachments.view';
+import type { EventAttachmentsView } from './event-attachments.view';
+import { ignoreCondition, ignoreSelect } from './error-bulk-actions.view';
 
 export interface ErrorDetailView {
   readonly project: ProjectRecord;
@@ -25,15 +30,16 @@ export interface ErrorDetailView {
   readonly accessLevel: number;
   readonly error: ErrorRecord;
   readonly frequency: Frequency;
-  readonly stackTrace: StackTraceEntry[];
-  /** Whether the trace's last frame is an exception's crash frame. */
-  readonly stackTraceCrashed: boolean;
+  /** The latest event by time, with the steps to the others; none kept: absent. */
+  readonly latest: ErrorEventAt | undefined;
   readonly environment: string | null;
   readonly events: EventSummary[];
   /** Each tag key's top values over the kept events. */
   readonly tagDistribution: readonly TagKeyDistribution[];
   /** Events per UTC day, the last 30 days. */
   readonly days: DailyCounts;
+  /** The latest event's attachments, when it has some. */
+  readonly attachments?: EventAttachmentsView;
   readonly canTriage: boolean;
   readonly now: Date;
   readonly notice?: unknown;
@@ -44,6 +50,18 @@ const STATUS_BADGE: Record<ErrorRecord['status'], SafeHtml> = {
   resolved: html`<span class="badge badge-success">Resolved</span>`,
   ignored: html`<span class="badge badge-neutral">Ignored</span>`,
 };
+
+/** Ignore, until changed or until one of Sentry's conditions. */
+function ignoreForm(ctx: WebContext, base: string): SafeHtml {
+  return postForm(
+    ctx,
+    `${base}/status`,
+    html`<input type="hidden" name="status" value="ignored" />
+      ${ignoreSelect('ignore-until')}
+      <button type="submit" class="btn">Ignore</button>`,
+    { className: 'inline-form ignore-form' },
+  );
+}
 
 function actions(ctx: WebContext, view: ErrorDetailView): SafeHtml {
   const { error, project } = view;
@@ -75,7 +93,7 @@ function actions(ctx: WebContext, view: ErrorDetailView): SafeHtml {
         : null;
   if (!view.canTriage) return html`<div class="actions">${issue}</div>`;
   return html`<div class="actions">
-    ${error.status === 'unresolved' ? [statusButton('ignored', 'Ignore'), statusButton('resolved', 'Resolve', true)] : statusButton('unresolved', error.status === 'resolved' ? 'Unresolve' : 'Undo ignore')}
+    ${error.status === 'unresolved' ? [ignoreForm(ctx, base), statusButton('resolved', 'Resolve', true)] : statusButton('unresolved', error.status === 'resolved' ? 'Unresolve' : 'Undo ignore')}
     ${issue}
   </div>`;
 }
@@ -142,49 +160,44 @@ function tags(view: ErrorDetailView): SafeHtml {
   </ul>`;
 }
 
-function userOf(value: unknown): string {
-  if (typeof value !== 'object' || value === null) return '—';
-  const user = value as Record<string, unknown>;
-  for (const key of ['username', 'email', 'id', 'ip_address'])
-    if (typeof user[key] === 'string' || typeof user[key] === 'number')
-      return String(user[key]);
-  return '—';
-}
-
 function occurrences(view: ErrorDetailView): SafeHtml {
   if (view.events.length === 0)
     return html`<p class="muted">No stored occurrences.</p>`;
-  return html`<div class="table-wrap">
-    <table>
-      <caption class="visually-hidden">
-        Latest occurrences
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">When</th>
-          <th scope="col">Message</th>
-          <th scope="col" class="hide-sm">Environment</th>
-          <th scope="col" class="hide-sm">Release</th>
-          <th scope="col">User</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${view.events.map(
-          (e) =>
-            html`<tr>
-              <td class="nowrap">${timeTag(e.timestamp, view.now)}</td>
-              <td>${e.message || e.title}</td>
-              <td class="hide-sm">${e.environment}</td>
-              <td class="hide-sm">${e.release ?? '—'}</td>
-              <td>${userOf(e.user)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
+  return html`${eventRows(view.project, view.error, view.events, view.now, 'Latest occurrences')}
+    <p class="more">
+      <a href="${eventListHref(view.project.id, view.error.id)}"
+        >All events of this error</a
+      >
+    </p>`;
 }
 
-/** One error: status and actions, cards, the hourly chart, stack trace, tags, occurrences. */
+function latestEvent(view: ErrorDetailView): SafeHtml {
+  const { latest, project, error } = view;
+  if (!latest)
+    return html`<section class="card" aria-labelledby="latest-heading">
+      <div class="card-header"><h2 id="latest-heading">Latest event</h2></div>
+      <p class="muted">No event of this error is kept.</p>
+    </section>`;
+  return html`<section class="latest-event" aria-labelledby="latest-heading">
+    <div class="section-header">
+      <h2 id="latest-heading">Latest event</h2>
+      <span class="muted small"
+        ><code class="event-id">${latest.eventId}</code>
+        ${timeTag(latest.event.timestamp, view.now)}</span
+      >
+    </div>
+    ${eventNavigationView(project.id, error.id, latest.eventId, latest.neighbours)}
+    ${eventView({
+      payload: latest.event.payload,
+      timestamp: latest.event.timestamp,
+      attachments: view.attachments
+        ? eventAttachmentsView(view.attachments)
+        : undefined,
+    })}
+  </section>`;
+}
+
+/** One error: status and actions, cards, the 24-hour and 30-day charts, the latest event, occurrences, tags and their distribution. */
 export function errorDetailPage(
   ctx: WebContext,
   view: ErrorDetailView,
@@ -209,6 +222,7 @@ export function errorDetailPage(
             ${STATUS_BADGE[error.status]}
             ${error.culprit ? html`<span class="culprit">${error.culprit}</span>` : null}
           </p>
+          ${ignoreCondition(error, view.now)}
         </div>
         ${actions(ctx, view)}
       </div>
@@ -233,20 +247,7 @@ export function errorDetailPage(
         </div>
         ${dailyChart(view.days, 'days-chart')}
       </section>
-      <section class="card" aria-labelledby="stack-heading">
-        <div class="card-header">
-          <h2 id="stack-heading">Stack trace</h2>
-          <span class="muted small"
-            >Latest event,
-            ${
-              view.stackTraceCrashed
-                ? 'crash frame first'
-                : 'most recent frame first'
-            }</span
-          >
-        </div>
-        ${stackTraceView(view.stackTrace, view.stackTraceCrashed)}
-      </section>
+      ${latestEvent(view)}
       <div class="grid-2">
         <section class="card" aria-labelledby="events-heading">
           <div class="card-header">

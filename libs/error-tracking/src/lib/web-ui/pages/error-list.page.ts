@@ -8,8 +8,14 @@ import { errorTrackingPage } from './error-tracking.page';
 import { ERROR_SORTS, EVENT_LEVELS } from '../../errors/error.types';
 import type { ErrorSort, ErrorStatus } from '../../errors/error.types';
 import type { ErrorWithFrequency } from '../../errors/errors.service';
+import {
+  bulkActions,
+  ignoreCondition,
+  selectBox,
+} from './error-bulk-actions.view';
 import { firstErrorSetup } from './first-error.view';
 import { sparkline } from './frequency-charts';
+import { searchField } from '../toolkit/list-search';
 
 export interface ErrorListQuery {
   readonly status: ErrorStatus;
@@ -118,31 +124,13 @@ function filters(view: ErrorListView) {
         ? html`<input type="hidden" name="status" value="${query.status}" />`
         : null
     }
-    <div class="field grow">
-      <label for="search">Search</label>
-      <input
-        id="search"
-        name="query"
-        type="search"
-        value="${query.query}"
-        placeholder="Text, key:value, !key:value, is:, has:, firstSeen:-24h"
-        maxlength="1000"
-        aria-describedby="search-help${view.queryError ? ' search-error' : ''}"
-        ${view.queryError ? html`aria-invalid="true"` : null}
-      />
-      <p id="search-help" class="muted small">
-        Sentry's syntax: words, <code>browser.name:Chrome</code>,
+    ${searchField(query.query, {
+      placeholder: 'Text, key:value, !key:value, is:, has:, firstSeen:-24h',
+      help: html`Sentry's syntax: words, <code>browser.name:Chrome</code>,
         <code>!environment:staging</code>, <code>is:resolved</code>,
-        <code>has:user</code>, <code>times_seen:&gt;10</code>.
-      </p>
-      ${
-        view.queryError
-          ? html`<p id="search-error" class="field-error" role="alert">
-              ${view.queryError}
-            </p>`
-          : null
-      }
-    </div>
+        <code>has:user</code>, <code>times_seen:&gt;10</code>.`,
+      error: view.queryError,
+    })}
     ${picker('environment', 'Environment', 'All environments', view.environments, query.environment)}
     ${picker('release', 'Release', 'All releases', view.releases, query.release)}
     ${picker('level', 'Level', 'All levels', EVENT_LEVELS, query.level)}
@@ -164,14 +152,21 @@ function filters(view: ErrorListView) {
   </form>`;
 }
 
+/** Developers triage from the list (the bar above it, a checkbox per row). */
+function canTriage(view: ErrorListView): boolean {
+  return view.accessLevel >= AccessLevel.Developer;
+}
+
 function rows(view: ErrorListView) {
   const base = `/projects/${view.project.id}/error_tracking`;
   return view.items.map(
     ({ error, frequency }) =>
       html`<tr>
         <td>
+          ${canTriage(view) ? selectBox(error) : null}
           <a class="error-title" href="${base}/${error.id}">${error.title}</a>
           <div class="culprit">${error.culprit}</div>
+          ${ignoreCondition(error, view.now)}
         </td>
         <td class="num">
           ${view.selection ? (view.selection.counts.get(error.id) ?? 0) : error.count}
@@ -244,6 +239,16 @@ export function errorListPage(ctx: WebContext, view: ErrorListView): string {
             </tbody>
           </table>
         </div>`;
+  const triage =
+    canTriage(view) && view.items.length > 0
+      ? bulkActions(ctx, project.id, {
+          status: query.status,
+          query: query.query,
+          environment: query.environment,
+          release: query.release,
+          level: query.level,
+        })
+      : null;
   return errorTrackingPage(
     ctx,
     view,
@@ -284,7 +289,7 @@ export function errorListPage(ctx: WebContext, view: ErrorListView): string {
           )}
         </ul>
       </nav>
-      ${filters(view)} ${table}
+      ${filters(view)} ${triage} ${table}
       <nav class="pagination" aria-label="Pages">
         ${
           query.cursor

@@ -41,6 +41,29 @@ function context(frame: StackTraceEntry): SafeHtml {
   </div>`;
 }
 
+/** How one frame is shown: open or closed, the crash frame, its variables. */
+export interface FrameDisplay {
+  readonly open: boolean;
+  readonly crash: boolean;
+  /** The frame's local variables (`vars`), where the SDK sent them. */
+  readonly vars?: SafeHtml | null;
+}
+
+/** One frame: its location and tags, folded over its source context. */
+export function frameView(
+  frame: StackTraceEntry,
+  display: FrameDisplay,
+): SafeHtml {
+  const classes = `frame${frame.in_app ? ' in-app' : ''}${display.crash ? ' crash' : ''}`;
+  return html`<details class="${classes}" ${display.open ? html` open` : null}>
+    <summary>
+      <span class="frame-file">${location(frame)}</span
+      >${frame.function ? html`<span class="frame-fn">in ${frame.function}</span>` : null}${display.crash ? html`<span class="frame-tag crash-tag">crashed here</span>` : null}${frame.in_app ? html`<span class="frame-tag">in app</span>` : null}${frame.source_map ? html`<span class="frame-tag source-mapped">source map</span>` : null}
+    </summary>
+    ${minified(frame)} ${context(frame)} ${display.vars ?? null}
+  </details>`;
+}
+
 /**
  * The latest event's stack trace, most recent frame first (`entries` come
  * oldest first, as the API gives them). That frame starts open, marked
@@ -56,16 +79,8 @@ export function stackTraceView(
     return html`<p class="muted">The latest event has no stack trace.</p>`;
   const frames = [...entries].reverse();
   return html`<div class="stack">
-    ${frames.map((frame, i) => {
-      const crash = crashed && i === 0;
-      const classes = `frame${frame.in_app ? ' in-app' : ''}${crash ? ' crash' : ''}`;
-      return html`<details class="${classes}" ${i === 0 ? html` open` : null}>
-        <summary>
-          <span class="frame-file">${location(frame)}</span
-          >${frame.function ? html`<span class="frame-fn">in ${frame.function}</span>` : null}${crash ? html`<span class="frame-tag crash-tag">crashed here</span>` : null}${frame.in_app ? html`<span class="frame-tag">in app</span>` : null}${frame.source_map ? html`<span class="frame-tag source-mapped">source map</span>` : null}
-        </summary>
-        ${minified(frame)} ${context(frame)}
-      </details>`;
-    })}
+    ${frames.map((frame, i) =>
+      frameView(frame, { open: i === 0, crash: crashed && i === 0 }),
+    )}
   </div>`;
 }

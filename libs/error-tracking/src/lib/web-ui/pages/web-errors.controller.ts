@@ -12,6 +12,8 @@ import { formField, webCaller } from '../toolkit/web-caller';
 import { Web } from '../toolkit/web-context';
 import type { WebContext } from '../toolkit/web-context';
 import { WebController } from '../toolkit/web-controller.decorator';
+import { queryText, searchedPage } from '../toolkit/list-search';
+import { ignoreUntilOfField } from './error-bulk-actions.view';
 import { errorDetailPage } from './error-detail.page';
 import { errorListPage } from './error-list.page';
 import type { ErrorListQuery, ListSelection } from './error-list.page';
@@ -21,16 +23,15 @@ import {
   EVENT_LEVELS,
 } from '../../errors/error.types';
 import type { ErrorSort, ErrorStatus } from '../../errors/error.types';
+import { ErrorEventsService } from '../../errors/error-events.service';
+import type { ErrorEventAt } from '../../errors/error-events.service';
 import { ErrorsService } from '../../errors/errors.service';
-import type { ErrorWithFrequency, Page } from '../../errors/errors.service';
-import {
-  ErrorTrackingError,
-  ErrorTrackingErrorCode,
-} from '../../common/error-tracking.errors';
+import type { ErrorWithFrequency } from '../../errors/errors.service';
+import { ErrorTrackingError } from '../../common/error-tracking.errors';
 import { dsnOf } from '../../http/base-url';
 import { SettingsService } from '../../settings/settings.service';
 import { ErrorTagsService } from '../../errors/error-tags.service';
-import { eventStackTrace, toStackTraceEntry } from '../../errors/stack-trace';
+import { AttachmentsService } from '../../attachments/attachments.service';
 
 const PER_PAGE = 20;
 
@@ -45,8 +46,10 @@ function oneOf<T extends string>(
     : fallback;
 }
 
-function text(value: unknown, max: number): string {
-  return typeof value === 'string' ? value.trim().slice(0, max) : '';
+/** The environment of the error's latest event (its Tags card). */
+function environmentOf(latest: ErrorEventAt | undefined): string | null {
+  const environment = latest?.event.payload['environment'];
+  return typeof environment === 'string' ? environment : null;
 }
 
 /** Monitor > Error Tracking: the list, one error, its status and issue. */
@@ -54,8 +57,10 @@ function text(value: unknown, max: number): string {
 export class WebErrorsController {
   constructor(
     private readonly errors: ErrorsService,
+    private readonly errorEvents: ErrorEventsService,
     private readonly settings: SettingsService,
     private readonly tags: ErrorTagsService,
+    private readonly attachments: AttachmentsService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -73,14 +78,23 @@ export class WebErrorsController {
       ),
       sort: oneOf<ErrorSort>(params['sort'], ERROR_SORTS, 'last_seen'),
       // `search` is the box's older name, still in bookmarks.
-      query: text(params['query'], 1000) || text(params['search'], 1000),
-      environment: text(params['environment'], 200),
-      release: text(params['release'], 200),
+      query:
+        queryText(params['query'], 1000) || queryText(params['search'], 1000),
+      environment: queryText(params['environment'], 200),
+      release: queryText(params['release'], 200),
       level: oneOf(params['level'], ['', ...EVENT_LEVELS], ''),
-      cursor: text(params['cursor'], 1000) || undefined,
+      cursor: queryText(params['cursor'], 1000) || undefined,
     };
     const [found, environments, releases] = await Promise.all([
-      this.listPage(access, query),
+      searchedPage(() =>
+        this.errors.list(access, {
+          ...query,
+          environment: query.environment || undefined,
+          release: query.release || undefined,
+          level: query.level || undefined,
+          limit: PER_PAGE,
+        }),
+      ),
       this.errors.environments(access),
       this.tags.releases(access),
     ]);
@@ -102,31 +116,6 @@ export class WebErrorsController {
           ? await this.firstErrorDsn(ctx, access)
           : undefined,
     });
-  }
-
-  /** A page of the list; a bad query is told beside the box, not as an error page. */
-  private async listPage(
-    access: ProjectAccess,
-    query: ErrorListQuery,
-  ): Promise<{ page: Page<ErrorWithFrequency>; queryError?: string }> {
-    try {
-      return {
-        page: await this.errors.list(access, {
-          ...query,
-          environment: query.environment || undefined,
-          release: query.release || undefined,
-          level: query.level || undefined,
-          limit: PER_PAGE,
-        }),
-      };
-    } catch (error) {
-      if (
-        error instanceof ErrorTrackingError &&
-        error.code === ErrorTrackingErrorCode.BadRequest
-      )
-        return { page: { items: [] }, queryError: error.message };
-      throw error;
-    }
   }
 
   /**
@@ -186,24 +175,33 @@ export class WebErrorsController {
       parseBigId(errorId, 'Error'),
     );
     const [latest, events, tagDistribution, days] = await Promise.all([
-      this.errors.latestEvent(access, error),
+      this.errorEvents.latestOf(access, error),
       this.errors.events(access, error.id, 10),
       this.tags.distribution(access, error.id),
       this.tags.dailyCounts(access, error.id),
     ]);
-    const environment = latest?.payload['environment'];
-    const trace = latest ? eventStackTrace(latest.payload) : undefined;
+    const attachments = latest
+      ? await this.attachments.list(access, latest.eventId)
+      : [];
     return errorDetailPage(ctx, {
       project: access.project,
       accessLevel: access.accessLevel,
       error,
       frequency,
-      stackTrace: trace ? trace.frames.map(toStackTraceEntry) : [],
-      stackTraceCrashed: trace?.crashed ?? false,
-      environment: typeof environment === 'string' ? environment : null,
+      latest,
+      environment: environmentOf(latest),
       events: events.items,
       tagDistribution,
       days,
+      attachments:
+        latest && attachments.length > 0
+          ? {
+              projectId: access.project.id,
+              errorId: error.id,
+              eventId: latest.eventId,
+              attachments,
+            }
+          : undefined,
       canTriage: access.accessLevel >= AccessLevel.Developer,
       now: this.clock.now(),
       notice,
@@ -222,10 +220,13 @@ export class WebErrorsController {
       ERROR_STATUSES,
       'unresolved',
     );
+    const until = ignoreUntilOfField(formField(body, 'ignore'));
+    if (!until) throw ErrorTrackingError.badRequest('Unknown ignore choice.');
     const { error } = await this.errors.updateStatus(
       access,
       parseBigId(errorId, 'Error'),
       status,
+      status === 'ignored' ? until : {},
     );
     res.redirect(
       303,
