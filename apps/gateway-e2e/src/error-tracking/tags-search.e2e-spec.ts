@@ -311,4 +311,55 @@ describe('error tracking: derived tags and Sentry search (e2e)', () => {
       user: 'id:u1',
     });
   });
+
+  it("takes `query` and `search` together on an error's events", async () => {
+    const res = await gw.http
+      .get(
+        `${base}/errors/${errorIds['CheckoutError']}/events?query=${encodeURIComponent('browser.name:Chrome')}&search=u2`,
+      )
+      .set(root)
+      .expect(200);
+    expect(res.body.map((e: { event_id: string }) => e.event_id)).toEqual([
+      eventId(2),
+    ]);
+  });
+
+  it('changes the status of all the errors a query takes, and only those', async () => {
+    const own = await createTrackedProject(gw);
+    const ownBase = `/api/v4/projects/${own.id}/error_tracking`;
+    for (const event of [
+      thrown(11, 'ChromeOnlyError', {
+        contexts: { browser: { name: 'Chrome' } },
+      }),
+      thrown(12, 'FirefoxOnlyError', {
+        contexts: { browser: { name: 'Firefox' } },
+      }),
+    ])
+      expect((await storeEvent(gw, own.id, own.publicKey, event)).status).toBe(
+        200,
+      );
+    const allMatching = (status: string, query: string, expected: number) =>
+      gw.http
+        .put(`${ownBase}/errors`)
+        .set(root)
+        .send({ status, all_matching: true, query })
+        .expect(expected);
+    const changed = await allMatching('resolved', 'browser.name:Chrome', 200);
+    expect(changed.body.updated).toBe(1);
+    const resolved = await gw.http
+      .get(`${ownBase}/errors?status=resolved`)
+      .set(root)
+      .expect(200);
+    expect(
+      resolved.body.map((e: { title: string }) => e.title.split(':')[0]),
+    ).toEqual(['ChromeOnlyError']);
+    // A query naming a status takes its errors instead of the open ones.
+    await allMatching('unresolved', 'is:resolved', 200);
+    const open = await gw.http.get(`${ownBase}/errors`).set(root).expect(200);
+    expect(open.body).toHaveLength(2);
+    // A bad query changes nothing.
+    await allMatching('resolved', 'assigned:me', 400);
+    const still = await gw.http.get(`${ownBase}/errors`).set(root).expect(200);
+    expect(still.body).toHaveLength(2);
+  });
 });
