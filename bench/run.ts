@@ -51,6 +51,8 @@ import type { Measurement, Target, Workload } from './lib/types';
 import {
   errorsDetail,
   errorsList,
+  errorsListByTag,
+  errorsTags,
   ingestEnvelope,
   ingestEnvelopeAlerts,
   ingestEnvelopeLargeTable,
@@ -100,7 +102,9 @@ function allWorkloads(databaseUrl: string, large: boolean): Workload[] {
   return [
     ...small,
     errorsList(databaseUrl),
+    errorsListByTag(databaseUrl),
     errorsDetail(databaseUrl),
+    errorsTags(databaseUrl),
     ingestEnvelopeLargeTable(databaseUrl),
     eventsGetLarge(databaseUrl),
     marketplaceListProductsLarge(databaseUrl),

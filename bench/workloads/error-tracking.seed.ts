@@ -3,7 +3,8 @@
  * events goes through the collector (so every row and aggregate it writes
  * is the collector's own), then `INSERT ... SELECT` copies that sample
  * until the project holds the number of events asked for, and the
- * aggregates the reads use are recomputed from the events.
+ * aggregates the reads use (counts, hours, tag counts) are recomputed from
+ * the events.
  */
 import { Client } from 'pg';
 
@@ -49,11 +50,11 @@ export async function copyEvents(
         `WITH copied AS (
            INSERT INTO error_tracking.events
                   (error_id, timestamp, event_id, received_at, project_id,
-                   level, release, environment, payload)
+                   level, release, environment, tags, payload)
            SELECT s.error_id,
                   s.received_at - random() * interval '24 hours',
                   gen_random_uuid(), s.received_at, s.project_id,
-                  s.level, s.release, s.environment, s.payload
+                  s.level, s.release, s.environment, s.tags, s.payload
              FROM generate_series(0, $1::int - 1) AS g(i)
              JOIN pg_temp.sample s ON s.k = g.i % $2::int
            RETURNING project_id, event_id, timestamp, received_at)
@@ -89,9 +90,23 @@ export async function copyEvents(
        ON CONFLICT (error_id, hour) DO UPDATE SET count = excluded.count`,
       [projectId],
     );
+    // The tag counts as the flush's `tag_counts` step writes them
+    // (libs/error-tracking/.../flush/error-tags.step.ts).
+    await client.query(
+      `INSERT INTO error_tracking.error_tags AS t (error_id, key, value, count, last_seen)
+       SELECT e.error_id, x.key, x.value, count(*), max(greatest(e.timestamp, e.received_at))
+         FROM error_tracking.events e
+        CROSS JOIN LATERAL jsonb_each_text(coalesce(e.tags, '{}')) AS x(key, value)
+        WHERE e.project_id = $1
+        GROUP BY 1, 2, 3
+       ON CONFLICT (error_id, key, value)
+         DO UPDATE SET count = excluded.count, last_seen = excluded.last_seen`,
+      [projectId],
+    );
     await client.query(
       `VACUUM (ANALYZE) error_tracking.events, error_tracking.event_ids,
-               error_tracking.errors, error_tracking.error_hourly_counts`,
+               error_tracking.errors, error_tracking.error_hourly_counts,
+               error_tracking.error_tags`,
     );
   } finally {
     await client.end();

@@ -354,6 +354,15 @@ async function seedEvents(
             release: '1.2.3',
             environment: 'production',
             user: { id: `user-${(sent + i) % 500}` },
+            // Tag values for the tag searches and the tags panel: a shard
+            // of ten, two browsers.
+            tags: { shard: `s${(sent + i) % 10}` },
+            contexts: {
+              browser:
+                (sent + i) % 3 === 0
+                  ? { name: 'Firefox', version: '121.0' }
+                  : { name: 'Chrome', version: '120.0' },
+            },
             exception: {
               values: [
                 {
@@ -447,6 +456,24 @@ export const errorsList = (db: string) =>
     'errors: list, 1,000,000 events',
     'GET the unresolved errors, first page, sorted by last seen',
     (p) => `/api/v4/projects/${p.projectId}/error_tracking/errors?per_page=20`,
+  );
+
+export const errorsListByTag = (db: string) =>
+  readWorkload(
+    db,
+    'errors: list by tags, 1,000,000 events',
+    'GET the unresolved errors whose events carry a tag value and not another (Sentry search), first page',
+    (p) =>
+      `/api/v4/projects/${p.projectId}/error_tracking/errors?per_page=20&query=${encodeURIComponent('shard:s3 browser.name:Chrome !environment:staging')}`,
+  );
+
+export const errorsTags = (db: string) =>
+  readWorkload(
+    db,
+    'errors: tags, 1,000,000 events',
+    "GET one error's tag distribution (random among 100)",
+    (p) =>
+      `/api/v4/projects/${p.projectId}/error_tracking/errors/${p.errorIds[Math.floor(Math.random() * p.errorIds.length)]}/tags`,
   );
 
 export const errorsDetail = (db: string) =>

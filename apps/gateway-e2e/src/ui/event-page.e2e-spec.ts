@@ -316,8 +316,16 @@ describe("an error's events in the browser: navigation, breadcrumbs, tags (Chrom
     ).toEqual([3, 2, 1].map((n) => `${errorPath}/events/${eventId(n)}`));
     await page.getByLabel('Search').fill('payment 2');
     await page.getByRole('button', { name: 'Search' }).click();
-    await page.waitForURL(/search=payment/);
+    await page.waitForURL(/query=payment/);
     expect(await links.count()).toBe(1);
+    // A query of an error's own keys is told beside the box, nothing listed.
+    await page.getByLabel('Search').fill('is:resolved');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/query=is%3Aresolved/);
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'not its events' }).count(),
+    ).resolves.toBe(1);
+    expect(await links.count()).toBe(0);
     await checkPage('events-list');
   });
 

@@ -15,6 +15,7 @@ interface EventRow {
   logger: string | null;
   user: Record<string, string> | null;
   event_id: string;
+  tags: Record<string, string> | null;
 }
 
 function userKey(user: Record<string, string> | null): string | null {
@@ -50,7 +51,7 @@ export async function recountErrors(
   );
   const events = await sql.rows<EventRow>(
     `SELECT error_id::text, timestamp, release, level, payload->>'logger' AS logger,
-            payload->'user' AS user, event_id::text
+            payload->'user' AS user, event_id::text, tags
        FROM error_tracking.events WHERE project_id = $1`,
     [projectId],
   );
@@ -61,6 +62,16 @@ export async function recountErrors(
   }>(
     `SELECT h.error_id::text, h.hour, h.count FROM error_tracking.error_hourly_counts h
        JOIN error_tracking.errors e ON e.id = h.error_id WHERE e.project_id = $1`,
+    [projectId],
+  );
+  const tagRows = await sql.rows<{
+    error_id: string;
+    key: string;
+    value: string;
+    count: string;
+  }>(
+    `SELECT t.error_id::text, t.key, t.value, t.count::text FROM error_tracking.error_tags t
+       JOIN error_tracking.errors e ON e.id = t.error_id WHERE e.project_id = $1`,
     [projectId],
   );
   const mismatches: RecountMismatch[] = [];
@@ -117,6 +128,19 @@ export async function recountErrors(
       'hourly',
       [...storedHours.entries()].sort((a, b) => a[0] - b[0]),
       [...hours.entries()].sort((a, b) => a[0] - b[0]),
+    );
+    const tags = new Map<string, number>();
+    for (const e of own)
+      for (const [key, value] of Object.entries(e.tags ?? {}))
+        tags.set(`${key}=${value}`, (tags.get(`${key}=${value}`) ?? 0) + 1);
+    check(
+      error.id,
+      'tags',
+      tagRows
+        .filter((t) => t.error_id === error.id && Number(t.count) > 0)
+        .map((t): [string, number] => [`${t.key}=${t.value}`, Number(t.count)])
+        .sort((a, b) => a[0].localeCompare(b[0])),
+      [...tags.entries()].sort((a, b) => a[0].localeCompare(b[0])),
     );
   }
   const known = new Set(errors.map((e) => e.id));

@@ -90,8 +90,11 @@ export class ErrorTriageController {
       ? { ids }
       : {
           filter: {
-            status: body.current_status ?? 'unresolved',
-            search: body.search || undefined,
+            status: body.current_status,
+            defaultStatus: 'unresolved',
+            search: body.search || body.search_term || undefined,
+            query: body.query,
+            level: body.level,
             environment: body.environment || undefined,
             release: body.release || undefined,
           },

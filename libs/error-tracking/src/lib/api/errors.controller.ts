@@ -104,9 +104,11 @@ export class ErrorsController {
     const query = LIST_ERRORS_QUERY.read(params);
     const limit = perPage(params);
     params.check();
+    const { search_term: searchTerm, ...filters } = query;
     const page = await this.errors.list(access, {
-      ...query,
-      status: query.status ?? 'unresolved',
+      ...filters,
+      search: filters.search ?? searchTerm,
+      defaultStatus: 'unresolved',
       sort: query.sort ?? 'last_seen',
       limit,
     });
@@ -174,7 +176,7 @@ export class ErrorsController {
   ): Promise<EventSummaryResponseDto[]> {
     const access = await this.access.require(caller, id, AccessLevel.Reporter);
     const params = new Params(req.query as Record<string, unknown>);
-    const { cursor, search } = LIST_EVENTS_QUERY.read(params);
+    const { cursor, query, search } = LIST_EVENTS_QUERY.read(params);
     const limit = perPage(params);
     params.check();
     const page = await this.errors.events(
@@ -182,7 +184,7 @@ export class ErrorsController {
       parseBigId(errorId, 'Error'),
       limit,
       cursor,
-      search || undefined,
+      { query, search: search || undefined },
     );
     setNextCursorLink(res, req, this.baseUrl.of(req), page.nextCursor);
     return page.items.map(toEventSummaryResponse);

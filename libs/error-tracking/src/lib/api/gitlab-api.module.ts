@@ -6,6 +6,7 @@ import { AlertRulesController } from './alert-rules.controller';
 import { AlertsModule } from '../alerts/alerts.module';
 import { HooksController } from './hooks.controller';
 import { ErrorTrackingCoreModule } from '../core/error-tracking-core.module';
+import { ErrorTagsController } from './error-tags.controller';
 import { ErrorTriageController } from './error-triage.controller';
 import { ErrorsController } from './errors.controller';
 import { IssuesController } from './issues.controller';
@@ -29,6 +30,7 @@ const CONTROLLERS = [
   ProjectsController,
   SettingsController,
   ErrorsController,
+  ErrorTagsController,
   ErrorTriageController,
   IssuesController,
   HooksController,

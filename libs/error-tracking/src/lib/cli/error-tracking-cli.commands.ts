@@ -13,6 +13,7 @@ import type { Clock } from '@quitanda/kernel';
 import { AccountsService } from '../accounts/accounts.service';
 import { RetentionService } from '../retention/retention.service';
 import { RETITLE_BATCH, RetitleService } from '../retitle/retitle.service';
+import { batchSize } from './batch-option';
 
 interface UserOptions {
   username: string;
@@ -206,9 +207,6 @@ export class RetitleErrorsCommand extends CommandRunner {
     `errors per transaction (default ${RETITLE_BATCH})`,
   )
   parseBatch(value: string): number {
-    const size = Number(value);
-    if (!Number.isInteger(size) || size < 1)
-      throw new Error('--batch must be a positive integer');
-    return size;
+    return batchSize(value);
   }
 }

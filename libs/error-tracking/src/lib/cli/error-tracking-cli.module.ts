@@ -14,10 +14,11 @@ import {
   RunRetentionCommand,
   SetUserPasswordCommand,
 } from './error-tracking-cli.commands';
+import { RetagEventsCommand } from './retag-events.command';
 
 /**
  * The context's operator commands: users:create, users:set-password,
- * tokens:create, retention:run, errors:retitle.
+ * tokens:create, retention:run, errors:retitle, errors:retag.
  */
 @Module({})
 export class ErrorTrackingCliModule {
@@ -41,6 +42,7 @@ export class ErrorTrackingCliModule {
         CreateTokenCommand,
         RunRetentionCommand,
         RetitleErrorsCommand,
+        RetagEventsCommand,
       ],
     };
   }

@@ -27,6 +27,8 @@ import { ProjectsService } from '../projects/projects.service';
 import { ClientKeysRepository } from '../settings/client-keys.repository';
 import { SettingsRepository } from '../settings/settings.repository';
 import { SettingsService } from '../settings/settings.service';
+import { ErrorTagsRepository } from '../errors/error-tags.repository';
+import { ErrorTagsService } from '../errors/error-tags.service';
 
 /**
  * The domain every area shares (the GitLab API, the web UI, the CLI, the
@@ -57,6 +59,8 @@ import { SettingsService } from '../settings/settings.service';
     SettingsService,
     ErrorsRepository,
     ErrorsService,
+    ErrorTagsRepository,
+    ErrorTagsService,
     ErrorEventsService,
     ErrorMergeRepository,
     ErrorMergeService,
@@ -80,6 +84,7 @@ import { SettingsService } from '../settings/settings.service';
     SettingsService,
     ErrorsRepository,
     ErrorsService,
+    ErrorTagsService,
     ErrorEventsService,
     ErrorMergeService,
     IssuesService,

@@ -52,7 +52,7 @@ export class ErrorMergeRepository extends ErrorTrackingRepository {
   /**
    * Moves `mergedIds` (locked, of the project) into `keptId`: their
    * fingerprints (and those merged into them before) now route to the kept
-   * error, their events, hourly counts, facets and users move, the kept
+   * error, their events, hourly counts, facets, tag counts and users move, the kept
    * error's aggregates are recomputed from both, pending alerts follow (one
    * per trigger and window, so none fires twice) and the merged rows go.
    */
@@ -94,11 +94,24 @@ export class ErrorMergeRepository extends ErrorTrackingRepository {
       [keptId, mergedIds],
     );
     await tx.rows(
+      `INSERT INTO error_tracking.error_tags AS t (error_id, key, value, count, last_seen)
+       SELECT $1::bigint, key, value, sum(count), max(last_seen) FROM error_tracking.error_tags
+        WHERE error_id = ANY($2::bigint[]) GROUP BY key, value ORDER BY key, value
+       ON CONFLICT (error_id, key, value) DO UPDATE SET
+         count = t.count + excluded.count,
+         last_seen = greatest(t.last_seen, excluded.last_seen)`,
+      [keptId, mergedIds],
+    );
+    await tx.rows(
       `DELETE FROM error_tracking.error_hourly_counts WHERE error_id = ANY($1::bigint[])`,
       [mergedIds],
     );
     await tx.rows(
       `DELETE FROM error_tracking.error_facets WHERE error_id = ANY($1::bigint[])`,
+      [mergedIds],
+    );
+    await tx.rows(
+      `DELETE FROM error_tracking.error_tags WHERE error_id = ANY($1::bigint[])`,
       [mergedIds],
     );
     await this.moveUsers(plan, tx);

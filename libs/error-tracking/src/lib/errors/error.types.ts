@@ -1,6 +1,15 @@
 export const ERROR_STATUSES = ['unresolved', 'resolved', 'ignored'] as const;
 export type ErrorStatus = (typeof ERROR_STATUSES)[number];
 
+/** The levels a normalised event has. */
+export const EVENT_LEVELS = [
+  'fatal',
+  'error',
+  'warning',
+  'info',
+  'debug',
+] as const;
+
 export const ERROR_SORTS = ['last_seen', 'first_seen', 'frequency'] as const;
 export type ErrorSort = (typeof ERROR_SORTS)[number];
 

@@ -14,9 +14,15 @@ import { ErrorTrackingCoreModule } from '../core/error-tracking-core.module';
 import { IngestionQueue } from '../ingestion/ingestion-queue';
 import { IngestionModule } from '../ingestion/ingestion.module';
 import type { EventPosition } from './error.types';
+import type { SearchTerm } from './sentry-search';
 import { ErrorsRepository } from './errors.repository';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');
+
+/** A search of free text alone. */
+function text(words: string): SearchTerm[] {
+  return [{ kind: 'text', text: words }];
+}
 
 function eventId(n: number): string {
   return n.toString(16).padStart(32, '0');
@@ -111,7 +117,7 @@ describe("ErrorsRepository: an error's events one at a time and searched", () =>
     for (;;) {
       reads.push(after);
       const { hits, scanEdge } = await repository.searchEvents(errorId, {
-        search: 'checkout',
+        terms: text('checkout'),
         limit: 10,
         scanMax: 3,
         after,
@@ -131,20 +137,38 @@ describe("ErrorsRepository: an error's events one at a time and searched", () =>
 
   it('stops at limit matches within a read, and takes %, _ and quotes literally', async () => {
     const { hits } = await repository.searchEvents(errorId, {
-      search: 'checkout',
+      terms: text('checkout'),
       limit: 2,
       scanMax: 100,
     });
     expect(hits.map((e) => e.eventId)).toEqual([7, 5].map(eventId));
     const literal = await repository.searchEvents(errorId, {
-      search: '100% off_',
+      terms: text('100% off_'),
       limit: 10,
       scanMax: 100,
     });
     expect(literal.hits.map((e) => e.eventId)).toEqual([eventId(6)]);
+    const tagged = await repository.searchEvents(errorId, {
+      terms: [
+        {
+          kind: 'tag',
+          key: 'transaction',
+          value: 'GET /search/*',
+          negated: false,
+        },
+        { kind: 'text', text: 'event' },
+      ],
+      limit: 10,
+      scanMax: 100,
+    });
+    expect(tagged.hits.map((e) => e.eventId)).toEqual([4, 2].map(eventId));
     for (const search of ['100%_off', "x' OR '1'='1"])
       await expect(
-        repository.searchEvents(errorId, { search, limit: 10, scanMax: 100 }),
+        repository.searchEvents(errorId, {
+          terms: text(search),
+          limit: 10,
+          scanMax: 100,
+        }),
       ).resolves.toEqual({ hits: [], scanEdge: undefined });
   });
 });

@@ -2,8 +2,11 @@ import { Injectable } from '@nestjs/common';
 
 import { EVENT_MAX_FUTURE_MS } from '../common/error-tracking.constants';
 import type { Transaction } from '../persistence/error-tracking.database';
-import { eventSearchCondition, likePattern } from './event-search';
 import { ErrorTrackingRepository } from '../persistence/error-tracking-repository';
+import { errorSearchConditions } from './error-search.sql';
+import { eventSearchConditions } from './event-search.sql';
+import { containsPattern } from './search-sql';
+import type { SearchTerm } from './sentry-search';
 import type {
   ErrorRecord,
   ErrorSort,
@@ -103,7 +106,7 @@ export interface ErrorPosition {
 /** Which of a project's errors a list or a bulk update takes. */
 export type ErrorFilter = Pick<
   ErrorListQuery,
-  'projectId' | 'status' | 'search' | 'environment' | 'release'
+  'projectId' | 'status' | 'search' | 'environment' | 'release' | 'terms'
 >;
 
 export interface ErrorListQuery {
@@ -114,6 +117,8 @@ export interface ErrorListQuery {
   readonly search?: string;
   readonly environment?: string;
   readonly release?: string;
+  /** A parsed search (`?query=`), every term of which must hold. */
+  readonly terms?: readonly SearchTerm[];
   readonly after?: ErrorPosition;
   readonly limit: number;
 }
@@ -130,7 +135,7 @@ function filterConditions(query: ErrorFilter): {
     conditions.push(`status = $${params.length}`);
   }
   if (query.search) {
-    params.push(likePattern(query.search));
+    params.push(containsPattern(query.search));
     const p = `$${params.length}`;
     conditions.push(
       `(title ILIKE ${p} OR message ILIKE ${p} OR culprit ILIKE ${p})`,
@@ -147,6 +152,7 @@ function filterConditions(query: ErrorFilter): {
                   WHERE f.error_id = e.id AND f.kind = '${kind}' AND f.value = $${params.length})`,
     );
   }
+  conditions.push(...errorSearchConditions(query.terms ?? [], params));
   return { params, conditions };
 }
 
@@ -176,7 +182,7 @@ const SUMMARY_COLUMNS = `replace(event_id::text, '-', '') AS event_id, timestamp
   payload->>'title' AS title, payload->>'message' AS message,
   payload->'exception'->'values'->-1->>'value' AS exception_value,
   payload->>'platform' AS platform, payload->'user' AS user,
-  payload->'tags' AS tags, payload->'sdk' AS sdk`;
+  coalesce(tags, payload->'tags') AS tags, payload->'sdk' AS sdk`;
 
 function toEventSummary(row: EventSummaryRow): EventSummary {
   return {
@@ -424,7 +430,7 @@ export class ErrorsRepository extends ErrorTrackingRepository {
   async searchEvents(
     errorId: string,
     query: {
-      search: string;
+      terms: readonly SearchTerm[];
       limit: number;
       scanMax: number;
       after?: EventPosition;
@@ -432,7 +438,7 @@ export class ErrorsRepository extends ErrorTrackingRepository {
   ): Promise<{ hits: EventSummary[]; scanEdge?: EventPosition }> {
     const params: unknown[] = [errorId, query.scanMax, query.limit];
     const position = afterPosition(params, query.after);
-    const matches = eventSearchCondition(query.search, params);
+    const matches = eventSearchConditions(query.terms, params).join(' AND ');
     const rows = await this.replica.rows<
       Partial<EventSummaryRow> & {
         scanned: string;
@@ -449,7 +455,7 @@ export class ErrorsRepository extends ErrorTrackingRepository {
                 replace((array_agg(event_id ORDER BY timestamp, event_id))[1]::text, '-', '') AS edge_event_id
            FROM scanned),
        hits AS (
-         SELECT ${SUMMARY_COLUMNS} FROM scanned WHERE ${matches}
+         SELECT ${SUMMARY_COLUMNS} FROM scanned ev WHERE ${matches}
           ORDER BY timestamp DESC, event_id DESC LIMIT $3)
        SELECT hits.*, edge.* FROM edge LEFT JOIN hits ON true
         ORDER BY hits.timestamp DESC, hits.event_id DESC`,

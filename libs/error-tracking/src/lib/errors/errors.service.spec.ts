@@ -118,9 +118,47 @@ describe('ErrorsService', () => {
           search: undefined,
           environment: 'production',
           release: undefined,
+          terms: [],
           after: undefined,
           limit: 3,
         },
+        FIRST_HOUR,
+      );
+    });
+
+    it('passes the query and level as search terms; an is: term replaces the default status', async () => {
+      errors.list.mockResolvedValue([]);
+      await service.list(access, {
+        sort: 'last_seen',
+        limit: 2,
+        defaultStatus: 'unresolved',
+        query: 'is:resolved browser.name:Chrome',
+        level: 'fatal',
+      });
+      expect(errors.list).toHaveBeenCalledWith(
+        expect.objectContaining({
+          status: undefined,
+          terms: [
+            { kind: 'status', status: 'resolved', negated: false },
+            {
+              kind: 'tag',
+              key: 'browser.name',
+              value: 'Chrome',
+              negated: false,
+            },
+            { kind: 'tag', key: 'level', value: 'fatal', negated: false },
+          ],
+        }),
+        FIRST_HOUR,
+      );
+      await service.list(access, {
+        sort: 'last_seen',
+        limit: 2,
+        defaultStatus: 'unresolved',
+        query: 'browser.name:Chrome',
+      });
+      expect(errors.list).toHaveBeenLastCalledWith(
+        expect.objectContaining({ status: 'unresolved' }),
         FIRST_HOUR,
       );
     });
@@ -304,6 +342,29 @@ describe('ErrorsService', () => {
       });
     });
 
+    it('searches with a query and a free-text search as one set of terms', async () => {
+      errors.searchEvents.mockResolvedValue({ hits: [] });
+      await service.events(access, '42', 2, undefined, {
+        query: 'browser.name:Chrome',
+        search: 'boom',
+      });
+      expect(errors.searchEvents).toHaveBeenCalledWith(
+        '42',
+        expect.objectContaining({
+          terms: [
+            {
+              kind: 'tag',
+              key: 'browser.name',
+              value: 'Chrome',
+              negated: false,
+            },
+            { kind: 'text', text: 'boom' },
+          ],
+        }),
+      );
+      expect(errors.listEvents).not.toHaveBeenCalled();
+    });
+
     it.each([
       ['a string that is no cursor', 'nope'],
       ['a cursor with no date', encodeCursor(['x', EVENT_ID])],
@@ -328,13 +389,15 @@ describe('ErrorsService', () => {
         summary('2026-06-01T07:00:00.000Z', 'a'.repeat(32)),
       ];
       errors.searchEvents.mockResolvedValue({ hits });
-      const page = await service.events(access, '42', 2, undefined, 'boom');
+      const page = await service.events(access, '42', 2, undefined, {
+        search: 'boom',
+      });
       expect(page.items).toEqual(hits.slice(0, 2));
       expect(page.nextCursor).toBe(
         encodeCursor(['2026-06-01T08:00:00.000Z', EVENT_ID]),
       );
       expect(errors.searchEvents).toHaveBeenCalledWith('42', {
-        search: 'boom',
+        terms: [{ kind: 'text', text: 'boom' }],
         limit: 3,
         scanMax: EVENT_SEARCH_SCAN_MAX,
         after: undefined,
@@ -348,19 +411,17 @@ describe('ErrorsService', () => {
         eventId: 'd'.repeat(32),
       };
       errors.searchEvents.mockResolvedValue({ hits: [], scanEdge: edge });
-      const short = await service.events(access, '42', 2, undefined, 'boom');
+      const short = await service.events(access, '42', 2, undefined, {
+        search: 'boom',
+      });
       expect(short.items).toEqual([]);
       expect(short.nextCursor).toBe(
         encodeCursor(['2026-05-30T00:00:00.000Z', 'd'.repeat(32)]),
       );
       errors.searchEvents.mockResolvedValue({ hits: [] });
-      const last = await service.events(
-        access,
-        '42',
-        2,
-        short.nextCursor,
-        'boom',
-      );
+      const last = await service.events(access, '42', 2, short.nextCursor, {
+        search: 'boom',
+      });
       expect(last).toEqual({ items: [], nextCursor: undefined });
       expect(errors.searchEvents).toHaveBeenLastCalledWith(
         '42',

@@ -16,6 +16,8 @@ import { IssueFollowsError } from '../issues/issue-follows-error';
 import type { IssueRecord } from '../issues/issue.types';
 import { IssuesRepository } from '../issues/issues.repository';
 import { ErrorTrackingDatabase } from '../persistence/error-tracking.database';
+import { parseSearch } from './sentry-search';
+import type { SearchTerm } from './sentry-search';
 import type { ProjectAccess } from '../projects/project.types';
 import type {
   ErrorRecord,
@@ -66,15 +68,65 @@ export interface ErrorListOptions {
   readonly search?: string;
   readonly environment?: string;
   readonly release?: string;
+  /** GitLab's `level` filter: the error has an event of that level. */
+  readonly level?: string;
+  /** Sentry's search syntax (`parseSearch`). */
+  readonly query?: string;
+  /** The status when neither `status` nor an `is:` term of `query` names one. */
+  readonly defaultStatus?: ErrorStatus;
   readonly cursor?: string;
   readonly limit: number;
+}
+
+/** What narrows a list of errors, and the errors a bulk change takes. */
+export type ErrorListFilter = Pick<
+  ErrorListOptions,
+  | 'status'
+  | 'search'
+  | 'environment'
+  | 'release'
+  | 'level'
+  | 'query'
+  | 'defaultStatus'
+>;
+
+/** A list's search terms: its `query`, and its `level` filter as a tag term. */
+function errorListTerms(options: ErrorListFilter, now: Date): SearchTerm[] {
+  const terms = parseSearch(options.query ?? '', 'errors', now);
+  if (options.level)
+    terms.push({
+      kind: 'tag',
+      key: 'level',
+      value: options.level,
+      negated: false,
+    });
+  return terms;
+}
+
+/** The repository's filter of a list's: its `query` parsed (`now` for relative times). */
+function errorFilterOf(
+  filter: ErrorListFilter,
+  now: Date,
+): Omit<ErrorFilter, 'projectId'> {
+  const terms = errorListTerms(filter, now);
+  return {
+    status:
+      filter.status ??
+      (terms.some((term) => term.kind === 'status')
+        ? undefined
+        : filter.defaultStatus),
+    terms,
+    search: filter.search || undefined,
+    environment: filter.environment || undefined,
+    release: filter.release || undefined,
+  };
 }
 
 /** Which errors a bulk change takes: named ones, or those a filter takes. */
 export type BulkTarget =
   | { readonly ids: readonly string[] }
   | {
-      readonly filter: Omit<ErrorFilter, 'projectId'>;
+      readonly filter: ErrorListFilter;
       readonly limit: number;
       readonly refuseBeyond?: boolean;
     };
@@ -127,11 +179,8 @@ export class ErrorsService {
     const rows = await this.errors.list(
       {
         projectId: access.project.id,
-        status: options.status,
+        ...errorFilterOf(options, this.clock.now()),
         sort: options.sort,
-        search: options.search || undefined,
-        environment: options.environment || undefined,
-        release: options.release || undefined,
         after,
         limit: options.limit + 1,
       },
@@ -218,17 +267,20 @@ export class ErrorsService {
   }
 
   /**
-   * A page of the error's events, newest first; with `search`, those that
-   * match it among a bounded read (`EVENT_SEARCH_SCAN_MAX`), so a page may
-   * be short and still have a next one.
+   * A page of the error's events, newest first; with a `query` (Sentry's
+   * search syntax) or a `search` (free text), those that match both among a
+   * bounded read (`EVENT_SEARCH_SCAN_MAX`), so a page may be short and
+   * still have a next one.
    */
   async events(
     access: ProjectAccess,
     errorId: string,
     limit: number,
     cursor?: string,
-    search?: string,
+    filter: { readonly query?: string; readonly search?: string } = {},
   ): Promise<Page<EventSummary>> {
+    const terms = parseSearch(filter.query ?? '', 'events', this.clock.now());
+    if (filter.search) terms.push({ kind: 'text', text: filter.search });
     const error = await this.find(access, errorId);
     let after: EventPosition | undefined;
     if (cursor !== undefined) {
@@ -237,7 +289,8 @@ export class ErrorsService {
         throw ErrorTrackingError.invalidParameter('cursor is invalid');
       after = { timestamp: position.at, eventId: position.id };
     }
-    if (search) return this.searchEvents(error.id, limit, search, after);
+    if (terms.length > 0)
+      return this.searchEvents(error.id, limit, terms, after);
     const rows = await this.errors.listEvents(error.id, limit + 1, after);
     const { items, next } = keysetPage(rows, limit);
     return { items, nextCursor: next ? eventCursor(next) : undefined };
@@ -246,11 +299,11 @@ export class ErrorsService {
   private async searchEvents(
     errorId: string,
     limit: number,
-    search: string,
+    terms: readonly SearchTerm[],
     after?: EventPosition,
   ): Promise<Page<EventSummary>> {
     const { hits, scanEdge } = await this.errors.searchEvents(errorId, {
-      search,
+      terms,
       limit: limit + 1,
       scanMax: EVENT_SEARCH_SCAN_MAX,
       after,
@@ -355,7 +408,10 @@ export class ErrorsService {
         'ids' in target
           ? target.ids
           : await this.errors.idsMatching(
-              { ...target.filter, projectId: access.project.id },
+              {
+                ...errorFilterOf(target.filter, now),
+                projectId: access.project.id,
+              },
               target.limit + (target.refuseBeyond ? 1 : 0),
               tx,
             );
@@ -392,11 +448,14 @@ export class ErrorsService {
   /** How many errors a filter takes, counted up to `limit` (a confirmation's figure). */
   countMatching(
     access: ProjectAccess,
-    filter: Omit<ErrorFilter, 'projectId'>,
+    filter: ErrorListFilter,
     limit: number,
   ): Promise<number> {
     return this.errors.countMatching(
-      { ...filter, projectId: access.project.id },
+      {
+        ...errorFilterOf(filter, this.clock.now()),
+        projectId: access.project.id,
+      },
       limit,
     );
   }

@@ -55,6 +55,17 @@ describe('triage: ignore until a condition, merge (against the database)', () =>
     await database?.close();
   });
 
+  /** The error's counts of its events' `user` tag values. */
+  function userTagsOf(
+    errorId: string,
+  ): Promise<Array<{ value: string; count: string }>> {
+    return sql.rows(
+      `SELECT value, count::text FROM error_tracking.error_tags
+        WHERE error_id = $1 AND key = 'user' ORDER BY value`,
+      [errorId],
+    );
+  }
+
   function event(message: string, user?: string): JsonObject {
     eventNumber += 1;
     return {
@@ -216,7 +227,7 @@ describe('triage: ignore until a condition, merge (against the database)', () =>
     });
   });
 
-  it('merges errors: events, counts, users and hours move; their future events land in the kept one with no new alert', async () => {
+  it('merges errors: events, counts, users, hours and tag counts move; their future events land in the kept one with no new alert', async () => {
     const { key, access } = await project();
     await send(key, event('kept', 'ana'), event('kept', 'bo'));
     clock.advance(-2 * 3_600_000);
@@ -236,7 +247,20 @@ describe('triage: ignore until a condition, merge (against the database)', () =>
     expect(merged.firstSeen.getTime()).toBeLessThan(
       clock.now().getTime() - 3_600_000,
     );
+    // The recount covers the tag counts: each value's events summed per key.
     await expect(recountErrors(sql, key.projectId)).resolves.toEqual([]);
+    expect(await userTagsOf(kept.id)).toEqual([
+      { value: 'id:ana', count: '1' },
+      { value: 'id:bo', count: '2' },
+      { value: 'id:cy', count: '1' },
+      { value: 'id:dee', count: '1' },
+    ]);
+    await expect(
+      sql.rows(
+        'SELECT 1 FROM error_tracking.error_tags WHERE error_id = ANY($1::bigint[])',
+        [[first.id, second.id]],
+      ),
+    ).resolves.toEqual([]);
     const left = await sql.rows<{ id: string }>(
       'SELECT id::text FROM error_tracking.errors WHERE project_id = $1',
       [key.projectId],

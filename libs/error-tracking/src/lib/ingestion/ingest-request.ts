@@ -34,6 +34,11 @@ export interface PreparedEvent {
   readonly userKey: string | null;
   /** The whole normalised event as JSON text. */
   readonly payloadJson: string;
+  /**
+   * Its counted and searchable tags (`eventTags`) as a JSON object; absent
+   * from events spooled before tags were derived (read from the payload).
+   */
+  readonly tagsJson?: string;
 }
 
 /** What one collector request carries, parsed and normalised. */

@@ -90,6 +90,12 @@ describe('ingestion flush (group commit against the database)', () => {
                   ]
                 : undefined,
             message: 'fallback message',
+            tags: pick([{ shard: 'a' }, { shard: 'b', level: 'sdk' }, {}]),
+            contexts: pick([
+              { os: { name: 'Linux', version: '6.1' } },
+              { runtime: { name: 'node', version: 'v20.11.0' } },
+              {},
+            ]),
           };
           sent.push(raw);
           raws.push(raw);

@@ -3,6 +3,7 @@ import { isJsonObject } from '../sentry-event/event-json';
 import type { JsonObject } from '../sentry-event/event-json';
 import { parseEnvelope } from './envelope';
 import type { EnvelopeItem } from './envelope';
+import { eventTags } from './derived-tags';
 import { groupingCandidates, userKeyOf } from './grouping';
 import type { PreparedEvent, PreparedRequest } from './ingest-request';
 import { TAG_MAX } from './limits';
@@ -97,6 +98,7 @@ export function prepareEvent(
     culprit: event.culprit,
     userKey: userKeyOf(event),
     payloadJson: serializePayload(event.payload),
+    tagsJson: JSON.stringify(eventTags(event.payload, event.tags)),
   };
 }
 

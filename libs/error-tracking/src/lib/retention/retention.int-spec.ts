@@ -207,7 +207,10 @@ describe('retention (fake clock)', () => {
     const raws = [
       ...Array.from({ length: a }, (_, n) => event('many-a', old(n))),
       ...Array.from({ length: b }, (_, n) =>
-        event('many-b', old(n), { user: { id: `u${n % 3}` } }),
+        event('many-b', old(n), {
+          user: { id: `u${n % 3}` },
+          tags: { shard: `s${n % 2}` },
+        }),
       ),
       event('many-b', now, { release: 'kept', user: { id: 'u0' } }),
       event('many-c', now),
@@ -228,6 +231,19 @@ describe('retention (fake clock)', () => {
       ['many-c', '1', 0, null],
     ]);
     await expect(recountErrors(sql, project.projectId)).resolves.toEqual([]);
+    // The tag counts of the kept event alone: expired values are gone.
+    const tags = await sql.rows<{ key: string; value: string; count: string }>(
+      `SELECT t.key, t.value, t.count::text FROM error_tracking.error_tags t
+         JOIN error_tracking.errors e ON e.id = t.error_id
+        WHERE e.project_id = $1 AND e.culprit = 'many-b' ORDER BY 1, 2`,
+      [project.projectId],
+    );
+    expect(tags.map((t) => [t.key, t.value, t.count])).toEqual([
+      ['environment', 'production', '1'],
+      ['level', 'error', '1'],
+      ['release', 'kept', '1'],
+      ['user', 'id:u0', '1'],
+    ]);
     const [ids] = await sql.rows<{ n: number }>(
       'SELECT count(*)::int AS n FROM error_tracking.event_ids WHERE project_id = $1',
       [project.projectId],

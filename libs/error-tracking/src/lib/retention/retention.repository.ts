@@ -10,6 +10,7 @@ import {
 import { ErrorTrackingRepository } from '../persistence/error-tracking-repository';
 import { retryOnConflict } from '../persistence/retry-on-conflict';
 import { THROTTLE_RESET_MS } from '../sessions/sign-in-throttle';
+import { subtractTags } from './subtract-tags';
 
 export const RETENTION_JOB = 'retention';
 
@@ -175,6 +176,7 @@ export class RetentionRepository extends ErrorTrackingRepository {
           error_id: string;
           timestamp: Date;
           event_id: string;
+          tags: Array<[string, string, string, number]>;
         }>(
           `WITH doomed AS (
              SELECT x.* FROM error_tracking.errors e
@@ -199,7 +201,12 @@ export class RetentionRepository extends ErrorTrackingRepository {
              DELETE FROM error_tracking.events ev USING doomed d
               WHERE ev.error_id = d.error_id AND ev.timestamp = d.timestamp
                 AND ev.event_id = d.event_id AND ev.received_at = d.received_at
-             RETURNING ev.project_id, ev.event_id, ev.error_id, ev.timestamp
+             RETURNING ev.project_id, ev.event_id, ev.error_id, ev.timestamp, ev.tags
+           ),
+           tag_gone AS (
+             SELECT g.error_id, t.key, t.value, count(*) AS n
+               FROM gone g CROSS JOIN LATERAL jsonb_each_text(coalesce(g.tags, '{}')) t
+              GROUP BY 1, 2, 3
            ),
            ids AS (
              DELETE FROM error_tracking.event_ids i USING gone g
@@ -214,7 +221,10 @@ export class RetentionRepository extends ErrorTrackingRepository {
              DELETE FROM error_tracking.event_attachment_chunks c
               USING attachments a WHERE c.attachment_id = a.id
            )
-           SELECT error_id::text, timestamp, event_id::text FROM gone
+           SELECT error_id::text, timestamp, event_id::text,
+                  (SELECT coalesce(json_agg(json_build_array(error_id::text, key, value, n)), '[]')
+                     FROM tag_gone) AS tags
+             FROM gone
             ORDER BY error_id, timestamp, event_id`,
           [
             cutoff,
@@ -224,7 +234,10 @@ export class RetentionRepository extends ErrorTrackingRepository {
             after.eventId,
           ],
         );
-        if (gone.length > 0) await this.subtract(gone, tx);
+        if (gone.length > 0) {
+          await this.subtract(gone, tx);
+          await subtractTags(gone[0]?.tags ?? [], tx);
+        }
         return { deleted: gone.length, last: gone[gone.length - 1] };
       });
       total += deleted;
@@ -322,6 +335,9 @@ export class RetentionRepository extends ErrorTrackingRepository {
            ),
            facets AS (
              DELETE FROM error_tracking.error_facets f USING gone WHERE f.error_id = gone.id
+           ),
+           tags AS (
+             DELETE FROM error_tracking.error_tags t USING gone WHERE t.error_id = gone.id
            ),
            users AS (
              DELETE FROM error_tracking.error_users u USING gone

@@ -10,8 +10,10 @@ import {
   sqlOf,
 } from '../../testing/error-tracking-test-module';
 import { ingestRequest } from '../../testing/ingest-request';
+import { recountErrors } from '../../testing/recount';
 import { recordedEvent } from '../../testing/recorded-event';
 import { RetitleErrorsCommand } from '../cli/error-tracking-cli.commands';
+import { RetagEventsCommand } from '../cli/retag-events.command';
 import { IngestionQueue } from '../ingestion/ingestion-queue';
 import { IngestionModule } from '../ingestion/ingestion.module';
 import type { JsonObject } from '../sentry-event/event-json';
@@ -68,7 +70,7 @@ const raven: JsonObject = {
   ],
 };
 
-describe('errors:retitle (stored errors by today rules)', () => {
+describe('errors:retitle and errors:retag (stored errors and events by today rules)', () => {
   let database: TestDatabase;
   let module: TestingModule;
   let sql: Sql;
@@ -81,7 +83,7 @@ describe('errors:retitle (stored errors by today rules)', () => {
       database.url,
       {
         imports: [IngestionModule, RetitleModule],
-        providers: [RetitleErrorsCommand],
+        providers: [RetitleErrorsCommand, RetagEventsCommand],
       },
       {},
       clock,
@@ -236,5 +238,73 @@ describe('errors:retitle (stored errors by today rules)', () => {
     expect(row?.title).toBe(
       'ActionView::MissingTemplate: Missing template posts/error2',
     );
+  });
+
+  function taggedEvent(n: number, browser: string): JsonObject {
+    return {
+      event_id: n.toString(16).padStart(32, 'c'),
+      platform: 'node',
+      release: 'shop@1.0.0',
+      user: { id: `u${n % 2}` },
+      tags: { shard: `s${n % 3}` },
+      contexts: { browser: { name: browser, version: '1' } },
+      exception: [
+        {
+          type: n % 2 === 0 ? 'EvenError' : 'OddError',
+          value: 'x',
+          stacktrace: { frames: [{ function: 'f', module: 'm' }] },
+        },
+      ],
+    };
+  }
+
+  it('tags old events and counts them, in batches, exactly once however often it runs', async () => {
+    const project = await seedProject(sql);
+    const raws = Array.from({ length: 7 }, (_, n) =>
+      taggedEvent(n, n < 4 ? 'Chrome' : 'Firefox'),
+    );
+    await expect(
+      module
+        .get(IngestionQueue)
+        .submit(ingestRequest(project, raws, clock.now())),
+    ).resolves.toBe('ok');
+    const expected = await sql.rows(
+      `SELECT t.error_id::text, t.key, t.value, t.count::text FROM error_tracking.error_tags t
+         JOIN error_tracking.errors e ON e.id = t.error_id
+        WHERE e.project_id = $1 ORDER BY 1, 2, 3`,
+      [project.projectId],
+    );
+    // As stored before tags were kept: no tags, no counts.
+    await sql.rows(
+      `UPDATE error_tracking.events SET tags = NULL WHERE project_id = $1`,
+      [project.projectId],
+    );
+    await sql.rows(
+      `DELETE FROM error_tracking.error_tags t USING error_tracking.errors e
+        WHERE e.id = t.error_id AND e.project_id = $1`,
+      [project.projectId],
+    );
+
+    const command = module.get(RetagEventsCommand);
+    stdout.clear();
+    await command.run([], { batch: 3 });
+    expect(stdout.text()).toMatch(
+      /^Tags: 7 events without tags read, 7 tagged in \d+ ms\.\n$/,
+    );
+    const counted = await sql.rows(
+      `SELECT t.error_id::text, t.key, t.value, t.count::text FROM error_tracking.error_tags t
+         JOIN error_tracking.errors e ON e.id = t.error_id
+        WHERE e.project_id = $1 ORDER BY 1, 2, 3`,
+      [project.projectId],
+    );
+    expect(counted).toEqual(expected);
+    await expect(recountErrors(sql, project.projectId)).resolves.toEqual([]);
+
+    stdout.clear();
+    await command.run([], {});
+    expect(stdout.text()).toMatch(
+      /^Tags: 0 events without tags read, 0 tagged/,
+    );
+    await expect(recountErrors(sql, project.projectId)).resolves.toEqual([]);
   });
 });

@@ -1,19 +1,13 @@
 import { ErrorTrackingError } from '../common/error-tracking.errors';
 import type { ErrorSort, ErrorStatus } from '../errors/error.types';
 import type { ErrorFilter } from '../errors/errors.repository';
+import { SENTRY_STATUSES } from '../errors/sentry-search';
 
 /** Sentry's default when a request has no `query` at all. */
 export const DEFAULT_ISSUE_QUERY = 'is:unresolved';
 const MAX_QUERY = 200;
 
-/** Sentry's `is:` statuses; `muted` and `archived` are its older and newer names of ignored. */
-export const SENTRY_STATUSES: Readonly<Record<string, ErrorStatus>> = {
-  unresolved: 'unresolved',
-  resolved: 'resolved',
-  ignored: 'ignored',
-  muted: 'ignored',
-  archived: 'ignored',
-};
+export { SENTRY_STATUSES };
 
 /** Sentry's `sort` names of the sorts the errors have. */
 const SORTS: Readonly<Record<string, ErrorSort>> = {

@@ -62,7 +62,7 @@ export const BULK_UPDATE_ERRORS_BODY = new GitLabBody(
       oneOf: ERROR_STATUSES,
       doc: {
         description:
-          'With `all_matching`: the errors of this status (`unresolved` by default); `search`, `environment` and `release` narrow them as on the list.',
+          'With `all_matching`: the errors of this status (`unresolved` by default, unless an `is:` term of `query` names one); `search`, `query`, `level`, `environment` and `release` narrow them as on the list.',
       },
     },
     ...ERROR_FILTER_FIELDS,

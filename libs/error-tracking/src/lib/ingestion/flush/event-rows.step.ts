@@ -12,11 +12,12 @@ export const EVENT_ROWS: readonly FlushStep[] = [
     name: 'stored',
     sql: `  INSERT INTO error_tracking.events
          (error_id, timestamp, event_id, received_at, project_id, level, release,
-          environment, payload)
+          environment, tags, payload)
   SELECT up.id, f.ts, f.event_id, f.received_at, f.project_id, f.level, f.release,
-         f.environment, (${P.eventPayloads}::jsonb) -> (f.ord::int - 1)
+         f.environment, ts.tags, (${P.eventPayloads}::jsonb) -> (f.ord::int - 1)
     FROM fresh f
-    JOIN up ON up.project_id = f.project_id AND up.fingerprint = f.fingerprint`,
+    JOIN up ON up.project_id = f.project_id AND up.fingerprint = f.fingerprint
+    JOIN tag_sets ts ON ts.ord = f.ord`,
   },
   {
     name: 'hourly',

@@ -4,6 +4,7 @@ import type {
   SessionUpdate,
 } from '../release-health-items';
 import type { IngestRequest, PreparedEvent } from '../ingest-request';
+import { tagsJsonOf } from '../derived-tags';
 import { namedParams } from './named-params';
 
 /** 32-hex event id as a PostgreSQL uuid literal. */
@@ -93,6 +94,8 @@ const GETTERS = {
   // Already JSON: joined, not escaped element by element.
   eventPayloads: (f) =>
     `[${f.events.map((e) => e.event.payloadJson).join(',')}]`,
+  eventTagSets: (f) =>
+    `[${f.events.map((e) => tagsJsonOf(e.event)).join(',')}]`,
   now: (f) => f.now,
   flushId: (f) => f.flushId,
   sessionRequests: (f) => f.sessions.map((s) => s.index),

@@ -3,6 +3,7 @@ import { ADMISSION } from './admission.step';
 import { ALERTS, FREQUENT_RULES } from './alerts.step';
 import { DISCARDED } from './discarded.step';
 import { ERROR_AGGREGATES } from './error-aggregates.step';
+import { ERROR_TAGS, TAG_SETS } from './error-tags.step';
 import { ERROR_UPSERT } from './error-upsert.step';
 import { EVENT_ROWS } from './event-rows.step';
 import { FLUSH_PARAMS, P } from './flush-params';
@@ -22,7 +23,9 @@ const STEPS: readonly FlushStep[] = [
   ...ERROR_AGGREGATES,
   FREQUENT_RULES,
   ERROR_UPSERT,
+  TAG_SETS,
   ...EVENT_ROWS,
+  ERROR_TAGS,
   reopenOnRegressionStep(P.now),
   ...ALERTS,
   ...RELEASE_HEALTH,

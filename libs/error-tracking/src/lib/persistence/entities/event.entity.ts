@@ -34,6 +34,13 @@ export class EventEntity {
   @Column({ type: 'text' })
   environment!: string;
 
+  /**
+   * The tags counted and searched: Sentry's derived ones and the SDK's
+   * (`eventTags`); null for events stored before they were kept.
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  tags!: Record<string, string> | null;
+
   /** The whole normalised event. */
   @Column({ type: 'jsonb' })
   payload!: unknown;

@@ -8,6 +8,7 @@ import { ClientKeyEntity } from './client-key.entity';
 import { DiscardedEventEntity } from './discarded-event.entity';
 import { DrainedSpoolRequestEntity } from './drained-spool-request.entity';
 import { ErrorFacetEntity } from './error-facet.entity';
+import { ErrorTagEntity } from './error-tag.entity';
 import { ErrorMergeEntity } from './error-merge.entity';
 import { ErrorHourlyCountEntity } from './error-hourly-count.entity';
 import { ErrorUserEntity } from './error-user.entity';
@@ -43,6 +44,7 @@ export const ERROR_TRACKING_ENTITIES = [
   ErrorHourlyCountEntity,
   ErrorUserEntity,
   ErrorFacetEntity,
+  ErrorTagEntity,
   ErrorMergeEntity,
   EventIdEntity,
   EventEntity,

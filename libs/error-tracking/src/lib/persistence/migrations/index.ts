@@ -9,6 +9,7 @@ import { AddInstanceSettings1795800000000 } from './1795800000000-AddInstanceSet
 import { AddDrainedSpoolRequests1795900000000 } from './1795900000000-AddDrainedSpoolRequests';
 import { AddTriage1795943168059 } from './1795943168059-AddTriage';
 import { AddEventAttachments1795943196317 } from './1795943196317-AddEventAttachments';
+import { AddEventTags1796000036200 } from './1796000036200-AddEventTags';
 
 /** Every migration of the error_tracking schema, oldest first. */
 export const ERROR_TRACKING_MIGRATIONS = [
@@ -23,4 +24,5 @@ export const ERROR_TRACKING_MIGRATIONS = [
   AddDrainedSpoolRequests1795900000000,
   AddTriage1795943168059,
   AddEventAttachments1795943196317,
+  AddEventTags1796000036200,
 ];

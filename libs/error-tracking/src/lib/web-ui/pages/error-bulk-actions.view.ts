@@ -47,14 +47,19 @@ export function ignoreUntilOfField(value: string): IgnoreUntil | undefined {
 /** The filters of the list a bulk change came from (kept for "all matching"). */
 export interface BulkFilters {
   readonly status: string;
-  readonly search: string;
+  /** Sentry's search syntax, as the list's box. */
+  readonly query: string;
   readonly environment: string;
+  readonly release: string;
+  readonly level: string;
 }
 
 export function filterFields(filters: BulkFilters): SafeHtml {
   return html`<input type="hidden" name="status" value="${filters.status}" />
-    <input type="hidden" name="search" value="${filters.search}" />
-    <input type="hidden" name="environment" value="${filters.environment}" />`;
+    <input type="hidden" name="query" value="${filters.query}" />
+    <input type="hidden" name="environment" value="${filters.environment}" />
+    <input type="hidden" name="release" value="${filters.release}" />
+    <input type="hidden" name="level" value="${filters.level}" />`;
 }
 
 /**

@@ -12,6 +12,10 @@ import type {
   Frequency,
 } from '../../errors/error.types';
 import { barChart, frequencySummary, hourLabel } from './frequency-charts';
+import type { TagKeyDistribution } from '../../errors/tag-distribution';
+import { tagDistributionView } from './tag-distribution.view';
+import type { DailyCounts } from '../../errors/daily-counts';
+import { dailyChart, dailySummary } from './daily-chart.view';
 import type { ErrorEventAt } from '../../errors/error-events.service';
 import { eventListHref, eventNavigationView } from './event-navigation.view';
 import { eventRows } from './event-list.page';
@@ -30,6 +34,10 @@ export interface ErrorDetailView {
   readonly latest: ErrorEventAt | undefined;
   readonly environment: string | null;
   readonly events: EventSummary[];
+  /** Each tag key's top values over the kept events. */
+  readonly tagDistribution: readonly TagKeyDistribution[];
+  /** Events per UTC day, the last 30 days. */
+  readonly days: DailyCounts;
   /** The latest event's attachments, when it has some. */
   readonly attachments?: EventAttachmentsView;
   readonly canTriage: boolean;
@@ -189,7 +197,7 @@ function latestEvent(view: ErrorDetailView): SafeHtml {
   </section>`;
 }
 
-/** One error: status and actions, cards, the hourly chart, stack trace, tags, occurrences. */
+/** One error: status and actions, cards, the 24-hour and 30-day charts, the latest event, occurrences, tags and their distribution. */
 export function errorDetailPage(
   ctx: WebContext,
   view: ErrorDetailView,
@@ -232,6 +240,13 @@ export function errorDetailPage(
         ${barChart(view.frequency, 'frequency-chart')}
         ${chartTable(view.frequency)}
       </section>
+      <section class="card" aria-labelledby="days-heading">
+        <div class="card-header">
+          <h2 id="days-heading">Last 30 days</h2>
+          <span class="muted small">${dailySummary(view.days)}</span>
+        </div>
+        ${dailyChart(view.days, 'days-chart')}
+      </section>
       ${latestEvent(view)}
       <div class="grid-2">
         <section class="card" aria-labelledby="events-heading">
@@ -244,6 +259,13 @@ export function errorDetailPage(
           <div class="card-header"><h2 id="tags-heading">Tags</h2></div>
           ${tags(view)}
         </section>
-      </div>`,
+      </div>
+      <section class="card" aria-labelledby="tag-dist-heading">
+        <div class="card-header">
+          <h2 id="tag-dist-heading">Tag distribution</h2>
+          <span class="muted small">Over the kept events</span>
+        </div>
+        ${tagDistributionView(view.tagDistribution)}
+      </section>`,
   );
 }

@@ -5,7 +5,7 @@ import { noticeBanner } from '../toolkit/notices';
 import { timeTag } from '../toolkit/relative-time';
 import type { WebContext } from '../toolkit/web-context';
 import { errorTrackingPage } from './error-tracking.page';
-import { ERROR_SORTS } from '../../errors/error.types';
+import { ERROR_SORTS, EVENT_LEVELS } from '../../errors/error.types';
 import type { ErrorSort, ErrorStatus } from '../../errors/error.types';
 import type { ErrorWithFrequency } from '../../errors/errors.service';
 import {
@@ -20,9 +20,19 @@ import { searchField } from '../toolkit/list-search';
 export interface ErrorListQuery {
   readonly status: ErrorStatus;
   readonly sort: ErrorSort;
-  readonly search: string;
+  /** Sentry's search syntax (free text included). */
+  readonly query: string;
   readonly environment: string;
+  readonly release: string;
+  readonly level: string;
   readonly cursor?: string;
+}
+
+/** The one tag the pickers selected, whose counts the rows show. */
+export interface ListSelection {
+  readonly key: 'environment' | 'release' | 'level';
+  readonly value: string;
+  readonly counts: ReadonlyMap<string, number>;
 }
 
 export interface ErrorListView {
@@ -33,6 +43,11 @@ export interface ErrorListView {
   readonly items: ErrorWithFrequency[];
   readonly nextCursor?: string;
   readonly environments: string[];
+  readonly releases: string[];
+  /** Set when exactly one picker selects a value. */
+  readonly selection?: ListSelection;
+  /** A bad query's fault (the list is then empty). */
+  readonly queryError?: string;
   readonly now: Date;
   readonly notice?: unknown;
   /** An enabled project's DSN while it has no error (maintainers). */
@@ -62,12 +77,38 @@ export function errorListHref(
   const merged = { ...query, cursor: undefined, ...changes };
   const params = new URLSearchParams();
   if (merged.status !== 'unresolved') params.set('status', merged.status);
-  if (merged.search) params.set('search', merged.search);
+  if (merged.query) params.set('query', merged.query);
   if (merged.environment) params.set('environment', merged.environment);
+  if (merged.release) params.set('release', merged.release);
+  if (merged.level) params.set('level', merged.level);
   if (merged.sort !== 'last_seen') params.set('sort', merged.sort);
   if (merged.cursor) params.set('cursor', merged.cursor);
   const text = params.toString();
   return `/projects/${projectId}/error_tracking${text ? `?${text}` : ''}`;
+}
+
+function picker(
+  name: string,
+  label: string,
+  all: string,
+  values: readonly string[],
+  selected: string,
+) {
+  return html`<div class="field">
+    <label for="${name}">${label}</label>
+    <select id="${name}" name="${name}" data-autosubmit>
+      <option value="">${all}</option>
+      ${values.map(
+        (value) =>
+          html`<option
+            value="${value}"
+            ${value === selected ? html`selected` : null}
+          >
+            ${value}
+          </option>`,
+      )}
+    </select>
+  </div>`;
 }
 
 function filters(view: ErrorListView) {
@@ -83,22 +124,16 @@ function filters(view: ErrorListView) {
         ? html`<input type="hidden" name="status" value="${query.status}" />`
         : null
     }
-    ${searchField(query.search, 'Title, message or culprit')}
-    <div class="field">
-      <label for="environment">Environment</label>
-      <select id="environment" name="environment" data-autosubmit>
-        <option value="">All environments</option>
-        ${view.environments.map(
-          (env) =>
-            html`<option
-              value="${env}"
-              ${env === query.environment ? html`selected` : null}
-            >
-              ${env}
-            </option>`,
-        )}
-      </select>
-    </div>
+    ${searchField(query.query, {
+      placeholder: 'Text, key:value, !key:value, is:, has:, firstSeen:-24h',
+      help: html`Sentry's syntax: words, <code>browser.name:Chrome</code>,
+        <code>!environment:staging</code>, <code>is:resolved</code>,
+        <code>has:user</code>, <code>times_seen:&gt;10</code>.`,
+      error: view.queryError,
+    })}
+    ${picker('environment', 'Environment', 'All environments', view.environments, query.environment)}
+    ${picker('release', 'Release', 'All releases', view.releases, query.release)}
+    ${picker('level', 'Level', 'All levels', EVENT_LEVELS, query.level)}
     <div class="field">
       <label for="sort">Sort by</label>
       <select id="sort" name="sort" data-autosubmit>
@@ -133,7 +168,9 @@ function rows(view: ErrorListView) {
           <div class="culprit">${error.culprit}</div>
           ${ignoreCondition(error, view.now)}
         </td>
-        <td class="num">${error.count}</td>
+        <td class="num">
+          ${view.selection ? (view.selection.counts.get(error.id) ?? 0) : error.count}
+        </td>
         <td class="num">${error.userCount}</td>
         <td class="nowrap">${timeTag(error.lastSeen, view.now)}</td>
         <td class="nowrap hide-sm">${timeTag(error.firstSeen, view.now)}</td>
@@ -142,7 +179,7 @@ function rows(view: ErrorListView) {
   );
 }
 
-/** Monitor > Error Tracking: tabs, search, sort, environment, rows, pages. */
+/** Monitor > Error Tracking: tabs, search, pickers, sort, rows, pages. */
 export function errorListPage(ctx: WebContext, view: ErrorListView): string {
   const { project, query } = view;
   const table = view.firstErrorDsn
@@ -153,9 +190,14 @@ export function errorListPage(ctx: WebContext, view: ErrorListView): string {
           <p>
             ${
               project.trackingActive
-                ? query.search || query.environment
-                  ? 'Nothing matches these filters.'
-                  : 'Errors your application reports appear here.'
+                ? view.queryError
+                  ? 'Fix the search to see errors.'
+                  : query.query ||
+                      query.environment ||
+                      query.release ||
+                      query.level
+                    ? 'Nothing matches these filters.'
+                    : 'Errors your application reports appear here.'
                 : view.accessLevel >= AccessLevel.Maintainer
                   ? html`Error tracking is off for this project.
                       <a href="/projects/${project.id}/settings/monitor"
@@ -175,7 +217,17 @@ export function errorListPage(ctx: WebContext, view: ErrorListView): string {
             <thead>
               <tr>
                 <th scope="col">Error</th>
-                <th scope="col" class="num">Events</th>
+                <th scope="col" class="num">
+                  ${
+                    view.selection
+                      ? html`Events
+                          <span class="small"
+                            >(${view.selection.key}
+                            ${view.selection.value})</span
+                          >`
+                      : 'Events'
+                  }
+                </th>
                 <th scope="col" class="num">Users</th>
                 <th scope="col">Last seen</th>
                 <th scope="col" class="hide-sm">First seen</th>
@@ -191,8 +243,10 @@ export function errorListPage(ctx: WebContext, view: ErrorListView): string {
     canTriage(view) && view.items.length > 0
       ? bulkActions(ctx, project.id, {
           status: query.status,
-          search: query.search,
+          query: query.query,
           environment: query.environment,
+          release: query.release,
+          level: query.level,
         })
       : null;
   return errorTrackingPage(

@@ -39,8 +39,10 @@ export function listHrefOf(projectId: number, filters: BulkFilters): string {
     {
       status: filters.status as ErrorStatus,
       sort: 'last_seen',
-      search: filters.search,
+      query: filters.query,
       environment: filters.environment,
+      release: filters.release,
+      level: filters.level,
     },
     {},
   );
@@ -49,8 +51,10 @@ export function listHrefOf(projectId: number, filters: BulkFilters): string {
 function described(filters: BulkFilters): SafeHtml {
   return html`every ${TAB[filters.status] ?? 'open'}
   error${
-    filters.search ? html` matching “${filters.search}”` : null
-  }${filters.environment ? html` in ${filters.environment}` : null}`;
+    filters.query ? html` matching “${filters.query}”` : null
+  }${filters.environment ? html` in ${filters.environment}` : null}${
+    filters.release ? html` of release ${filters.release}` : null
+  }${filters.level ? html` with ${filters.level} events` : null}`;
 }
 
 /**

@@ -12,7 +12,10 @@ export interface EventListView {
   readonly project: ProjectRecord;
   readonly accessLevel: number;
   readonly error: ErrorRecord;
-  readonly search: string;
+  /** Sentry's search syntax over the events. */
+  readonly query: string;
+  /** A bad query's fault (the list is then empty). */
+  readonly queryError?: string;
   readonly cursor?: string;
   readonly items: EventSummary[];
   readonly nextCursor?: string;
@@ -21,7 +24,7 @@ export interface EventListView {
 
 function listHref(view: EventListView, cursor?: string): string {
   const params = new URLSearchParams();
-  if (view.search) params.set('search', view.search);
+  if (view.query) params.set('query', view.query);
   if (cursor) params.set('cursor', cursor);
   const text = params.toString();
   return `${eventListHref(view.project.id, view.error.id)}${text ? `?${text}` : ''}`;
@@ -108,13 +111,19 @@ export function eventListPage(ctx: WebContext, view: EventListView): string {
         </div>
       </div>
       <form method="get" action="${action}" class="filters" role="search">
-        ${searchField(view.search, 'Title, message, culprit or transaction')}
+        ${searchField(view.query, {
+          placeholder: 'Text, key:value, !key:value, has:, timestamp:-24h',
+          help: html`Sentry's syntax: words, <code>browser.name:Chrome</code>,
+            <code>!environment:staging</code>, <code>has:user</code>,
+            <code>timestamp:&gt;2026-11-01</code>.`,
+          error: view.queryError,
+        })}
         <button type="submit" class="btn">Search</button>
       </form>
       ${
         view.items.length === 0
           ? html`<p class="empty">
-              ${view.nextCursor ? 'No match on this page; the next page reads further back.' : 'No events match.'}
+              ${view.queryError ? 'Fix the search to see events.' : view.nextCursor ? 'No match on this page; the next page reads further back.' : 'No events match.'}
             </p>`
           : eventRows(
               project,

@@ -25,18 +25,28 @@ export function frequencySummary(frequency: Frequency): string {
     : `${eventsText(total)} in the last 24 hours, at most ${peak[1]} in one hour (${hourLabel(peak[0])})`;
 }
 
+/** One bar of a chart: its events and the period its `<title>` names. */
+export interface ChartBucket {
+  readonly label: string;
+  readonly count: number;
+}
+
+function hourBuckets(frequency: Frequency): ChartBucket[] {
+  return frequency.map(([hour, count]) => ({ label: hourLabel(hour), count }));
+}
+
 function bars(
-  frequency: Frequency,
+  buckets: readonly ChartBucket[],
   box: { width: number; height: number; top: number; gap: number },
 ): SafeHtml[] {
-  const max = Math.max(1, ...frequency.map(([, count]) => count));
-  const slot = box.width / frequency.length;
-  return frequency.map(([hour, count], i) => {
+  const max = Math.max(1, ...buckets.map(({ count }) => count));
+  const slot = box.width / buckets.length;
+  return buckets.map(({ label, count }, i) => {
     const x = +(i * slot).toFixed(2);
     const h = count === 0 ? 0 : Math.max(1, (count / max) * box.height);
     const y = +(box.top + box.height - h).toFixed(2);
     return html`<g class="bar"
-      ><title>${hourLabel(hour)}: ${eventsText(count)}</title
+      ><title>${label}: ${eventsText(count)}</title
       ><rect
         class="bar-hit"
         x="${x}"
@@ -62,7 +72,7 @@ export function sparkline(frequency: Frequency): SafeHtml {
     focusable="false"
   >
     <line class="spark-base" x1="0" x2="96" y1="23.5" y2="23.5"></line>
-    ${bars(frequency, { width: 96, height: 22, top: 1, gap: 1 })}
+    ${bars(hourBuckets(frequency), { width: 96, height: 22, top: 1, gap: 1 })}
   </svg>`;
 }
 
@@ -76,40 +86,74 @@ const AXIS_DIGIT_WIDTH = 14;
  * table the page renders beside it.
  */
 export function barChart(frequency: Frequency, id: string): SafeHtml {
+  return labelledBarChart({
+    id,
+    className: 'bar-chart',
+    title: 'Events per hour, last 24 hours',
+    summary: frequencySummary(frequency),
+    buckets: hourBuckets(frequency),
+    // Every sixth hour is marked; "now" ends at the right edge.
+    mark: (i, last) =>
+      last
+        ? 'now'
+        : i % 6 === 0
+          ? new Date((frequency[i]?.[0] ?? 0) * 1000)
+              .toISOString()
+              .slice(11, 16)
+          : undefined,
+  });
+}
+
+/**
+ * A bar graph of consecutive periods (oldest left), each bar's period and
+ * count in its `<title>`, the marks `mark` names below (the last one ends
+ * at the right edge so it is never cut off), the peak on the y axis, and
+ * `title` and `summary` as its text alternative.
+ */
+export function labelledBarChart(chart: {
+  readonly id: string;
+  /** The svg's class: `bar-chart` for the 24-hour chart, which pages and tests find by it. */
+  readonly className: string;
+  readonly title: string;
+  readonly summary: string;
+  readonly buckets: readonly ChartBucket[];
+  readonly mark: (index: number, last: boolean) => string | undefined;
+}): SafeHtml {
+  const { id, buckets } = chart;
   const width = 720;
-  const max = Math.max(0, ...frequency.map(([, count]) => count));
+  const max = Math.max(0, ...buckets.map(({ count }) => count));
   // Room for the labels at their largest (ui.css draws them at 22 units on
   // a phone, where the chart is scaled down): the y axis's widest number
-  // on the left, a line above the plot, the hour marks below.
+  // on the left, a line above the plot, the marks below.
   const left = 10 + String(max).length * AXIS_DIGIT_WIDTH;
   const right = 6;
   const plot = { width: width - left - right, height: 150, top: 20, gap: 4 };
   const height = plot.top + plot.height + 32;
-  const slot = plot.width / frequency.length;
-  const marks = frequency
-    .map(([hour], i) => ({ hour, i }))
-    .filter(({ i }) => i % 6 === 0 || i === frequency.length - 1)
-    .map(({ hour, i }) => {
-      // "now" ends at the right edge so it is never cut off.
-      const last = i === frequency.length - 1;
-      const x = last ? left + plot.width : left + i * slot + slot / 2;
-      return html`<text
+  const slot = plot.width / buckets.length;
+  const marks = buckets.flatMap((_, i) => {
+    const last = i === buckets.length - 1;
+    const text = chart.mark(i, last);
+    if (text === undefined) return [];
+    const x = last ? left + plot.width : left + i * slot + slot / 2;
+    return [
+      html`<text
         class="axis"
         x="${+x.toFixed(2)}"
         y="${plot.top + plot.height + 24}"
         text-anchor="${last ? 'end' : 'middle'}"
-        >${last ? 'now' : new Date(hour * 1000).toISOString().slice(11, 16)}</text
-      >`;
-    });
+        >${text}</text
+      >`,
+    ];
+  });
   return html`<svg
-    class="bar-chart"
+    class="${chart.className}"
     viewBox="0 0 ${width} ${height}"
     role="img"
     aria-labelledby="${id}-title ${id}-desc"
     preserveAspectRatio="xMidYMid meet"
   >
-    <title id="${id}-title">Events per hour, last 24 hours</title>
-    <desc id="${id}-desc">${frequencySummary(frequency)}</desc>
+    <title id="${id}-title">${chart.title}</title>
+    <desc id="${id}-desc">${chart.summary}</desc>
     <line
       class="baseline"
       x1="${left}"
@@ -128,7 +172,7 @@ export function barChart(frequency: Frequency, id: string): SafeHtml {
     >
       0
     </text>
-    <g transform="translate(${left} 0)">${bars(frequency, plot)}</g>
+    <g transform="translate(${left} 0)">${bars(buckets, plot)}</g>
     ${marks}
   </svg>`;
 }

@@ -4,7 +4,11 @@ import type { Response } from 'express';
 import { AccessLevel } from '../../common/error-tracking.constants';
 import { ErrorTrackingError } from '../../common/error-tracking.errors';
 import { ErrorMergeService } from '../../errors/error-merge.service';
-import { ERROR_STATUSES, MAX_BULK_ERRORS } from '../../errors/error.types';
+import {
+  ERROR_STATUSES,
+  EVENT_LEVELS,
+  MAX_BULK_ERRORS,
+} from '../../errors/error.types';
 import type { ErrorStatus } from '../../errors/error.types';
 import { ErrorsService } from '../../errors/errors.service';
 import type { ProjectAccess } from '../../projects/project.types';
@@ -47,12 +51,15 @@ function selectedIds(body: unknown): string[] {
 
 function filtersOf(body: unknown): BulkFilters {
   const status = formField(body, 'status');
+  const level = formField(body, 'level');
   return {
     status: (ERROR_STATUSES as readonly string[]).includes(status)
       ? status
       : 'unresolved',
-    search: formField(body, 'search', 1000).trim(),
+    query: formField(body, 'query', 1000).trim(),
     environment: formField(body, 'environment', 200).trim(),
+    release: formField(body, 'release', 200).trim(),
+    level: (EVENT_LEVELS as readonly string[]).includes(level) ? level : '',
   };
 }
 
@@ -105,8 +112,10 @@ export class WebErrorTriageController {
     }
     const filter = {
       status: filters.status as ErrorStatus,
-      search: filters.search || undefined,
+      query: filters.query,
       environment: filters.environment || undefined,
+      release: filters.release || undefined,
+      level: filters.level || undefined,
     };
     if (allMatching && formField(body, 'confirmed') !== '1') {
       const count = await this.errors.countMatching(

@@ -4,7 +4,6 @@ import type { Clock } from '@quitanda/kernel';
 import type { Response } from 'express';
 
 import { AccessLevel } from '../../common/error-tracking.constants';
-import { ErrorTrackingError } from '../../common/error-tracking.errors';
 import { parseBigId } from '../../http/path-params';
 import { WebProjectAt } from '../toolkit/project-access.pipe';
 import type { ProjectAccess } from '../../projects/project.types';
@@ -13,18 +12,25 @@ import { formField, webCaller } from '../toolkit/web-caller';
 import { Web } from '../toolkit/web-context';
 import type { WebContext } from '../toolkit/web-context';
 import { WebController } from '../toolkit/web-controller.decorator';
-import { queryText } from '../toolkit/list-search';
+import { queryText, searchedPage } from '../toolkit/list-search';
 import { ignoreUntilOfField } from './error-bulk-actions.view';
 import { errorDetailPage } from './error-detail.page';
 import { errorListPage } from './error-list.page';
-import type { ErrorListQuery } from './error-list.page';
-import { ERROR_SORTS, ERROR_STATUSES } from '../../errors/error.types';
+import type { ErrorListQuery, ListSelection } from './error-list.page';
+import {
+  ERROR_SORTS,
+  ERROR_STATUSES,
+  EVENT_LEVELS,
+} from '../../errors/error.types';
 import type { ErrorSort, ErrorStatus } from '../../errors/error.types';
 import { ErrorEventsService } from '../../errors/error-events.service';
 import type { ErrorEventAt } from '../../errors/error-events.service';
 import { ErrorsService } from '../../errors/errors.service';
+import type { ErrorWithFrequency } from '../../errors/errors.service';
+import { ErrorTrackingError } from '../../common/error-tracking.errors';
 import { dsnOf } from '../../http/base-url';
 import { SettingsService } from '../../settings/settings.service';
+import { ErrorTagsService } from '../../errors/error-tags.service';
 import { AttachmentsService } from '../../attachments/attachments.service';
 
 const PER_PAGE = 20;
@@ -53,6 +59,7 @@ export class WebErrorsController {
     private readonly errors: ErrorsService,
     private readonly errorEvents: ErrorEventsService,
     private readonly settings: SettingsService,
+    private readonly tags: ErrorTagsService,
     private readonly attachments: AttachmentsService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -70,14 +77,28 @@ export class WebErrorsController {
         'unresolved',
       ),
       sort: oneOf<ErrorSort>(params['sort'], ERROR_SORTS, 'last_seen'),
-      search: queryText(params['search'], 1000),
+      // `search` is the box's older name, still in bookmarks.
+      query:
+        queryText(params['query'], 1000) || queryText(params['search'], 1000),
       environment: queryText(params['environment'], 200),
+      release: queryText(params['release'], 200),
+      level: oneOf(params['level'], ['', ...EVENT_LEVELS], ''),
       cursor: queryText(params['cursor'], 1000) || undefined,
     };
-    const [page, environments] = await Promise.all([
-      this.errors.list(access, { ...query, limit: PER_PAGE }),
+    const [found, environments, releases] = await Promise.all([
+      searchedPage(() =>
+        this.errors.list(access, {
+          ...query,
+          environment: query.environment || undefined,
+          release: query.release || undefined,
+          level: query.level || undefined,
+          limit: PER_PAGE,
+        }),
+      ),
       this.errors.environments(access),
+      this.tags.releases(access),
     ]);
+    const { page, queryError } = found;
     return errorListPage(ctx, {
       project: access.project,
       accessLevel: access.accessLevel,
@@ -85,6 +106,9 @@ export class WebErrorsController {
       items: page.items,
       nextCursor: page.nextCursor,
       environments,
+      releases,
+      selection: await this.selection(query, page.items),
+      queryError,
       now: this.clock.now(),
       notice: params['notice'],
       firstErrorDsn:
@@ -92,6 +116,30 @@ export class WebErrorsController {
           ? await this.firstErrorDsn(ctx, access)
           : undefined,
     });
+  }
+
+  /**
+   * The rows' counts under the pickers' selection, when exactly one picker
+   * selects (the per-error tag counts answer one value; several at once
+   * would need the events).
+   */
+  private async selection(
+    query: ErrorListQuery,
+    items: readonly ErrorWithFrequency[],
+  ): Promise<ListSelection | undefined> {
+    const picked = (['environment', 'release', 'level'] as const).filter(
+      (key) => query[key] !== '',
+    );
+    const [key] = picked;
+    if (picked.length !== 1 || key === undefined || items.length === 0)
+      return undefined;
+    const value = query[key];
+    const counts = await this.tags.valueCounts(
+      items.map((item) => item.error.id),
+      key,
+      value,
+    );
+    return { key, value, counts };
   }
 
   /**
@@ -126,9 +174,11 @@ export class WebErrorsController {
       access,
       parseBigId(errorId, 'Error'),
     );
-    const [latest, events] = await Promise.all([
+    const [latest, events, tagDistribution, days] = await Promise.all([
       this.errorEvents.latestOf(access, error),
       this.errors.events(access, error.id, 10),
+      this.tags.distribution(access, error.id),
+      this.tags.dailyCounts(access, error.id),
     ]);
     const attachments = latest
       ? await this.attachments.list(access, latest.eventId)
@@ -141,6 +191,8 @@ export class WebErrorsController {
       latest,
       environment: environmentOf(latest),
       events: events.items,
+      tagDistribution,
+      days,
       attachments:
         latest && attachments.length > 0
           ? {

@@ -12,7 +12,7 @@ import { WebProjectAt } from '../toolkit/project-access.pipe';
 import { Web } from '../toolkit/web-context';
 import type { WebContext } from '../toolkit/web-context';
 import { WebController } from '../toolkit/web-controller.decorator';
-import { queryText } from '../toolkit/list-search';
+import { queryText, searchedPage } from '../toolkit/list-search';
 import { eventListPage } from './event-list.page';
 import { eventPage } from './event.page';
 
@@ -36,20 +36,19 @@ export class WebEventsController {
     @Query() params: Record<string, unknown>,
   ): Promise<string> {
     const error = await this.errors.find(access, parseBigId(errorId, 'Error'));
-    const search = queryText(params['search'], 1000);
+    // `search` is the box's older name, still in bookmarks.
+    const query =
+      queryText(params['query'], 1000) || queryText(params['search'], 1000);
     const cursor = queryText(params['cursor'], 1000) || undefined;
-    const page = await this.errors.events(
-      access,
-      error.id,
-      PER_PAGE,
-      cursor,
-      search || undefined,
+    const { page, queryError } = await searchedPage(() =>
+      this.errors.events(access, error.id, PER_PAGE, cursor, { query }),
     );
     return eventListPage(ctx, {
       project: access.project,
       accessLevel: access.accessLevel,
       error,
-      search,
+      query,
+      queryError,
       cursor,
       items: page.items,
       nextCursor: page.nextCursor,
