@@ -1,4 +1,4 @@
-import { Module, RequestMethod } from '@nestjs/common';
+import { Module, RequestMethod, UseInterceptors } from '@nestjs/common';
 import type {
   DynamicModule,
   INestApplicationContext,
@@ -67,6 +67,14 @@ import { CollectionsController } from './app-collections/collections.controller'
 import { CollectionsRepository } from './app-collections/collections.repository';
 import { CollectionsService } from './app-collections/collections.service';
 import { SystemCollectionsService } from './collection-rpc/system-collections.service';
+import { FlexCallbackCredentials } from './auth/flex-callback-credentials';
+import { BusinessLogicConfig } from './business-logic/business-logic-config';
+import { BusinessLogicController } from './business-logic/business-logic.controller';
+import { BusinessLogicInterceptor } from './business-logic/business-logic.interceptor';
+import { BusinessLogicRepository } from './business-logic/business-logic.repository';
+import { FlexClient } from './business-logic/flex-client';
+import { FlexDataService } from './business-logic/flex-data.service';
+import { FlexFunctionsService } from './business-logic/flex-functions.service';
 
 /** Apps, users, records, files, matching (no HTTP). */
 const MARKETPLACE_PROVIDERS = [
@@ -107,7 +115,20 @@ const MARKETPLACE_PROVIDERS = [
   { provide: SecondFactorGate, useExisting: SecondFactorService },
   AuthenticatorsService,
   MfaLoginService,
+  BusinessLogicRepository,
+  BusinessLogicConfig,
+  // Secrets handed to Flex services authenticate their calls back (auth/
+  // sits below business-logic/).
+  { provide: FlexCallbackCredentials, useExisting: BusinessLogicConfig },
+  FlexClient,
+  FlexFunctionsService,
+  FlexDataService,
+  BusinessLogicInterceptor,
 ];
+
+// Data calls run the collections' business logic. Applied here, not on the
+// controller, because business-logic/ reads records/ (its access rules).
+UseInterceptors(BusinessLogicInterceptor)(DataController);
 
 const KINVEY_NAMESPACES = ['appdata', 'user', 'blob', 'rpc', 'admin'];
 
@@ -123,6 +144,7 @@ const CONTROLLERS = [
   UsernameCheckController,
   RpcController,
   CollectionsController,
+  BusinessLogicController,
   CollectionRpcController,
   AccountPagesController,
 ];

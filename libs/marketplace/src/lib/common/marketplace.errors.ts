@@ -24,6 +24,8 @@ export enum MarketplaceErrorCode {
   TooManyRequests = 'TooManyRequests',
   RequestTimeout = 'RequestTimeout',
   KinveyInternalErrorRetry = 'KinveyInternalErrorRetry',
+  BLRuntimeError = 'BLRuntimeError',
+  BLTimeoutError = 'BLTimeoutError',
 }
 
 const INSUFFICIENT =
@@ -295,6 +297,23 @@ export class MarketplaceError extends DomainError<MarketplaceErrorCode> {
     return MarketplaceError.badRequest(
       'Your request body contained invalid or incorrectly formatted data.',
       'code',
+    );
+  }
+
+  /** A Flex service failed, answered nothing usable, or is unreachable. */
+  static blRuntime(debug: string): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.BLRuntimeError,
+      'The Business Logic script has a runtime error. See debug message for details.',
+      debug,
+    );
+  }
+
+  static blTimeout(debug: string): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.BLTimeoutError,
+      'The Business Logic script did not complete in time. See debug message for details.',
+      debug,
     );
   }
 

@@ -4,14 +4,12 @@ import {
   HttpCode,
   Param,
   Post,
+  Req,
+  Res,
   UseGuards,
 } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiExcludeEndpoint,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBody, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
 
 import { Caller, KinveyAuthGuard } from '../auth/kinvey-auth.guard';
 import type { Principal } from '../auth/principal';
@@ -19,6 +17,8 @@ import { noContent, ok, KinveyCall } from '../http/kinvey-api.decorators';
 import { AccountActionsService } from '../accounts/account-actions.service';
 import { MatchService } from './match.service';
 import { MarketplaceError } from '../common/marketplace.errors';
+import { requireUserOrMaster } from '../auth/access';
+import { FlexFunctionsService } from '../business-logic/flex-functions.service';
 
 /** Kinvey calls that send e-mail: 400 FeatureUnavailable without SMTP or PUBLIC_BASE_URL. */
 function AccountMail(summary: string, auth: string): MethodDecorator {
@@ -33,6 +33,7 @@ export class RpcController {
   constructor(
     private readonly matching: MatchService,
     private readonly accounts: AccountActionsService,
+    private readonly functions: FlexFunctionsService,
   ) {}
 
   @Post('custom/match')
@@ -64,10 +65,34 @@ export class RpcController {
 
   @Post('custom/:name')
   @UseGuards(KinveyAuthGuard)
-  // Not an operation of its own: it only answers names no route above has.
-  @ApiExcludeEndpoint()
-  unknownEndpoint(@Param('name') name: string): never {
-    throw MarketplaceError.endpointNotFound(name);
+  @ApiParam({ name: 'name' })
+  @KinveyCall(
+    "Run the app's custom endpoint on its Flex service: its function's status, headers and body",
+    'user or master',
+    ok(
+      { type: 'object', additionalProperties: true },
+      "What the endpoint's function answers.",
+    ),
+    {
+      404: 'EndpointDoesNotExist: no function is bound to this name.',
+      550: 'BLRuntimeError or BLTimeoutError: the Flex service failed or took too long.',
+    },
+  )
+  @ApiBody({ schema: { type: 'object', additionalProperties: true } })
+  async customEndpoint(
+    @Caller() principal: Principal,
+    @Param('name') name: string,
+    @Body() body: unknown,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<unknown> {
+    requireUserOrMaster(principal);
+    const reply = await this.functions.endpoint(principal, req, name, body);
+    if (!reply) throw MarketplaceError.endpointNotFound(name);
+    res.status(reply.status);
+    for (const [header, value] of Object.entries(reply.headers))
+      res.setHeader(header, value);
+    return reply.body;
   }
 
   @Post('user-forgot-username')
