@@ -8,6 +8,7 @@ import { checkCollectionName } from '../collections/collection-settings';
 import { MARKETPLACE_OPTIONS } from '../common/marketplace.constants';
 import { MarketplaceError } from '../common/marketplace.errors';
 import type { MarketplaceModuleOptions } from '../common/marketplace.options';
+import { PerAppCache } from '../common/per-app-cache';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import type { MarketplaceTx } from '../persistence/marketplace-database';
 import { BusinessLogicRepository } from './business-logic.repository';
@@ -134,11 +135,10 @@ function callbackSecret(key: string, kind: 'master' | 'app'): string {
  */
 @Injectable()
 export class BusinessLogicConfig {
-  private readonly cache = new Map<
-    string,
-    { readonly at: number; readonly snapshot: BusinessLogicSnapshot }
-  >();
-  private readonly reading = new Map<string, Promise<BusinessLogicSnapshot>>();
+  private readonly cache = new PerAppCache<BusinessLogicSnapshot>(
+    CACHE_MS,
+    (appKey) => this.reread(appKey),
+  );
   private readonly sealer?: SecretSealer;
 
   constructor(
@@ -173,32 +173,16 @@ export class BusinessLogicConfig {
   }
 
   /** The app's business logic for a request: one map lookup when cached. */
-  async snapshot(appKey: string): Promise<BusinessLogicSnapshot> {
-    const cached = this.cache.get(appKey);
-    if (cached && Date.now() - cached.at < CACHE_MS) return cached.snapshot;
-    const pending = this.reading.get(appKey);
-    if (pending) return pending;
-    const reading = this.reread(appKey).finally(() => {
-      if (this.reading.get(appKey) === reading) this.reading.delete(appKey);
-    });
-    this.reading.set(appKey, reading);
-    return reading;
+  snapshot(appKey: string): Promise<BusinessLogicSnapshot> {
+    return this.cache.get(appKey);
   }
 
   private async reread(appKey: string): Promise<BusinessLogicSnapshot> {
-    // Set synchronously by `snapshot` right after this call starts.
-    await Promise.resolve();
-    const current = this.reading.get(appKey);
-    const at = Date.now();
     const [services, bindings] = await Promise.all([
       this.repository.services(appKey),
       this.repository.bindings(appKey),
     ]);
-    const snapshot =
-      services.length === 0 ? EMPTY : this.compile(services, bindings);
-    if (this.reading.get(appKey) === current)
-      this.cache.set(appKey, { at, snapshot });
-    return snapshot;
+    return services.length === 0 ? EMPTY : this.compile(services, bindings);
   }
 
   private compile(
@@ -253,19 +237,16 @@ export class BusinessLogicConfig {
   }
 
   /** Runs a change, one at a time per app, then drops the cached snapshot. */
-  private async change<T>(
+  private change<T>(
     appKey: string,
     work: (tx: MarketplaceTx) => Promise<T>,
   ): Promise<T> {
-    try {
-      return await this.db.transaction(async (tx) => {
+    return this.cache.changing(appKey, () =>
+      this.db.transaction(async (tx) => {
         await this.repository.lockApp(appKey, tx);
         return work(tx);
-      });
-    } finally {
-      this.cache.delete(appKey);
-      this.reading.delete(appKey);
-    }
+      }),
+    );
   }
 
   /** Everything of the app's business logic, secrets left out. */
@@ -386,8 +367,12 @@ export class BusinessLogicConfig {
   }
 
   /** Custom endpoint `name` runs the service's function. */
-  setEndpoint(appKey: string, name: string, target: FlexTarget): Promise<void> {
-    return this.bind(appKey, {
+  async setEndpoint(
+    appKey: string,
+    name: string,
+    target: FlexTarget,
+  ): Promise<void> {
+    await this.bind(appKey, {
       kind: 'endpoint',
       target: nameOf(name, 'endpoint name'),
       hook: '',
@@ -395,18 +380,18 @@ export class BusinessLogicConfig {
     });
   }
 
-  removeEndpoint(appKey: string, name: string): Promise<void> {
-    return this.unbind(appKey, 'endpoint', name);
+  async removeEndpoint(appKey: string, name: string): Promise<void> {
+    await this.unbind(appKey, 'endpoint', name);
   }
 
   /** The collection's hook runs the service's function. */
-  setHook(
+  async setHook(
     appKey: string,
     collection: string,
     hook: string,
     target: FlexTarget,
   ): Promise<void> {
-    return this.bind(appKey, {
+    await this.bind(appKey, {
       kind: 'hook',
       target: checkCollectionName(collection),
       hook: hookOf(hook),
@@ -414,17 +399,21 @@ export class BusinessLogicConfig {
     });
   }
 
-  removeHook(appKey: string, collection: string, hook: string): Promise<void> {
-    return this.unbind(appKey, 'hook', collection, hookOf(hook));
+  async removeHook(
+    appKey: string,
+    collection: string,
+    hook: string,
+  ): Promise<void> {
+    await this.unbind(appKey, 'hook', collection, hookOf(hook));
   }
 
   /** The collection is served by the service's object (FlexData). */
-  setDataCollection(
+  async setDataCollection(
     appKey: string,
     collection: string,
     target: FlexTarget,
   ): Promise<void> {
-    return this.bind(appKey, {
+    await this.bind(appKey, {
       kind: 'data',
       target: checkCollectionName(collection),
       hook: '',
@@ -432,8 +421,11 @@ export class BusinessLogicConfig {
     });
   }
 
-  removeDataCollection(appKey: string, collection: string): Promise<void> {
-    return this.unbind(appKey, 'data', collection);
+  async removeDataCollection(
+    appKey: string,
+    collection: string,
+  ): Promise<void> {
+    await this.unbind(appKey, 'data', collection);
   }
 }
 

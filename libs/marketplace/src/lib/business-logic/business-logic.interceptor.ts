@@ -17,7 +17,7 @@ import type { CollectionHook, FlexTarget } from './business-logic.types';
 import { FlexDataService } from './flex-data.service';
 import type { DataOperation } from './flex-data.service';
 import { FlexFunctionsService } from './flex-functions.service';
-import type { FlexReply } from './flex-functions.service';
+import type { FlexReply, FunctionTask } from './flex-functions.service';
 
 type HookPair = readonly [pre: CollectionHook, post: CollectionHook];
 
@@ -57,6 +57,26 @@ function skipsHooks(principal: Principal, req: Request): boolean {
 function paramOf(req: Request, name: string): string | undefined {
   const value = req.params[name];
   return typeof value === 'string' ? value : undefined;
+}
+
+function carriesBody(req: Request): boolean {
+  return req.method === 'POST' || req.method === 'PUT';
+}
+
+/** The task of a collection hook: the data call as the function sees it. */
+function hookTask(
+  req: Request,
+  collection: string,
+  hookType: 'pre' | 'post',
+): FunctionTask {
+  return {
+    hookType,
+    method: req.method,
+    objectName: collection,
+    entityId: paramOf(req, 'id'),
+    query: req.query as Record<string, unknown>,
+    body: carriesBody(req) ? req.body : {},
+  };
 }
 
 function replaceQuery(req: Request, query: unknown): void {
@@ -132,22 +152,19 @@ export class BusinessLogicInterceptor implements NestInterceptor {
     collection: string,
     target: FlexTarget,
   ): Promise<FlexReply | undefined> {
-    const result = await this.functions.run(principal, req, target, {
-      hookType: 'pre',
-      method: req.method,
-      objectName: collection,
-      entityId: paramOf(req, 'id'),
-      query: req.query as Record<string, unknown>,
-      body: req.method === 'POST' || req.method === 'PUT' ? req.body : {},
-    });
+    const result = await this.functions.run(
+      principal,
+      req,
+      target,
+      hookTask(req, collection, 'pre'),
+    );
     if (!result.continue)
       return {
         status: result.status,
         headers: result.responseHeaders,
         body: result.responseBody,
       };
-    if (req.method === 'POST' || req.method === 'PUT')
-      req.body = result.requestBody;
+    if (carriesBody(req)) req.body = result.requestBody;
     replaceQuery(req, result.requestQuery);
     return undefined;
   }
@@ -163,12 +180,7 @@ export class BusinessLogicInterceptor implements NestInterceptor {
   ): Promise<unknown> {
     const plain = body instanceof JsonText ? body.toJSON() : body;
     const result = await this.functions.run(principal, req, target, {
-      hookType: 'post',
-      method: req.method,
-      objectName: collection,
-      entityId: paramOf(req, 'id'),
-      query: req.query as Record<string, unknown>,
-      body: req.method === 'POST' || req.method === 'PUT' ? req.body : {},
+      ...hookTask(req, collection, 'post'),
       response: { status: res.statusCode, body: plain },
     });
     if (result.status >= 400) res.status(result.status);
