@@ -14,6 +14,7 @@ import {
   User,
 } from 'kinvey-js-sdk';
 
+import { runCli } from '../support/gateway-process';
 import { initKinveySdk } from './kinvey-js-sdk-platform';
 import {
   APP_KEY,
@@ -24,6 +25,7 @@ import {
 import type { MarketplaceTest } from './marketplace-support';
 
 const FLEX_SECRET = 'flex-shared-secret-0123456789';
+const SEALING_KEY = 'e2e-flex-sealing-key-0123456789abcdef';
 
 interface Offer {
   _id?: string;
@@ -67,6 +69,7 @@ async function startFlexService(port: number): Promise<ChildProcess> {
 describe('business logic on Flex services (e2e)', () => {
   let m: MarketplaceTest;
   let flex: ChildProcess;
+  let flexPort: number;
 
   const admin = (path: string) =>
     m.http
@@ -74,10 +77,10 @@ describe('business logic on Flex services (e2e)', () => {
       .set('Authorization', MASTER_AUTH);
 
   beforeAll(async () => {
-    const port = await freePort();
+    const port = (flexPort = await freePort());
     flex = await startFlexService(port);
     m = await startMarketplace({
-      MARKETPLACE_MFA_ENCRYPTION_KEY: 'e2e-flex-sealing-key-0123456789abcdef',
+      MARKETPLACE_MFA_ENCRYPTION_KEY: SEALING_KEY,
     });
     await m.declare('offers').expect(201);
     await m.declare('farms', { permissions: 'shared' }).expect(201);
@@ -188,6 +191,7 @@ describe('business logic on Flex services (e2e)', () => {
     expect(saved).toMatchObject({ name: 'kale', price: 3 });
     const stored = await m.http
       .get(`/appdata/${APP_KEY}/offers`)
+      .query({ query: JSON.stringify({ name: 'kale' }) })
       .set('Authorization', MASTER_AUTH)
       .set('X-Kinvey-Skip-Business-Logic', 'true')
       .expect(200);
@@ -215,6 +219,10 @@ describe('business logic on Flex services (e2e)', () => {
   });
 
   it('lets the service call back with the secrets it was handed, and as the calling user, without running hooks again', async () => {
+    await DataStore.collection('offers', DataStoreType.Network).save({
+      name: 'leek',
+      price: 4,
+    });
     const summary = (await CustomEndpoint.execute('offerSummary', {})) as {
       offers: number;
       stamped: number;
@@ -266,6 +274,13 @@ describe('business logic on Flex services (e2e)', () => {
       count: 1,
     });
     await expect(farms.count().toPromise()).resolves.toBe(1);
+    // What the service cannot answer is refused, not read from Quitanda's store.
+    const grouped = await m.http
+      .post(`/appdata/${APP_KEY}/farms/_group`)
+      .set('Authorization', MASTER_AUTH)
+      .send({ key: { state: true }, initial: { count: 0 }, reduce: '' })
+      .expect(400);
+    expect(grouped.body).toMatchObject({ error: 'FeatureUnavailable' });
   });
 
   it("enforces the FlexData collection's permissions: app credentials may not update it", async () => {
@@ -279,4 +294,59 @@ describe('business logic on Flex services (e2e)', () => {
       .expect(401);
     expect(res.body).toMatchObject({ error: 'InsufficientCredentials' });
   });
+
+  it('registers a service, binds and shows it by the CLI, the shared secret read from standard input', async () => {
+    const env = {
+      DATABASE_URL: m.gw.databaseUrl,
+      DATA_DIR: m.gw.dataDir,
+      MARKETPLACE_MFA_ENCRYPTION_KEY: SEALING_KEY,
+    };
+    const set = await runCli(
+      [
+        'marketplace:flex:set-service',
+        '--app',
+        APP_KEY,
+        'second',
+        '--url',
+        `http://127.0.0.1:${flexPort}`,
+        '--timeout-ms',
+        '800',
+      ],
+      env,
+      `${FLEX_SECRET}\n`,
+    );
+    expect(set).toMatchObject({ code: 0, stderr: '' });
+    const bind = await runCli(
+      [
+        'marketplace:flex:bind',
+        '--app',
+        APP_KEY,
+        '--service',
+        'second',
+        '--function',
+        'hello',
+        '--endpoint',
+        'greet',
+      ],
+      env,
+    );
+    expect(bind).toMatchObject({ code: 0, stderr: '' });
+    const shown = await runCli(
+      ['marketplace:flex:show', '--app', APP_KEY],
+      env,
+    );
+    expect(shown).toMatchObject({ code: 0, stderr: '' });
+    expect(shown.stdout).not.toContain(FLEX_SECRET);
+    const view = JSON.parse(shown.stdout);
+    expect(view.services).toContainEqual({
+      name: 'second',
+      url: `http://127.0.0.1:${flexPort}`,
+      timeoutMs: 800,
+      health: { healthy: true, ms: expect.any(Number) },
+    });
+    expect(view.endpoints.greet).toEqual({
+      service: 'second',
+      handler: 'hello',
+    });
+  }, 120_000);
 });

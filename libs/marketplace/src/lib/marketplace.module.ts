@@ -62,6 +62,7 @@ import { AccountMailWorker } from './accounts/account-mail.worker';
 import { AccountPagesController } from './accounts/account-pages.controller';
 import { AccountTokensRepository } from './accounts/account-tokens.repository';
 import { COLLECTION_COMMANDS } from './cli/collections-cli.commands';
+import { BUSINESS_LOGIC_COMMANDS } from './cli/business-logic-cli.commands';
 import { CollectionRpcController } from './collection-rpc/collection-rpc.controller';
 import { CollectionsController } from './app-collections/collections.controller';
 import { CollectionsRepository } from './app-collections/collections.repository';
@@ -187,7 +188,7 @@ export class MarketplaceModule implements NestModule {
   }
 }
 
-/** The context's operator commands: marketplace:apps:create and :list. */
+/** The context's operator commands (apps, collections, Flex services...). */
 @Module({})
 export class MarketplaceCliModule {
   static forRoot(options: MarketplaceModuleOptions): DynamicModule {
@@ -211,6 +212,10 @@ export class MarketplaceCliModule {
         ImportCommand,
         SetPasswordCommand,
         ...COLLECTION_COMMANDS,
+        BusinessLogicRepository,
+        BusinessLogicConfig,
+        FlexClient,
+        ...BUSINESS_LOGIC_COMMANDS,
       ],
     };
   }

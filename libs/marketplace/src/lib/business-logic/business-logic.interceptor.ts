@@ -11,6 +11,7 @@ import type { Observable } from 'rxjs';
 
 import { callerOf } from '../auth/kinvey-auth.guard';
 import type { Principal } from '../auth/principal';
+import { MarketplaceError } from '../common/marketplace.errors';
 import { isPlainObject } from '../kinvey/kinvey-doc';
 import { BusinessLogicConfig } from './business-logic-config';
 import type { CollectionHook, FlexTarget } from './business-logic.types';
@@ -109,14 +110,21 @@ export class BusinessLogicInterceptor implements NestInterceptor {
   ): Promise<Observable<unknown>> {
     const req = context.switchToHttp().getRequest<Request>();
     const collection = paramOf(req, 'collection');
-    const operation = OPERATIONS[context.getHandler().name];
-    if (!collection || !operation) return next.handle();
+    if (!collection) return next.handle();
     const principal = callerOf(req);
     const logic = await this.config.snapshot(principal.app.appKey);
     if (logic.services.size === 0) return next.handle();
+    const handler = context.getHandler().name;
+    const operation = OPERATIONS[handler];
+    const dataTarget = logic.dataCollections.get(collection);
+    if (dataTarget && !operation)
+      throw MarketplaceError.featureUnavailable(
+        `${handler} of FlexData collection ${collection}`,
+        "A FlexData collection's service answers finds, counts and writes only.",
+      );
+    if (!operation) return next.handle();
     const res = context.switchToHttp().getResponse<Response>();
     const [dataOperation, hookPair] = operation;
-    const dataTarget = logic.dataCollections.get(collection);
     if (dataTarget) {
       const reply = await this.data.serve(
         principal,
