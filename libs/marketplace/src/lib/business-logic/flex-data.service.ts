@@ -81,6 +81,11 @@ export class FlexDataService {
     operation: DataOperation,
   ): Promise<FlexReply> {
     const appKey = principal.app.appKey;
+    // Its own collection through the app would call it again, and again.
+    if (principal.kind !== 'user' && principal.flexService === target.service)
+      throw MarketplaceError.blRuntime(
+        `the Flex service ${target.service} called its own FlexData collection ${collection} through the app`,
+      );
     const level: PermissionLevel =
       (await this.collections.find(appKey, collection))?.permissions ??
       'shared';
@@ -131,10 +136,11 @@ export class FlexDataService {
         const existing = await this.requireWrite(principal, level, () =>
           send({ method: 'GET', path: `${base}/${id}` }),
         );
+        // Unread (master, "full"): the body goes as sent, `_acl` included.
         return send({
           method: 'PUT',
           path: `${base}/${id}`,
-          body: withAcl(principal, req.body, existing),
+          body: existing ? withAcl(principal, req.body, existing) : req.body,
         });
       }
       case 'remove':

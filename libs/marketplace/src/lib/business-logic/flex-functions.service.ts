@@ -48,11 +48,20 @@ const FLEX_RUNTIME_STATUS = 550;
 const HELD_HEADERS =
   /^(content-length|content-type|transfer-encoding|connection|keep-alive|set-cookie|access-control-.*|x-request-id|x-kinvey-request-id)$/i;
 
+/** What a header may be (RFC 9110 token names, visible values): no CRLF. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
+
 function stringHeaders(value: unknown): Record<string, string> {
   const headers: Record<string, string> = {};
   if (!isPlainObject(value)) return headers;
   for (const [name, header] of Object.entries(value))
-    if (typeof header === 'string' && !HELD_HEADERS.test(name))
+    if (
+      typeof header === 'string' &&
+      HEADER_NAME.test(name) &&
+      HEADER_VALUE.test(header) &&
+      !HELD_HEADERS.test(name)
+    )
       headers[name] = header;
   return headers;
 }
