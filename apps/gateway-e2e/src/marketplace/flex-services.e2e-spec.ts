@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-import { freePort } from '@quitanda/testing';
+import { SmtpSink, freePort } from '@quitanda/testing';
 import {
   CustomEndpoint,
   DataStore,
@@ -70,6 +70,7 @@ describe('business logic on Flex services (e2e)', () => {
   let m: MarketplaceTest;
   let flex: ChildProcess;
   let flexPort: number;
+  let smtp: SmtpSink;
 
   const admin = (path: string) =>
     m.http
@@ -79,8 +80,11 @@ describe('business logic on Flex services (e2e)', () => {
   beforeAll(async () => {
     const port = (flexPort = await freePort());
     flex = await startFlexService(port);
+    smtp = await SmtpSink.start();
     m = await startMarketplace({
       MARKETPLACE_MFA_ENCRYPTION_KEY: SEALING_KEY,
+      SMTP_URL: smtp.url,
+      ALERTS_FROM: 'Produce <app@produce.test>',
     });
     await m.declare('offers').expect(201);
     await m.declare('farms', { permissions: 'shared' }).expect(201);
@@ -96,6 +100,7 @@ describe('business logic on Flex services (e2e)', () => {
       'offerSummary',
       'myOffers',
       'tryAdmin',
+      'mailGrower',
       'failing',
       'stuck',
     ])
@@ -121,6 +126,7 @@ describe('business logic on Flex services (e2e)', () => {
 
   afterAll(async () => {
     await m?.gw.close();
+    await smtp?.close();
     if (flex && flex.exitCode === null) {
       const exited = once(flex, 'exit');
       flex.kill('SIGKILL');
@@ -245,6 +251,28 @@ describe('business logic on Flex services (e2e)', () => {
       status: 401,
       body: expect.objectContaining({ error: 'InsufficientCredentials' }),
     });
+  });
+
+  it("queues the service's e-mail in the app's outbox, from the app's own sender", async () => {
+    const before = smtp.messages.length;
+    await expect(
+      CustomEndpoint.execute('mailGrower', { to: 'grower@farm.test' }),
+    ).resolves.toEqual({ response: 'queued' });
+    const mail = (await smtp.waitFor(before + 1))[before];
+    expect(mail?.to).toEqual(['grower@farm.test']);
+    expect(mail?.from).toBe('app@produce.test');
+    expect(mail?.raw).toContain('Subject: Your offer');
+    expect(mail?.raw).toContain('It was saved.');
+    // Users have no business sending the app's mail.
+    const refused = await m.http
+      .post(`/rpc/${APP_KEY}/send-email`)
+      .set(
+        'Authorization',
+        `Kinvey ${(await User.getActiveUser())?.authtoken as string}`,
+      )
+      .send({ to: 'x@farm.test', subject: 's', body: 'b' })
+      .expect(401);
+    expect(refused.body).toMatchObject({ error: 'InsufficientCredentials' });
   });
 
   it('serves a FlexData collection from the service: create, list, query, get, count, update, delete', async () => {

@@ -90,6 +90,25 @@ sdk.service(
       );
     });
 
+    // Mails through the app (`modules.email`), with the secret it was handed.
+    flex.functions.register('mailGrower', (context, complete, modules) => {
+      const done = (error, response) =>
+        error
+          ? complete().setBody(error).runtimeError().done()
+          : complete().setBody({ response }).ok().done();
+      modules.email.send(
+        'someone-else@sender.test',
+        context.body.to,
+        'Your offer',
+        'It was saved.',
+        null,
+        null,
+        null,
+        null,
+        done,
+      );
+    });
+
     flex.functions.register('failing', (context, complete) =>
       complete()
         .setBody(new Error('the failing endpoint failed'))

@@ -362,6 +362,16 @@ export class MarketplaceError extends DomainError<MarketplaceErrorCode> {
     );
   }
 
+  /** The app's mail of the last hour reached its limit (to one address or all). */
+  static tooMuchMail(): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.TooManyRequests,
+      'This app sent as much e-mail as it may in an hour. Please retry later.',
+      'MARKETPLACE_MAIL_PER_ADDRESS_PER_HOUR or MARKETPLACE_MAIL_PER_APP_PER_HOUR',
+      { retryAfterSeconds: 3600 },
+    );
+  }
+
   static tooManyLogins(lockedUntil: Date, now = new Date()): MarketplaceError {
     return new MarketplaceError(
       MarketplaceErrorCode.TooManyRequests,

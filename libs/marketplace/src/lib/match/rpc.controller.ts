@@ -107,6 +107,43 @@ export class RpcController {
     return this.accounts.forgotUsername(principal, body);
   }
 
+  @Post('send-email')
+  @UseGuards(KinveyAuthGuard)
+  @HttpCode(200)
+  @KinveyCall(
+    "Queue an e-mail of the app's business logic (a Flex service's modules.email): plain text to one address, from the configured sender, within the app's mail limits",
+    'master',
+    ok(
+      {
+        type: 'object',
+        properties: { mailServerResponse: { type: 'string' } },
+      },
+      'Queued.',
+    ),
+    {
+      400: 'FeatureUnavailable: no SMTP, or cc, bcc or html given.',
+      429: "TooManyRequests: the app's mail limits for the hour.",
+    },
+  )
+  @ApiBody({
+    schema: {
+      type: 'object',
+      properties: {
+        to: { type: 'string' },
+        subject: { type: 'string' },
+        body: { type: 'string' },
+      },
+      required: ['to', 'subject', 'body'],
+    },
+  })
+  async sendEmail(
+    @Caller() principal: Principal,
+    @Body() body: unknown,
+  ): Promise<{ mailServerResponse: string }> {
+    await this.accounts.sendAppEmail(principal, body);
+    return { mailServerResponse: 'queued' };
+  }
+
   @Post(':username/user-password-reset-initiate')
   @UseGuards(KinveyAuthGuard)
   @HttpCode(204)
