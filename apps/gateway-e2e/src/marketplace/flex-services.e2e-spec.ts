@@ -233,11 +233,13 @@ describe('business logic on Flex services (e2e)', () => {
       offers: number;
       stamped: number;
       caller: string;
+      users: number;
     };
     // Every offer, none stamped by the post-fetch hook: its own calls run none.
     expect(summary.offers).toBeGreaterThanOrEqual(1);
     expect(summary.stamped).toBe(0);
     expect(summary.caller).toBe('grower');
+    expect(summary.users).toBe(1);
     const mine = (await CustomEndpoint.execute('myOffers', {})) as {
       mine: number;
     };

@@ -42,11 +42,13 @@ sdk.service(
         .find(new modules.Query(), (findError, found) => {
           if (findError)
             return complete().setBody(findError).runtimeError().done();
-          return modules
-            .userStore()
-            .findById(context.userId, (userError, user) => {
-              if (userError)
-                return complete().setBody(userError).runtimeError().done();
+          const users = modules.userStore();
+          return users.findById(context.userId, (userError, user) => {
+            if (userError)
+              return complete().setBody(userError).runtimeError().done();
+            return users.count((countError, counted) => {
+              if (countError)
+                return complete().setBody(countError).runtimeError().done();
               return complete()
                 .setBody({
                   offers: found.length,
@@ -54,10 +56,12 @@ sdk.service(
                     (offer) => offer.checkedBy !== undefined,
                   ).length,
                   caller: user.username,
+                  users: counted.count,
                 })
                 .ok()
                 .done();
             });
+          });
         });
     });
 
