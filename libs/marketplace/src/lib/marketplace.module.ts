@@ -67,6 +67,16 @@ import { CollectionsController } from './app-collections/collections.controller'
 import { CollectionsRepository } from './app-collections/collections.repository';
 import { CollectionsService } from './app-collections/collections.service';
 import { SystemCollectionsService } from './collection-rpc/system-collections.service';
+import { CreateOperatorCommand } from './cli/operators-cli.commands';
+import { ManageCollectionsController } from './manage/manage-collections.controller';
+import { ManageSessionController } from './manage/manage-session.controller';
+import { ManageController } from './manage/manage.controller';
+import { ManagedAppsRepository } from './manage/managed-apps.repository';
+import { ManagedAppsService } from './manage/managed-apps.service';
+import { OperatorAuthGuard } from './manage/operator-auth.guard';
+import { OperatorSessionsService } from './manage/operator-sessions.service';
+import { OperatorsRepository } from './manage/operators.repository';
+import { GroupsController, RolesController } from './manage/roles.controller';
 
 /** Apps, users, records, files, matching (no HTTP). */
 const MARKETPLACE_PROVIDERS = [
@@ -107,9 +117,23 @@ const MARKETPLACE_PROVIDERS = [
   { provide: SecondFactorGate, useExisting: SecondFactorService },
   AuthenticatorsService,
   MfaLoginService,
+  OperatorsRepository,
+  OperatorSessionsService,
+  OperatorAuthGuard,
+  ManagedAppsRepository,
+  ManagedAppsService,
 ];
 
-const KINVEY_NAMESPACES = ['appdata', 'user', 'blob', 'rpc', 'admin'];
+const KINVEY_NAMESPACES = [
+  'appdata',
+  'user',
+  'blob',
+  'rpc',
+  'admin',
+  'roles',
+  'group',
+  'manage',
+];
 
 const CONTROLLERS = [
   DataController,
@@ -125,6 +149,11 @@ const CONTROLLERS = [
   CollectionsController,
   CollectionRpcController,
   AccountPagesController,
+  RolesController,
+  GroupsController,
+  ManageSessionController,
+  ManageController,
+  ManageCollectionsController,
 ];
 
 /**
@@ -188,6 +217,8 @@ export class MarketplaceCliModule {
         ListAppsCommand,
         ImportCommand,
         SetPasswordCommand,
+        OperatorsRepository,
+        CreateOperatorCommand,
         ...COLLECTION_COMMANDS,
       ],
     };

@@ -6,6 +6,10 @@ import { CollectionEntity } from './collection.entity';
 import { FileChunkEntity } from './file-chunk.entity';
 import { FileEntity } from './file.entity';
 import { LoginAttemptEntity } from './login-attempt.entity';
+import { ManagedAppEntity } from './managed-app.entity';
+import { ManagedEnvironmentEntity } from './managed-environment.entity';
+import { OperatorSessionEntity } from './operator-session.entity';
+import { OperatorEntity } from './operator.entity';
 import { RecordTombstoneEntity } from './record-tombstone.entity';
 import { RecordUniqueValueEntity } from './record-unique-value.entity';
 import { RecordEntity } from './record.entity';
@@ -29,4 +33,8 @@ export const MARKETPLACE_ENTITIES = [
   RecordUniqueValueEntity,
   FileEntity,
   FileChunkEntity,
+  OperatorEntity,
+  OperatorSessionEntity,
+  ManagedAppEntity,
+  ManagedEnvironmentEntity,
 ];

@@ -12,6 +12,7 @@ import { CreateMfa1795900000000 } from './1795900000000-CreateMfa';
 import { KeepDeltaSetsOfDeclaredCollections1795904317000 } from './1795904317000-KeepDeltaSetsOfDeclaredCollections';
 import { CreateAccountMail1795932022099 } from './1795932022099-CreateAccountMail';
 import { CreateSignupCounts1795933737415 } from './1795933737415-CreateSignupCounts';
+import { CreateOperatorsAndManagedApps1795943193075 } from './1795943193075-CreateOperatorsAndManagedApps';
 
 /** Every migration of the marketplace schema, oldest first. */
 export const MARKETPLACE_MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MARKETPLACE_MIGRATIONS = [
   KeepDeltaSetsOfDeclaredCollections1795904317000,
   CreateAccountMail1795932022099,
   CreateSignupCounts1795933737415,
+  CreateOperatorsAndManagedApps1795943193075,
 ];

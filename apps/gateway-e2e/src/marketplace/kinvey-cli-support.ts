@@ -1,0 +1,88 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { runCli } from '../support/gateway-process';
+import { watchForCrashes } from '../support/crash-watch';
+import type { TestGateway } from '../support/test-gateway';
+
+export const OPERATOR_EMAIL = 'ops@example.com';
+export const OPERATOR_PASSWORD = 'operator password 123';
+export const MANAGE_KEY = 'manage-key-0123456789abcdef0123456789';
+
+/** kinvey-cli 6.1.3's own executable, from node_modules. */
+const KINVEY_BIN = require.resolve('kinvey-cli/bin/kinvey');
+
+export interface KinveyRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * kinvey-cli run as an operator runs it, in a HOME (and working directory)
+ * of its own, so its profiles live and die with the test file.
+ */
+export interface KinveyCli {
+  /** The management URL to pass as `--instanceId`. */
+  readonly instanceUrl: string;
+  readonly home: string;
+  run(args: readonly string[]): Promise<KinveyRun>;
+  /** Runs with `--output json` and parses stdout; throws on failure. */
+  json<T>(args: readonly string[]): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function kinveyCli(gw: TestGateway): Promise<KinveyCli> {
+  const home = await mkdtemp(join(tmpdir(), 'quitanda-kinvey-cli-'));
+  const run = (args: readonly string[]): Promise<KinveyRun> => {
+    const child = spawn(process.execPath, [KINVEY_BIN, ...args], {
+      cwd: home,
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        HOME: home,
+        // No request to the npm registry for a newer version.
+        NO_UPDATE_NOTIFIER: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    watchForCrashes(child, 'kinvey-cli');
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    return new Promise((resolve, reject) => {
+      child.once('error', reject);
+      child.once('close', (code) => resolve({ code, stdout, stderr }));
+    });
+  };
+  return {
+    instanceUrl: `${gw.url}/manage/`,
+    home,
+    run,
+    async json<T>(args: readonly string[]): Promise<T> {
+      const result = await run([...args, '--output', 'json']);
+      if (result.code !== 0)
+        throw new Error(
+          `kinvey ${args.join(' ')} exited ${result.code}: ${result.stderr}${result.stdout}`,
+        );
+      return JSON.parse(result.stdout) as T;
+    },
+    close: () => rm(home, { recursive: true, force: true }),
+  };
+}
+
+/** `marketplace:operators:create`, the password on standard input. */
+export async function createOperator(
+  gw: TestGateway,
+  email = OPERATOR_EMAIL,
+  password = OPERATOR_PASSWORD,
+): Promise<void> {
+  const created = await runCli(
+    ['marketplace:operators:create', '--email', email],
+    { DATABASE_URL: gw.databaseUrl, DATA_DIR: gw.dataDir },
+    `${password}\n`,
+  );
+  if (created.code !== 0) throw new Error(created.stderr);
+}

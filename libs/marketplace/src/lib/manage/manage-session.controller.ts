@@ -1,0 +1,44 @@
+import { Body, Controller, Delete, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+
+import { MarketplaceError } from '../common/marketplace.errors';
+import { isPlainObject } from '../kinvey/kinvey-doc';
+import { ManageCall } from './manage-call.decorator';
+import { operatorToken } from './operator-auth.guard';
+import { OperatorSessionsService } from './operator-sessions.service';
+
+/** kinvey-cli's login and logout (`profile create`, `profile login`...). */
+@Controller('manage/session')
+@ApiTags('marketplace: management (kinvey-cli)')
+export class ManageSessionController {
+  constructor(private readonly sessions: OperatorSessionsService) {}
+
+  @Post()
+  @HttpCode(200)
+  @ManageCall(
+    'Log an operator in',
+    {
+      type: 'object',
+      properties: { email: { type: 'string' }, token: { type: 'string' } },
+    },
+    200,
+    true,
+  )
+  login(@Body() body: unknown): Promise<{ email: string; token: string }> {
+    if (!isPlainObject(body)) throw MarketplaceError.notAnObject();
+    if (body['twoFactorToken'] !== undefined)
+      throw MarketplaceError.featureUnavailable(
+        'twoFactorToken',
+        'Operator accounts have no second factor here.',
+      );
+    return this.sessions.login(body['email'], body['password']);
+  }
+
+  @Delete()
+  @HttpCode(204)
+  @ManageCall('End the operator session', undefined, 204)
+  async logout(@Req() req: Request): Promise<void> {
+    await this.sessions.logout(operatorToken(req));
+  }
+}

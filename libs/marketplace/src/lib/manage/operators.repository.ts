@@ -1,0 +1,81 @@
+import { Injectable } from '@nestjs/common';
+
+import { MarketplaceRepository } from '../persistence/marketplace-repository';
+
+export interface StoredOperator {
+  readonly id: string;
+  readonly email: string;
+  readonly passwordHash: string;
+}
+
+/** Operator accounts and their management sessions (digests only). */
+@Injectable()
+export class OperatorsRepository extends MarketplaceRepository {
+  /** False when the address already has an account. */
+  async insert(
+    id: string,
+    email: string,
+    passwordHash: string,
+    now: Date,
+  ): Promise<boolean> {
+    const rows = await this.sql.rows(
+      `INSERT INTO marketplace.operators (id, email, password_hash, created_at)
+       VALUES ($1, $2, $3, $4) ON CONFLICT (email) DO NOTHING RETURNING id`,
+      [id, email, passwordHash, now],
+    );
+    return rows.length === 1;
+  }
+
+  async findByEmail(email: string): Promise<StoredOperator | undefined> {
+    const rows = await this.sql.rows<{
+      id: string;
+      email: string;
+      password_hash: string;
+    }>(
+      'SELECT id, email, password_hash FROM marketplace.operators WHERE email = $1',
+      [email],
+    );
+    const row = rows[0];
+    return row
+      ? { id: row.id, email: row.email, passwordHash: row.password_hash }
+      : undefined;
+  }
+
+  async insertSession(
+    digest: string,
+    operatorId: string,
+    expiresAt: Date,
+    now: Date,
+  ): Promise<void> {
+    await this.sql.rows(
+      `INSERT INTO marketplace.operator_sessions (digest, operator_id, expires_at, created_at)
+       VALUES ($1, $2, $3, $4)`,
+      [digest, operatorId, expiresAt, now],
+    );
+  }
+
+  /** The operator of an unexpired session. */
+  async findBySession(
+    digest: string,
+    now: Date,
+  ): Promise<{ id: string; email: string } | undefined> {
+    const rows = await this.sql.rows<{ id: string; email: string }>(
+      `SELECT o.id, o.email FROM marketplace.operator_sessions s
+         JOIN marketplace.operators o ON o.id = s.operator_id
+        WHERE s.digest = $1 AND s.expires_at > $2`,
+      [digest, now],
+    );
+    return rows[0];
+  }
+
+  /** Ends a session; expired ones of the same operator go with it. */
+  async deleteSession(digest: string, now: Date): Promise<void> {
+    await this.sql.rows(
+      `DELETE FROM marketplace.operator_sessions
+        WHERE digest = $1
+           OR (expires_at <= $2 AND operator_id =
+               (SELECT operator_id FROM marketplace.operator_sessions WHERE digest = $1))`,
+      [digest, now],
+    );
+  }
+}
