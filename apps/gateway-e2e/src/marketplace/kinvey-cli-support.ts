@@ -5,6 +5,7 @@ import { join } from 'node:path';
 
 import { runCli } from '../support/gateway-process';
 import { watchForCrashes } from '../support/crash-watch';
+import { startTestGateway } from '../support/test-gateway';
 import type { TestGateway } from '../support/test-gateway';
 
 export const OPERATOR_EMAIL = 'ops@example.com';
@@ -72,6 +73,41 @@ export async function kinveyCli(gw: TestGateway): Promise<KinveyCli> {
     close: () => rm(home, { recursive: true, force: true }),
   };
 }
+
+/**
+ * A test gateway with the management API on, an operator account, and
+ * kinvey-cli holding a profile `ops` of that account.
+ */
+export async function startWithOperatorProfile(
+  env: Record<string, string> = {},
+): Promise<{ gw: TestGateway; cli: KinveyCli }> {
+  const gw = await startTestGateway({
+    MARKETPLACE_MANAGE_ENCRYPTION_KEY: MANAGE_KEY,
+    ...env,
+  });
+  await createOperator(gw);
+  const cli = await kinveyCli(gw);
+  const created = await cli.run([
+    'profile',
+    'create',
+    'ops',
+    '--email',
+    OPERATOR_EMAIL,
+    '--password',
+    OPERATOR_PASSWORD,
+    '--instanceId',
+    cli.instanceUrl,
+  ]);
+  if (created.code !== 0) throw new Error(created.stderr + created.stdout);
+  return { gw, cli };
+}
+
+/** kinvey-cli arguments run as the profile `ops`. */
+export const asOps = (...args: string[]): string[] => [
+  ...args,
+  '--profile',
+  'ops',
+];
 
 /** `marketplace:operators:create`, the password on standard input. */
 export async function createOperator(

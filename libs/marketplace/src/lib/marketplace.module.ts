@@ -68,7 +68,13 @@ import { CollectionsRepository } from './app-collections/collections.repository'
 import { CollectionsService } from './app-collections/collections.service';
 import { SystemCollectionsService } from './collection-rpc/system-collections.service';
 import { CreateOperatorCommand } from './cli/operators-cli.commands';
+import { ManageBusinessLogicController } from './manage/manage-business-logic.controller';
 import { ManageCollectionsController } from './manage/manage-collections.controller';
+import { ManageServicesController } from './manage/manage-services.controller';
+import { ManagedBusinessLogicRepository } from './manage/managed-business-logic.repository';
+import { ManagedBusinessLogicService } from './manage/managed-business-logic.service';
+import { ManagedServicesRepository } from './manage/managed-services.repository';
+import { ManagedServicesService } from './manage/managed-services.service';
 import { ManageSessionController } from './manage/manage-session.controller';
 import { ManageController } from './manage/manage.controller';
 import { ManagedAppsRepository } from './manage/managed-apps.repository';
@@ -122,6 +128,10 @@ const MARKETPLACE_PROVIDERS = [
   OperatorAuthGuard,
   ManagedAppsRepository,
   ManagedAppsService,
+  ManagedServicesRepository,
+  ManagedServicesService,
+  ManagedBusinessLogicRepository,
+  ManagedBusinessLogicService,
 ];
 
 const KINVEY_NAMESPACES = [
@@ -154,6 +164,8 @@ const CONTROLLERS = [
   ManageSessionController,
   ManageController,
   ManageCollectionsController,
+  ManageServicesController,
+  ManageBusinessLogicController,
 ];
 
 /**

@@ -55,6 +55,8 @@ const APP_TABLES = [
   'mfa_attempts',
   'login_attempts',
   'signup_counts',
+  'managed_endpoints',
+  'managed_collection_hooks',
   'users',
   'apps',
 ] as const;
@@ -125,6 +127,14 @@ export class AppsRepository extends MarketplaceRepository {
       await tx.rows(`DELETE FROM marketplace.${table} WHERE app_key = $1`, [
         appKey,
       ]);
+  }
+
+  async setEnvironmentName(appKey: string, name: string): Promise<boolean> {
+    const rows = await this.sql.rows(
+      'UPDATE marketplace.apps SET environment_name = $2 WHERE app_key = $1 RETURNING 1',
+      [appKey, name],
+    );
+    return rows.length === 1;
   }
 
   async setCreateCollectionsOnWrite(

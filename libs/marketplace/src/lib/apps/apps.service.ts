@@ -114,6 +114,12 @@ export class AppsService {
     this.cache.delete(appKey);
   }
 
+  async setEnvironmentName(appKey: string, name: string): Promise<void> {
+    if (!(await this.repository.setEnvironmentName(appKey, name)))
+      throw MarketplaceError.appNotFound(appKey);
+    this.cache.delete(appKey);
+  }
+
   list(): Promise<AppRecord[]> {
     return this.repository.list();
   }

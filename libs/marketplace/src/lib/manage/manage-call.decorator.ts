@@ -81,3 +81,35 @@ export const COLLECTION_SCHEMA: SchemaObject = {
     },
   },
 };
+
+export const SERVICE_ENVIRONMENT_SCHEMA: SchemaObject = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    name: { type: 'string' },
+    host: { type: 'string', description: "The service's URL" },
+    secret: { type: 'string', description: 'Shared with the service' },
+    description: { type: 'string' },
+  },
+};
+
+export const SERVICE_SCHEMA: SchemaObject = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    name: { type: 'string' },
+    type: { type: 'string', enum: ['external'] },
+    description: { type: 'string' },
+    access: { type: 'object' },
+    environments: { type: 'array', items: SERVICE_ENVIRONMENT_SCHEMA },
+  },
+};
+
+export const HANDLER_SCHEMA: SchemaObject = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    host: { type: 'string', description: 'The service environment id' },
+    sdkHandlerName: { type: 'string' },
+  },
+};

@@ -12,11 +12,10 @@ import {
 import { ApiTags } from '@nestjs/swagger';
 
 import { CollectionsService } from '../app-collections/collections.service';
-import { MarketplaceError } from '../common/marketplace.errors';
-import { isPlainObject } from '../kinvey/kinvey-doc';
 import { COLLECTION_SCHEMA, ManageCall } from './manage-call.decorator';
 import { ManagedAppsService } from './managed-apps.service';
 import { levelOf, managedCollection } from './managed-collections';
+import { objectBody } from './object-body';
 import type { ManagedCollection } from './managed-collections';
 import { OperatorAuthGuard } from './operator-auth.guard';
 
@@ -30,9 +29,8 @@ export class ManageCollectionsController {
     private readonly collections: CollectionsService,
   ) {}
 
-  /** The environment's app key, once it is known to be one. */
-  private async appKeyOf(envId: string): Promise<string> {
-    return (await this.managed.environment(envId)).id;
+  private appKeyOf(envId: string): Promise<string> {
+    return this.managed.appKeyOf(envId);
   }
 
   @Get()
@@ -49,9 +47,9 @@ export class ManageCollectionsController {
   @ManageCall('Create a collection', COLLECTION_SCHEMA, 201)
   async create(
     @Param('envId') envId: string,
-    @Body() body: unknown,
+    @Body() raw: unknown,
   ): Promise<ManagedCollection> {
-    if (!isPlainObject(body)) throw MarketplaceError.notAnObject();
+    const body = objectBody(raw);
     const permissions = levelOf(body);
     const created = await this.collections.create(
       await this.appKeyOf(envId),
@@ -78,10 +76,9 @@ export class ManageCollectionsController {
     @Param('name') name: string,
     @Body() body: unknown,
   ): Promise<ManagedCollection> {
-    if (!isPlainObject(body)) throw MarketplaceError.notAnObject();
     const appKey = await this.appKeyOf(envId);
     const current = await this.collections.show(appKey, name);
-    const permissions = levelOf(body);
+    const permissions = levelOf(objectBody(body));
     const updated = await this.collections.update(appKey, name, {
       ...current.settings,
       ...(permissions ? { permissions } : {}),

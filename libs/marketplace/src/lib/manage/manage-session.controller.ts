@@ -3,8 +3,8 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 
 import { MarketplaceError } from '../common/marketplace.errors';
-import { isPlainObject } from '../kinvey/kinvey-doc';
 import { ManageCall } from './manage-call.decorator';
+import { objectBody } from './object-body';
 import { operatorToken } from './operator-auth.guard';
 import { OperatorSessionsService } from './operator-sessions.service';
 
@@ -25,8 +25,8 @@ export class ManageSessionController {
     200,
     true,
   )
-  login(@Body() body: unknown): Promise<{ email: string; token: string }> {
-    if (!isPlainObject(body)) throw MarketplaceError.notAnObject();
+  login(@Body() raw: unknown): Promise<{ email: string; token: string }> {
+    const body = objectBody(raw);
     if (body['twoFactorToken'] !== undefined)
       throw MarketplaceError.featureUnavailable(
         'twoFactorToken',

@@ -6,12 +6,11 @@ import {
   HttpCode,
   Param,
   Post,
+  Put,
   UseGuards,
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 
-import { MarketplaceError } from '../common/marketplace.errors';
-import { isPlainObject } from '../kinvey/kinvey-doc';
 import {
   APP_SCHEMA,
   ENVIRONMENT_SCHEMA,
@@ -20,15 +19,11 @@ import {
 } from './manage-call.decorator';
 import { ManagedAppsService } from './managed-apps.service';
 import type { AppView, EnvironmentView } from './managed-views';
+import { objectBody } from './object-body';
 import { CallingOperator, OperatorAuthGuard } from './operator-auth.guard';
 import type { Operator } from './operator-sessions.service';
 
 const list = (items: object) => ({ type: 'array' as const, items });
-
-function objectBody(body: unknown): Record<string, unknown> {
-  if (!isPlainObject(body)) throw MarketplaceError.notAnObject();
-  return body;
-}
 
 /**
  * Kinvey's management API (v4) for kinvey-cli: the organization, the
@@ -89,6 +84,12 @@ export class ManageController {
     return this.managed.app(id);
   }
 
+  @Put('apps/:id')
+  @ManageCall('Rename an application', APP_SCHEMA)
+  updateApp(@Param('id') id: string, @Body() body: unknown): Promise<AppView> {
+    return this.managed.updateApp(id, objectBody(body));
+  }
+
   @Delete('apps/:id')
   @HttpCode(204)
   @ManageCall(
@@ -123,6 +124,15 @@ export class ManageController {
   @ManageCall('An environment with its secrets', ENVIRONMENT_SCHEMA)
   environment(@Param('envId') envId: string): Promise<EnvironmentView> {
     return this.managed.environment(envId);
+  }
+
+  @Put('environments/:envId')
+  @ManageCall('Rename an environment', ENVIRONMENT_SCHEMA)
+  updateEnvironment(
+    @Param('envId') envId: string,
+    @Body() body: unknown,
+  ): Promise<EnvironmentView> {
+    return this.managed.updateEnvironment(envId, objectBody(body));
   }
 
   @Delete('environments/:envId')

@@ -42,8 +42,13 @@ const ENVIRONMENTS = `SELECT e.app_key, e.managed_app_id, a.environment_name,
 /** Kinvey applications and their environments (marketplace apps). */
 @Injectable()
 export class ManagedAppsRepository extends MarketplaceRepository {
-  async insertApp(id: string, name: string, now: Date): Promise<void> {
-    await this.sql.rows(
+  async insertApp(
+    id: string,
+    name: string,
+    now: Date,
+    tx: MarketplaceTx,
+  ): Promise<void> {
+    await tx.rows(
       'INSERT INTO marketplace.managed_apps (id, name, created_at) VALUES ($1, $2, $3)',
       [id, name, now],
     );
@@ -64,6 +69,14 @@ export class ManagedAppsRepository extends MarketplaceRepository {
       [id],
     );
     return rows[0];
+  }
+
+  async renameApp(id: string, name: string): Promise<boolean> {
+    const rows = await this.sql.rows(
+      'UPDATE marketplace.managed_apps SET name = $2 WHERE id = $1 RETURNING 1',
+      [id, name],
+    );
+    return rows.length === 1;
   }
 
   async countApps(): Promise<number> {

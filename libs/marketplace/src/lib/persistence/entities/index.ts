@@ -7,6 +7,10 @@ import { FileChunkEntity } from './file-chunk.entity';
 import { FileEntity } from './file.entity';
 import { LoginAttemptEntity } from './login-attempt.entity';
 import { ManagedAppEntity } from './managed-app.entity';
+import { ManagedCollectionHookEntity } from './managed-collection-hook.entity';
+import { ManagedEndpointEntity } from './managed-endpoint.entity';
+import { ManagedServiceEnvironmentEntity } from './managed-service-environment.entity';
+import { ManagedServiceEntity } from './managed-service.entity';
 import { ManagedEnvironmentEntity } from './managed-environment.entity';
 import { OperatorSessionEntity } from './operator-session.entity';
 import { OperatorEntity } from './operator.entity';
@@ -37,4 +41,8 @@ export const MARKETPLACE_ENTITIES = [
   OperatorSessionEntity,
   ManagedAppEntity,
   ManagedEnvironmentEntity,
+  ManagedServiceEntity,
+  ManagedServiceEnvironmentEntity,
+  ManagedEndpointEntity,
+  ManagedCollectionHookEntity,
 ];

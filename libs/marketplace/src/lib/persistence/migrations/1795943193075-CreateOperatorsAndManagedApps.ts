@@ -1,5 +1,9 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
+/**
+ * The management API (kinvey-cli): operator accounts and sessions, Kinvey
+ * applications and their environments (marketplace apps, secrets sealed).
+ */
 export class CreateOperatorsAndManagedApps1795943193075 implements MigrationInterface {
   name = 'CreateOperatorsAndManagedApps1795943193075';
 

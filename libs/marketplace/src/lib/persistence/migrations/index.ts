@@ -13,6 +13,7 @@ import { KeepDeltaSetsOfDeclaredCollections1795904317000 } from './1795904317000
 import { CreateAccountMail1795932022099 } from './1795932022099-CreateAccountMail';
 import { CreateSignupCounts1795933737415 } from './1795933737415-CreateSignupCounts';
 import { CreateOperatorsAndManagedApps1795943193075 } from './1795943193075-CreateOperatorsAndManagedApps';
+import { CreateManagedBusinessLogic1795943838083 } from './1795943838083-CreateManagedBusinessLogic';
 
 /** Every migration of the marketplace schema, oldest first. */
 export const MARKETPLACE_MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MARKETPLACE_MIGRATIONS = [
   CreateAccountMail1795932022099,
   CreateSignupCounts1795933737415,
   CreateOperatorsAndManagedApps1795943193075,
+  CreateManagedBusinessLogic1795943838083,
 ];
