@@ -11,7 +11,6 @@ import {
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 
-import { MarketplaceError } from '../common/marketplace.errors';
 import { HANDLER_SCHEMA, ManageCall } from './manage-call.decorator';
 import { ManagedAppsService } from './managed-apps.service';
 import { ManagedBusinessLogicService } from './managed-business-logic.service';
@@ -21,8 +20,8 @@ import { OperatorAuthGuard } from './operator-auth.guard';
 
 /**
  * An environment's business logic: custom endpoints and collection hooks
- * mapped to External Flex services; code (common code included) and push
- * settings are not served.
+ * mapped to External Flex services. Code (common code included) and push
+ * are not served: their reads answer empty, their writes have no route.
  */
 @Controller('manage/v4/environments/:envId')
 @UseGuards(OperatorAuthGuard)
@@ -121,30 +120,10 @@ export class ManageBusinessLogicController {
     return [];
   }
 
-  @Post('business-logic/common')
-  @ManageCall('Add common code: not served', undefined, 201)
-  async createCommonCode(@Param('envId') envId: string): Promise<never> {
-    await this.managed.appKeyOf(envId);
-    throw MarketplaceError.featureUnavailable(
-      'commonCode',
-      'Business logic written as code is not served here.',
-    );
-  }
-
   @Get('push')
   @ManageCall('Push settings: none (push is not served)', { type: 'object' })
   async push(@Param('envId') envId: string): Promise<object> {
     await this.managed.appKeyOf(envId);
     return {};
-  }
-
-  @Put('push')
-  @ManageCall('Configure push: not served', undefined)
-  async configurePush(@Param('envId') envId: string): Promise<never> {
-    await this.managed.appKeyOf(envId);
-    throw MarketplaceError.featureUnavailable(
-      'push',
-      'Push notifications are not served here.',
-    );
   }
 }

@@ -1,16 +1,19 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiSecurity } from '@nestjs/swagger';
+import {
+  ApiOperation,
+  ApiProperty,
+  ApiResponse,
+  ApiSecurity,
+} from '@nestjs/swagger';
+import { ApiErrorResponses, ApiPublic } from '@quitanda/http';
 import type { SchemaObject } from '@nestjs/swagger';
 
-/** The management error body kinvey-cli reads: `code`, `description`, `debug`. */
-const MANAGE_ERROR: SchemaObject = {
-  type: 'object',
-  properties: {
-    code: { type: 'string', example: 'AppNotFound' },
-    description: { type: 'string' },
-    debug: { type: 'string' },
-  },
-};
+/** The management error body kinvey-cli reads: `code` where the SDKs read `error`. */
+export class KinveyManageErrorDto {
+  @ApiProperty({ example: 'AppNotFound' }) code!: string;
+  @ApiProperty({ example: 'This app was not found.' }) description!: string;
+  @ApiProperty({ example: '0b9c...' }) debug!: string;
+}
 
 /** OpenAPI of a management call (an operator session unless `open`). */
 export function ManageCall(
@@ -21,26 +24,18 @@ export function ManageCall(
 ): MethodDecorator {
   return applyDecorators(
     ApiOperation({ summary }),
-    ...(open ? [] : [ApiSecurity('kinvey')]),
+    open ? ApiPublic() : ApiSecurity('kinvey'),
     ApiResponse(
       success
         ? { status, description: 'OK', schema: success }
         : { status, description: 'Done; no body.' },
     ),
-    ApiResponse({
-      status: 400,
-      description: 'Bad request',
-      schema: MANAGE_ERROR,
-    }),
-    ApiResponse({
-      status: 401,
-      description: 'No valid operator session',
-      schema: MANAGE_ERROR,
-    }),
-    ApiResponse({
-      status: 404,
-      description: 'Not found',
-      schema: MANAGE_ERROR,
+    ApiErrorResponses(KinveyManageErrorDto, {
+      400: { description: 'Bad request, or not served (FeatureUnavailable)' },
+      401: { description: 'No valid operator session' },
+      404: {
+        description: 'No such organization, app, environment or service',
+      },
     }),
   );
 }

@@ -1,10 +1,9 @@
-import { Get, Post } from '@nestjs/common';
+import { Get } from '@nestjs/common';
 
 import { requireMaster } from '../auth/access';
 import { Caller } from '../auth/kinvey-auth.guard';
 import { KinveyController } from '../auth/kinvey-controller.decorator';
 import type { Principal } from '../auth/principal';
-import { MarketplaceError } from '../common/marketplace.errors';
 import { KinveyCall, ok } from '../http/kinvey-api.decorators';
 
 const EMPTY = ok({ type: 'array', items: { type: 'object' } });
@@ -13,7 +12,7 @@ const EMPTY = ok({ type: 'array', items: { type: 'object' } });
  * Kinvey's user roles and groups, as kinvey-cli reads them (master) when
  * it exports or applies an environment. This backend has neither: access
  * is the collection's level and the record's `_acl`, so the lists are
- * empty and creating one is refused.
+ * empty and creating one has no route (404).
  */
 @KinveyController('roles/:appKey', 'marketplace: roles and groups')
 export class RolesController {
@@ -22,16 +21,6 @@ export class RolesController {
   list(@Caller() principal: Principal): never[] {
     requireMaster(principal);
     return [];
-  }
-
-  @Post()
-  @KinveyCall('Create a role: not served', 'master', EMPTY)
-  create(@Caller() principal: Principal): never {
-    requireMaster(principal);
-    throw MarketplaceError.featureUnavailable(
-      'roles',
-      'User roles are not served by this backend.',
-    );
   }
 }
 
@@ -42,15 +31,5 @@ export class GroupsController {
   list(@Caller() principal: Principal): never[] {
     requireMaster(principal);
     return [];
-  }
-
-  @Post()
-  @KinveyCall('Create a user group: not served', 'master', EMPTY)
-  create(@Caller() principal: Principal): never {
-    requireMaster(principal);
-    throw MarketplaceError.featureUnavailable(
-      'group',
-      'User groups are not served by this backend.',
-    );
   }
 }
