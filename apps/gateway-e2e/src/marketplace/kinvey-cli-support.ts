@@ -74,6 +74,74 @@ export async function kinveyCli(gw: TestGateway): Promise<KinveyCli> {
   };
 }
 
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+
+/** kinvey-cli's interactive `init`, answered prompt by prompt. */
+export interface KinveyPrompts {
+  /** Waits until the terminal shows `prompt`, then types `text` and Enter. */
+  answer(prompt: RegExp, text: string): Promise<void>;
+  /** Everything shown, colours removed. */
+  screen(): string;
+  readonly exited: Promise<number | null>;
+}
+
+/**
+ * Runs `kinvey <args>` on a pseudo-terminal (util-linux `script`), as an
+ * operator types at it: its prompts (inquirer) want a terminal.
+ */
+export function kinveyOnTerminal(
+  cli: KinveyCli,
+  args: readonly string[],
+): KinveyPrompts {
+  const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+  const command = [process.execPath, KINVEY_BIN, ...args].map(quote).join(' ');
+  const terminal = spawn('script', ['-qefc', `exec ${command}`, '/dev/null'], {
+    cwd: cli.home,
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      HOME: cli.home,
+      NO_UPDATE_NOTIFIER: '1',
+      SHELL: '/bin/sh',
+      TERM: 'xterm',
+    },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  watchForCrashes(terminal, 'kinvey-cli');
+  let shown = '';
+  // Registered first: every later listener sees the chunk already added.
+  terminal.stdout.on('data', (chunk: Buffer) => (shown += chunk.toString()));
+  let answered = 0;
+  const screen = () => shown.replace(ANSI, '').replace(/\r/g, '');
+  const exited = new Promise<number | null>((resolve, reject) => {
+    terminal.once('error', reject);
+    terminal.once('exit', (code) => resolve(code));
+  });
+  // Each wait looks only past what earlier answers consumed.
+  const seen = (prompt: RegExp) => prompt.test(screen().slice(answered));
+  return {
+    screen,
+    exited,
+    async answer(prompt, text) {
+      if (!seen(prompt))
+        await new Promise<void>((resolve, reject) => {
+          const onData = () => {
+            if (!seen(prompt)) return;
+            terminal.stdout.off('data', onData);
+            resolve();
+          };
+          terminal.stdout.on('data', onData);
+          exited.then(
+            () => reject(new Error(`exited before ${prompt}:\n${screen()}`)),
+            reject,
+          );
+        });
+      answered = screen().length;
+      terminal.stdin.write(`${text}\r`);
+    },
+  };
+}
+
 /**
  * A test gateway with the management API on, an operator account, and
  * kinvey-cli holding a profile `ops` of that account.

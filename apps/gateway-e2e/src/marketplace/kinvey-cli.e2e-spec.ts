@@ -6,6 +6,7 @@ import {
   OPERATOR_EMAIL,
   OPERATOR_PASSWORD,
   asOps,
+  kinveyOnTerminal,
   startWithOperatorProfile,
 } from './kinvey-cli-support';
 import type { KinveyCli } from './kinvey-cli-support';
@@ -73,6 +74,22 @@ describe('kinvey-cli 6.1.3 (e2e)', () => {
     } finally {
       await db.end();
     }
+  });
+
+  it('creates a profile with `init`, answering its prompts at a terminal', async () => {
+    const init = kinveyOnTerminal(cli, ['init']);
+    await init.answer(/Profile name/, 'typed');
+    await init.answer(/Instance ID/, cli.instanceUrl);
+    await init.answer(/E-mail/, OPERATOR_EMAIL);
+    await init.answer(/Password/, OPERATOR_PASSWORD);
+    expect(await init.exited).toBe(0);
+    const orgs = await cli.json<{ result: { name: string }[] }>([
+      'org',
+      'list',
+      '--profile',
+      'typed',
+    ]);
+    expect(orgs.result.map((org) => org.name)).toEqual(['Quitanda']);
   });
 
   it('lists the one organization', async () => {

@@ -75,7 +75,10 @@ import { ManagedBusinessLogicRepository } from './manage/managed-business-logic.
 import { ManagedBusinessLogicService } from './manage/managed-business-logic.service';
 import { ManagedServicesRepository } from './manage/managed-services.repository';
 import { ManagedServicesService } from './manage/managed-services.service';
-import { ManageSessionController } from './manage/manage-session.controller';
+import {
+  IdentityProvidersController,
+  ManageSessionController,
+} from './manage/manage-session.controller';
 import { ManageController } from './manage/manage.controller';
 import { ManagedAppsRepository } from './manage/managed-apps.repository';
 import { ManagedAppsService } from './manage/managed-apps.service';
@@ -162,6 +165,7 @@ const CONTROLLERS = [
   RolesController,
   GroupsController,
   ManageSessionController,
+  IdentityProvidersController,
   ManageController,
   ManageCollectionsController,
   ManageServicesController,

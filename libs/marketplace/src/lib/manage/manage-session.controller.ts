@@ -1,4 +1,12 @@
-import { Body, Controller, Delete, HttpCode, Post, Req } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Post,
+  Req,
+} from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 
@@ -40,5 +48,21 @@ export class ManageSessionController {
   @ManageCall('End the operator session', undefined, 204)
   async logout(@Req() req: Request): Promise<void> {
     await this.sessions.logout(operatorToken(req));
+  }
+}
+
+/** Where `kinvey init` asks which logins there are: the password one only. */
+@Controller('manage/v4/identity-providers')
+@ApiTags('marketplace: management (kinvey-cli)')
+export class IdentityProvidersController {
+  @Get()
+  @ManageCall(
+    'External identity providers of operators: none (e-mail and password)',
+    { type: 'array', items: { type: 'object' } },
+    200,
+    true,
+  )
+  list(): never[] {
+    return [];
   }
 }
