@@ -16,6 +16,8 @@ import { OperatorsRepository } from './operators.repository';
  */
 const OPERATOR_ATTEMPTS_KEY = '(operators)';
 const MAX_EMAIL = 254;
+/** Live sessions an operator keeps; a login past it ends the oldest. */
+export const MAX_OPERATOR_SESSIONS = 20;
 
 export interface Operator {
   readonly id: string;
@@ -74,6 +76,7 @@ export class OperatorSessionsService {
       operator.id,
       new Date(now.getTime() + this.options.tokenLifetimeDays * 86_400_000),
       now,
+      MAX_OPERATOR_SESSIONS,
     );
     return { email: operator.email, token };
   }
@@ -94,6 +97,6 @@ export class OperatorSessionsService {
   }
 
   logout(token: string): Promise<void> {
-    return this.operators.deleteSession(hashToken(token), this.clock.now());
+    return this.operators.deleteSession(hashToken(token));
   }
 }

@@ -41,16 +41,31 @@ export class OperatorsRepository extends MarketplaceRepository {
       : undefined;
   }
 
+  /**
+   * Stores a session; the operator's expired ones and any beyond its
+   * newest `keep` go, so sessions never pile up (logins that never log
+   * out: a profile per machine, scripts).
+   */
   async insertSession(
     digest: string,
     operatorId: string,
     expiresAt: Date,
     now: Date,
+    keep: number,
   ): Promise<void> {
     await this.sql.rows(
       `INSERT INTO marketplace.operator_sessions (digest, operator_id, expires_at, created_at)
        VALUES ($1, $2, $3, $4)`,
       [digest, operatorId, expiresAt, now],
+    );
+    await this.sql.rows(
+      `DELETE FROM marketplace.operator_sessions
+        WHERE operator_id = $1
+          AND (expires_at <= $2
+               OR digest NOT IN (SELECT digest FROM marketplace.operator_sessions
+                                  WHERE operator_id = $1
+                                  ORDER BY created_at DESC, digest LIMIT $3))`,
+      [operatorId, now, keep],
     );
   }
 
@@ -68,14 +83,10 @@ export class OperatorsRepository extends MarketplaceRepository {
     return rows[0];
   }
 
-  /** Ends a session; expired ones of the same operator go with it. */
-  async deleteSession(digest: string, now: Date): Promise<void> {
+  async deleteSession(digest: string): Promise<void> {
     await this.sql.rows(
-      `DELETE FROM marketplace.operator_sessions
-        WHERE digest = $1
-           OR (expires_at <= $2 AND operator_id =
-               (SELECT operator_id FROM marketplace.operator_sessions WHERE digest = $1))`,
-      [digest, now],
+      'DELETE FROM marketplace.operator_sessions WHERE digest = $1',
+      [digest],
     );
   }
 }
