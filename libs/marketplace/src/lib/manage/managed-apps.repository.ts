@@ -79,8 +79,8 @@ export class ManagedAppsRepository extends MarketplaceRepository {
     return rows.length === 1;
   }
 
-  async countApps(): Promise<number> {
-    const rows = await this.sql.rows<{ n: number }>(
+  async countApps(tx: MarketplaceTx): Promise<number> {
+    const rows = await tx.rows<{ n: number }>(
       'SELECT count(*)::int AS n FROM marketplace.managed_apps',
     );
     return rows[0]?.n ?? 0;

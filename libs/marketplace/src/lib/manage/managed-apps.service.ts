@@ -21,6 +21,7 @@ import type {
   ManagedEnvironmentRow,
 } from './managed-apps.repository';
 import { ORGANIZATION } from './managed-views';
+import { serialize } from './serialize';
 import type { AppView, EnvironmentView } from './managed-views';
 
 const SEAL_PURPOSE = 'quitanda:managed-environment-secret';
@@ -120,14 +121,15 @@ export class ManagedAppsService {
     const name = checkName(body['name'], 'application');
     checkOrganization(body);
     this.sealer.required();
-    if ((await this.repository.countApps()) >= MAX_MANAGED_APPS)
-      throw MarketplaceError.badRequest(
-        `There are at most ${MAX_MANAGED_APPS} applications.`,
-      );
     const id = randomUUID();
     // Kinvey makes every application with a Development environment;
     // kinvey-cli's `app create --file` applies the first one to it.
     const development = await this.db.transaction(async (tx) => {
+      await serialize(tx, 'apps');
+      if ((await this.repository.countApps(tx)) >= MAX_MANAGED_APPS)
+        throw MarketplaceError.badRequest(
+          `There are at most ${MAX_MANAGED_APPS} applications.`,
+        );
       await this.repository.insertApp(id, name, this.clock.now(), tx);
       return this.addEnvironment(id, name, DEFAULT_ENVIRONMENT, tx);
     });

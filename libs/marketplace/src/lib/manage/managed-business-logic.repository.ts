@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
+import type { MarketplaceTx } from '../persistence/marketplace-database';
 import { MarketplaceRepository } from '../persistence/marketplace-repository';
 
 export interface EndpointRow {
@@ -15,8 +16,11 @@ export interface HookRow extends EndpointRow {
 /** Where an app's custom endpoints and collection hooks are handled. */
 @Injectable()
 export class ManagedBusinessLogicRepository extends MarketplaceRepository {
-  async endpoints(appKey: string): Promise<EndpointRow[]> {
-    return this.sql.rows<EndpointRow>(
+  async endpoints(
+    appKey: string,
+    tx: MarketplaceTx = this.sql,
+  ): Promise<EndpointRow[]> {
+    return tx.rows<EndpointRow>(
       `SELECT name, service_environment_id AS "serviceEnvironmentId", handler_name AS "handlerName"
          FROM marketplace.managed_endpoints WHERE app_key = $1 ORDER BY name`,
       [appKey],
@@ -24,8 +28,12 @@ export class ManagedBusinessLogicRepository extends MarketplaceRepository {
   }
 
   /** False when the app already has an endpoint of this name. */
-  async insertEndpoint(appKey: string, row: EndpointRow): Promise<boolean> {
-    const rows = await this.sql.rows(
+  async insertEndpoint(
+    appKey: string,
+    row: EndpointRow,
+    tx: MarketplaceTx,
+  ): Promise<boolean> {
+    const rows = await tx.rows(
       `INSERT INTO marketplace.managed_endpoints (app_key, name, service_environment_id, handler_name)
        VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING 1`,
       [appKey, row.name, row.serviceEnvironmentId, row.handlerName],

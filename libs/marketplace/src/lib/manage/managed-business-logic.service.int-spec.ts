@@ -14,7 +14,10 @@ import { ManagedAppsService } from './managed-apps.service';
 import { ManagedBusinessLogicRepository } from './managed-business-logic.repository';
 import { ManagedBusinessLogicService } from './managed-business-logic.service';
 import { ManagedServicesRepository } from './managed-services.repository';
-import { ManagedServicesService } from './managed-services.service';
+import {
+  MAX_SERVICE_ENVIRONMENTS,
+  ManagedServicesService,
+} from './managed-services.service';
 import { ORGANIZATION } from './managed-views';
 
 const KEY = 'manage-key-0123456789abcdef0123456789';
@@ -163,6 +166,26 @@ describe('management API business logic (database)', () => {
     expect(await logic.endpoints(env.id)).toEqual([
       { name: 'mail', host: orgEnv.id, sdkHandlerName: 'send' },
     ]);
+  });
+
+  it('holds the environments of a service to the limit under parallel creates', async () => {
+    const { service } = await appWithService('Crowded');
+    const results = await Promise.allSettled(
+      Array.from({ length: MAX_SERVICE_ENVIRONMENTS + 5 }, (_, i) =>
+        services.createEnvironment(service.id, {
+          name: `env-${i}`,
+          host: URL,
+          secret: SECRET,
+        }),
+      ),
+    );
+    // One environment was there already (appWithService's `prod`).
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(
+      MAX_SERVICE_ENVIRONMENTS - 1,
+    );
+    expect(await services.environments(service.id)).toHaveLength(
+      MAX_SERVICE_ENVIRONMENTS,
+    );
   });
 
   it("deletes an application's environments, data, services, endpoints and hooks with it", async () => {

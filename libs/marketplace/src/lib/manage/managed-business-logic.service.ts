@@ -5,12 +5,14 @@ import {
   MarketplaceError,
   MarketplaceErrorCode,
 } from '../common/marketplace.errors';
+import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { HOOK_PATHS } from './business-logic-config';
 import type { BusinessLogicConfig } from './business-logic-config';
 import { ManagedAppsService } from './managed-apps.service';
 import { ManagedBusinessLogicRepository } from './managed-business-logic.repository';
 import type { EndpointRow } from './managed-business-logic.repository';
 import { ManagedServicesService } from './managed-services.service';
+import { serialize } from './serialize';
 
 export const MAX_ENDPOINTS = 100;
 const MAX_HANDLER = 255;
@@ -35,6 +37,7 @@ export class ManagedBusinessLogicService {
     private readonly repository: ManagedBusinessLogicRepository,
     private readonly managed: ManagedAppsService,
     private readonly services: ManagedServicesService,
+    private readonly db: MarketplaceDatabase,
   ) {}
 
   async endpoints(envId: string): Promise<HandlerView[]> {
@@ -60,15 +63,19 @@ export class ManagedBusinessLogicService {
       );
     const appKey = await this.managed.appKeyOf(envId);
     const row = await this.handled(envId, name, body);
-    if ((await this.repository.endpoints(appKey)).length >= MAX_ENDPOINTS)
-      throw MarketplaceError.badRequest(
-        `An environment has at most ${MAX_ENDPOINTS} custom endpoints.`,
-      );
-    if (!(await this.repository.insertEndpoint(appKey, row)))
-      throw MarketplaceError.duplicate(
-        'An endpoint with this name already exists.',
-        name,
-      );
+    await this.db.transaction(async (tx) => {
+      await serialize(tx, `endpoints:${appKey}`);
+      const existing = await this.repository.endpoints(appKey, tx);
+      if (existing.length >= MAX_ENDPOINTS)
+        throw MarketplaceError.badRequest(
+          `An environment has at most ${MAX_ENDPOINTS} custom endpoints.`,
+        );
+      if (!(await this.repository.insertEndpoint(appKey, row, tx)))
+        throw MarketplaceError.duplicate(
+          'An endpoint with this name already exists.',
+          name,
+        );
+    });
     return view(row);
   }
 

@@ -29,8 +29,12 @@ const SERVICE_ENVIRONMENT = `SELECT id, service_id AS "serviceId", name, host,
 /** External Flex services and their environments. */
 @Injectable()
 export class ManagedServicesRepository extends MarketplaceRepository {
-  async insert(service: ServiceRow, now: Date): Promise<void> {
-    await this.sql.rows(
+  async insert(
+    service: ServiceRow,
+    now: Date,
+    tx: MarketplaceTx,
+  ): Promise<void> {
+    await tx.rows(
       `INSERT INTO marketplace.managed_services (id, name, description, managed_app_id, created_at)
        VALUES ($1, $2, $3, $4, $5)`,
       [
@@ -55,8 +59,8 @@ export class ManagedServicesRepository extends MarketplaceRepository {
     return rows.length === 1;
   }
 
-  async count(): Promise<number> {
-    const rows = await this.sql.rows<{ n: number }>(
+  async count(tx: MarketplaceTx): Promise<number> {
+    const rows = await tx.rows<{ n: number }>(
       'SELECT count(*)::int AS n FROM marketplace.managed_services',
     );
     return rows[0]?.n ?? 0;
@@ -80,8 +84,9 @@ export class ManagedServicesRepository extends MarketplaceRepository {
 
   async environmentsOf(
     serviceIds: readonly string[],
+    tx: MarketplaceTx = this.sql,
   ): Promise<ServiceEnvironmentRow[]> {
-    return this.sql.rows<ServiceEnvironmentRow>(
+    return tx.rows<ServiceEnvironmentRow>(
       `${SERVICE_ENVIRONMENT} WHERE service_id = ANY($1::text[])
         ORDER BY created_at, id`,
       [serviceIds],
@@ -101,8 +106,9 @@ export class ManagedServicesRepository extends MarketplaceRepository {
   async insertEnvironment(
     env: ServiceEnvironmentRow,
     now: Date,
+    tx: MarketplaceTx,
   ): Promise<void> {
-    await this.sql.rows(
+    await tx.rows(
       `INSERT INTO marketplace.managed_service_environments
          (id, service_id, name, host, sealed_secret, description, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,

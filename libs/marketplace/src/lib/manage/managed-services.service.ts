@@ -11,6 +11,7 @@ import {
 } from '../common/marketplace.errors';
 import type { MarketplaceModuleOptions } from '../common/marketplace.options';
 import { isPlainObject } from '../kinvey/kinvey-doc';
+import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import { ManageSealer } from './manage-sealer';
 import { ManagedAppsRepository } from './managed-apps.repository';
 import { ManagedServicesRepository } from './managed-services.repository';
@@ -19,6 +20,7 @@ import type {
   ServiceRow,
 } from './managed-services.repository';
 import { ORGANIZATION } from './managed-views';
+import { serialize } from './serialize';
 
 const SEAL_PURPOSE = 'quitanda:managed-service-secret';
 /** Kinvey's name of an External Flex service's type. */
@@ -116,6 +118,7 @@ export class ManagedServicesService {
   constructor(
     private readonly repository: ManagedServicesRepository,
     private readonly apps: ManagedAppsRepository,
+    private readonly db: MarketplaceDatabase,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(MARKETPLACE_OPTIONS) options: MarketplaceModuleOptions,
   ) {
@@ -144,12 +147,15 @@ export class ManagedServicesService {
       );
     const description = optionalText(body, 'description', MAX_DESCRIPTION);
     const managedAppId = await this.ownerOf(body['access']);
-    if ((await this.repository.count()) >= MAX_SERVICES)
-      throw MarketplaceError.badRequest(
-        `There are at most ${MAX_SERVICES} services.`,
-      );
     const service = { id: randomUUID(), name, description, managedAppId };
-    await this.repository.insert(service, this.clock.now());
+    await this.db.transaction(async (tx) => {
+      await serialize(tx, 'services');
+      if ((await this.repository.count(tx)) >= MAX_SERVICES)
+        throw MarketplaceError.badRequest(
+          `There are at most ${MAX_SERVICES} services.`,
+        );
+      await this.repository.insert(service, this.clock.now(), tx);
+    });
     return this.get(service.id);
   }
 
@@ -177,17 +183,20 @@ export class ManagedServicesService {
   ): Promise<ServiceEnvironmentView> {
     await this.found(serviceId);
     const env = this.checkedEnvironment(randomUUID(), serviceId, body);
-    const existing = await this.repository.environmentsOf([serviceId]);
-    if (existing.length >= MAX_SERVICE_ENVIRONMENTS)
-      throw MarketplaceError.badRequest(
-        `A service has at most ${MAX_SERVICE_ENVIRONMENTS} environments.`,
-      );
-    if (existing.some((other) => other.name === env.name))
-      throw MarketplaceError.duplicate(
-        'A service environment with this name already exists.',
-        env.name,
-      );
-    await this.repository.insertEnvironment(env, this.clock.now());
+    await this.db.transaction(async (tx) => {
+      await serialize(tx, `service-environments:${serviceId}`);
+      const existing = await this.repository.environmentsOf([serviceId], tx);
+      if (existing.length >= MAX_SERVICE_ENVIRONMENTS)
+        throw MarketplaceError.badRequest(
+          `A service has at most ${MAX_SERVICE_ENVIRONMENTS} environments.`,
+        );
+      if (existing.some((other) => other.name === env.name))
+        throw MarketplaceError.duplicate(
+          'A service environment with this name already exists.',
+          env.name,
+        );
+      await this.repository.insertEnvironment(env, this.clock.now(), tx);
+    });
     return this.environmentView(env);
   }
 
