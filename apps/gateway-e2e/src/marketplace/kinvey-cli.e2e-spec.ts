@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import request from 'supertest';
 
+import { runCli } from '../support/gateway-process';
 import { basic } from './marketplace-support';
 import {
   OPERATOR_EMAIL,
@@ -261,6 +262,30 @@ describe('kinvey-cli 6.1.3 (e2e)', () => {
     expect(after.body).toEqual(before.body);
     await http.delete('/manage/session').set('Authorization', auth).expect(204);
     await http.get('/manage/v4/apps').set('Authorization', auth).expect(401);
+  });
+
+  it('marketplace:operators:create refuses a taken address (any case), a short password and a password on the command line', async () => {
+    const env = { DATABASE_URL: gw.databaseUrl, DATA_DIR: gw.dataDir };
+    const create = (args: string[], input: string) =>
+      runCli(['marketplace:operators:create', ...args], env, input);
+    const taken = await create(
+      ['--email', OPERATOR_EMAIL.toUpperCase()],
+      'another password 123\n',
+    );
+    expect(taken.code).not.toBe(0);
+    expect(taken.stderr).toContain('already exists');
+    const short = await create(['--email', 'new@example.com'], 'short\n');
+    expect(short.code).not.toBe(0);
+    expect(short.stderr).toContain('8 to 256 characters');
+    const argument = await create(
+      ['--email', 'new@example.com', 'a password on the command line'],
+      '',
+    );
+    expect(argument.code).not.toBe(0);
+    const login = await request(gw.url)
+      .post('/manage/session')
+      .send({ email: 'new@example.com', password: 'short' });
+    expect(login.status).toBe(401);
   });
 
   it('refuses a wrong password, then locks the address like other logins', async () => {
