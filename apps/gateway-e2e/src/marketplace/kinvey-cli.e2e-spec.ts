@@ -7,6 +7,7 @@ import {
   OPERATOR_EMAIL,
   OPERATOR_PASSWORD,
   asOps,
+  createOperator,
   kinveyOnTerminal,
   startWithOperatorProfile,
 } from './kinvey-cli-support';
@@ -286,6 +287,43 @@ describe('kinvey-cli 6.1.3 (e2e)', () => {
       .post('/manage/session')
       .send({ email: 'new@example.com', password: 'short' });
     expect(login.status).toBe(401);
+  });
+
+  it("marketplace:operators:set-password and :delete end the operator's sessions (kinvey-cli is told to log in again)", async () => {
+    const env = { DATABASE_URL: gw.databaseUrl, DATA_DIR: gw.dataDir };
+    await createOperator(gw, 'leaving@example.com', 'first password 123');
+    const profile = (name: string, password: string) =>
+      cli.run([
+        'profile',
+        'create',
+        name,
+        '--email',
+        'leaving@example.com',
+        '--password',
+        password,
+        '--instanceId',
+        cli.instanceUrl,
+      ]);
+    expect((await profile('leaving', 'first password 123')).code).toBe(0);
+    const changed = await runCli(
+      ['marketplace:operators:set-password', '--email', 'leaving@example.com'],
+      env,
+      'second password 123\n',
+    );
+    expect(changed.code).toBe(0);
+    const stale = await cli.run(['org', 'list', '--profile', 'leaving']);
+    expect(stale.code).not.toBe(0);
+    expect(stale.stderr).toContain('profile login');
+
+    expect((await profile('leaving', 'second password 123')).code).toBe(0);
+    const deleted = await runCli(
+      ['marketplace:operators:delete', '--email', 'leaving@example.com'],
+      env,
+    );
+    expect(deleted.code).toBe(0);
+    const gone = await cli.run(['org', 'list', '--profile', 'leaving']);
+    expect(gone.code).not.toBe(0);
+    expect((await profile('again', 'second password 123')).code).not.toBe(0);
   });
 
   it('refuses a wrong password, then locks the address like other logins', async () => {

@@ -67,7 +67,7 @@ import { CollectionsController } from './app-collections/collections.controller'
 import { CollectionsRepository } from './app-collections/collections.repository';
 import { CollectionsService } from './app-collections/collections.service';
 import { SystemCollectionsService } from './collection-rpc/system-collections.service';
-import { CreateOperatorCommand } from './cli/operators-cli.commands';
+import { OPERATOR_COMMANDS } from './cli/operators-cli.commands';
 import { ManageBusinessLogicController } from './manage/manage-business-logic.controller';
 import { ManageCollectionsController } from './manage/manage-collections.controller';
 import { ManageServicesController } from './manage/manage-services.controller';
@@ -234,7 +234,7 @@ export class MarketplaceCliModule {
         ImportCommand,
         SetPasswordCommand,
         OperatorsRepository,
-        CreateOperatorCommand,
+        ...OPERATOR_COMMANDS,
         ...COLLECTION_COMMANDS,
       ],
     };

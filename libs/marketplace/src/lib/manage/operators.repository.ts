@@ -89,4 +89,35 @@ export class OperatorsRepository extends MarketplaceRepository {
       [digest],
     );
   }
+
+  /** Deletes the account and its sessions; false when there is none. */
+  async remove(email: string): Promise<boolean> {
+    const rows = await this.sql.rows<{ id: string }>(
+      'DELETE FROM marketplace.operators WHERE email = $1 RETURNING id',
+      [email],
+    );
+    const id = rows[0]?.id;
+    if (!id) return false;
+    await this.endSessions(id);
+    return true;
+  }
+
+  private async endSessions(operatorId: string): Promise<void> {
+    await this.sql.rows(
+      'DELETE FROM marketplace.operator_sessions WHERE operator_id = $1',
+      [operatorId],
+    );
+  }
+
+  /** Sets the password and ends every session; false when there is none. */
+  async setPassword(email: string, passwordHash: string): Promise<boolean> {
+    const rows = await this.sql.rows<{ id: string }>(
+      'UPDATE marketplace.operators SET password_hash = $2 WHERE email = $1 RETURNING id',
+      [email, passwordHash],
+    );
+    const id = rows[0]?.id;
+    if (!id) return false;
+    await this.endSessions(id);
+    return true;
+  }
 }
