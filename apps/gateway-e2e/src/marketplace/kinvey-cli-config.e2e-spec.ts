@@ -55,6 +55,11 @@ interface Env {
  * --file`, `app apply`, `appenv apply` and `app export`/`appenv export`
  * (collections with permissions, endpoints and hooks mapped to a service).
  */
+// Each kinvey-cli command is a Node process of its own (about a second),
+// and the operator commands compile the CLI from sources: a test runs
+// several, well past the default 30 s on a loaded machine.
+jest.setTimeout(180_000);
+
 describe('kinvey-cli 6.1.3 configuration files (e2e)', () => {
   let gw: TestGateway;
   let cli: KinveyCli;

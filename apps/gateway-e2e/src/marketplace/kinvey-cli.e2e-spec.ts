@@ -36,6 +36,11 @@ const UUID_V4 =
  * `<gateway>/manage/`: profiles of an operator account, organizations,
  * applications, environments and collections.
  */
+// Each kinvey-cli command is a Node process of its own (about a second),
+// and the operator commands compile the CLI from sources: a test runs
+// several, well past the default 30 s on a loaded machine.
+jest.setTimeout(180_000);
+
 describe('kinvey-cli 6.1.3 (e2e)', () => {
   let gw: TestGateway;
   let cli: KinveyCli;
