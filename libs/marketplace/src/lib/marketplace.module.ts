@@ -76,6 +76,25 @@ import { BusinessLogicRepository } from './business-logic/business-logic.reposit
 import { FlexClient } from './business-logic/flex-client';
 import { FlexDataService } from './business-logic/flex-data.service';
 import { FlexFunctionsService } from './business-logic/flex-functions.service';
+import { OPERATOR_COMMANDS } from './cli/operators-cli.commands';
+import { ManageBusinessLogicController } from './manage/manage-business-logic.controller';
+import { ManageCollectionsController } from './manage/manage-collections.controller';
+import { ManageServicesController } from './manage/manage-services.controller';
+import { ManagedBusinessLogicRepository } from './manage/managed-business-logic.repository';
+import { ManagedBusinessLogicService } from './manage/managed-business-logic.service';
+import { ManagedServicesRepository } from './manage/managed-services.repository';
+import { ManagedServicesService } from './manage/managed-services.service';
+import {
+  IdentityProvidersController,
+  ManageSessionController,
+} from './manage/manage-session.controller';
+import { ManageController } from './manage/manage.controller';
+import { ManagedAppsRepository } from './manage/managed-apps.repository';
+import { ManagedAppsService } from './manage/managed-apps.service';
+import { OperatorAuthGuard } from './manage/operator-auth.guard';
+import { OperatorSessionsService } from './manage/operator-sessions.service';
+import { OperatorsRepository } from './manage/operators.repository';
+import { GroupsController, RolesController } from './manage/roles.controller';
 
 /** Apps, users, records, files, matching (no HTTP). */
 const MARKETPLACE_PROVIDERS = [
@@ -125,13 +144,31 @@ const MARKETPLACE_PROVIDERS = [
   FlexFunctionsService,
   FlexDataService,
   BusinessLogicInterceptor,
+  OperatorsRepository,
+  OperatorSessionsService,
+  OperatorAuthGuard,
+  ManagedAppsRepository,
+  ManagedAppsService,
+  ManagedServicesRepository,
+  ManagedServicesService,
+  ManagedBusinessLogicRepository,
+  ManagedBusinessLogicService,
 ];
 
 // Data calls run the collections' business logic. Applied here, not on the
 // controller, because business-logic/ reads records/ (its access rules).
 UseInterceptors(BusinessLogicInterceptor)(DataController);
 
-const KINVEY_NAMESPACES = ['appdata', 'user', 'blob', 'rpc', 'admin'];
+const KINVEY_NAMESPACES = [
+  'appdata',
+  'user',
+  'blob',
+  'rpc',
+  'admin',
+  'roles',
+  'group',
+  'manage',
+];
 
 const CONTROLLERS = [
   DataController,
@@ -148,6 +185,14 @@ const CONTROLLERS = [
   BusinessLogicController,
   CollectionRpcController,
   AccountPagesController,
+  RolesController,
+  GroupsController,
+  ManageSessionController,
+  IdentityProvidersController,
+  ManageController,
+  ManageCollectionsController,
+  ManageServicesController,
+  ManageBusinessLogicController,
 ];
 
 /**
@@ -211,6 +256,8 @@ export class MarketplaceCliModule {
         ListAppsCommand,
         ImportCommand,
         SetPasswordCommand,
+        OperatorsRepository,
+        ...OPERATOR_COMMANDS,
         ...COLLECTION_COMMANDS,
         BusinessLogicRepository,
         BusinessLogicConfig,

@@ -18,6 +18,9 @@ export enum MarketplaceErrorCode {
   UserNotFound = 'UserNotFound',
   BlobNotFound = 'BlobNotFound',
   EndpointDoesNotExist = 'EndpointDoesNotExist',
+  OrganizationNotFound = 'OrganizationNotFound',
+  EnvironmentNotFound = 'EnvironmentNotFound',
+  ServiceNotFound = 'ServiceNotFound',
   UserAlreadyExists = 'UserAlreadyExists',
   DuplicateEntity = 'DuplicateEntity',
   RequestEntityTooLarge = 'RequestEntityTooLarge',
@@ -51,6 +54,9 @@ const MISSING: Partial<
     'custom endpoint',
     ' in this app',
   ],
+  [MarketplaceErrorCode.OrganizationNotFound]: ['organization', ''],
+  [MarketplaceErrorCode.EnvironmentNotFound]: ['environment', ''],
+  [MarketplaceErrorCode.ServiceNotFound]: ['service', ''],
 };
 
 /**
@@ -254,6 +260,22 @@ export class MarketplaceError extends DomainError<MarketplaceErrorCode> {
       'This entity not found in the collection',
       id,
     );
+  }
+
+  /**
+   * A missing thing of the management API (kinvey-cli tells a name from
+   * an id by an error whose code ends in `NotFound`).
+   */
+  static managedNotFound(
+    code:
+      | MarketplaceErrorCode.AppNotFound
+      | MarketplaceErrorCode.OrganizationNotFound
+      | MarketplaceErrorCode.EnvironmentNotFound
+      | MarketplaceErrorCode.ServiceNotFound,
+    id: string,
+  ): MarketplaceError {
+    const thing = MISSING[code]?.[0] ?? 'entity';
+    return new MarketplaceError(code, `This ${thing} was not found.`, id);
   }
 
   static userNotFound(id: string): MarketplaceError {
