@@ -1,8 +1,4 @@
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 
 import { SmtpSink, freePort } from '@quitanda/testing';
 import {
@@ -15,6 +11,7 @@ import {
 } from 'kinvey-js-sdk';
 
 import { runCli } from '../support/gateway-process';
+import { startFlexService, stopFlexService } from './flex-service-process';
 import { initKinveySdk } from './kinvey-js-sdk-platform';
 import {
   APP_KEY,
@@ -32,31 +29,6 @@ interface Offer {
   name: string;
   price: number;
   checkedBy?: string;
-}
-
-/** The Flex service, in its own Node process; resolves once it listens. */
-async function startFlexService(port: number): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    [join(__dirname, 'produce-flex-service.js')],
-    {
-      env: {
-        ...process.env,
-        FLEX_PORT: String(port),
-        FLEX_SECRET,
-        NODE_OPTIONS: '',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const stdout = child.stdout as NodeJS.ReadableStream;
-  for await (const line of createInterface({ input: stdout }))
-    if (line === 'flex service listening') {
-      // Its later lines are read and dropped, so it never blocks on a full pipe.
-      stdout.resume();
-      return child;
-    }
-  throw new Error('the Flex service exited before it listened');
 }
 
 /**
@@ -79,7 +51,7 @@ describe('business logic on Flex services (e2e)', () => {
 
   beforeAll(async () => {
     const port = (flexPort = await freePort());
-    flex = await startFlexService(port);
+    flex = await startFlexService(port, FLEX_SECRET);
     smtp = await SmtpSink.start();
     m = await startMarketplace({
       MARKETPLACE_MFA_ENCRYPTION_KEY: SEALING_KEY,
@@ -127,11 +99,7 @@ describe('business logic on Flex services (e2e)', () => {
   afterAll(async () => {
     await m?.gw.close();
     await smtp?.close();
-    if (flex && flex.exitCode === null) {
-      const exited = once(flex, 'exit');
-      flex.kill('SIGKILL');
-      await exited;
-    }
+    await stopFlexService(flex);
   });
 
   it('shows the registered service, its health, and never its secret', async () => {

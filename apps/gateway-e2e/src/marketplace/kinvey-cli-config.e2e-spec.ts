@@ -1,15 +1,23 @@
+import type { ChildProcess } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
+import { freePort } from '@quitanda/testing';
+import { CustomEndpoint, User } from 'kinvey-js-sdk';
 import request from 'supertest';
 
+import { startFlexService, stopFlexService } from './flex-service-process';
 import { asOps, startWithOperatorProfile } from './kinvey-cli-support';
 import type { KinveyCli } from './kinvey-cli-support';
+import { initKinveySdk } from './kinvey-js-sdk-platform';
 import { basic } from './marketplace-support';
 import type { TestGateway } from '../support/test-gateway';
 
 const FLEX_URL = 'https://pricing.example.com/flex';
 const FLEX_SECRET = 'pricing-shared-secret';
+const PRODUCE_SECRET = 'produce-shared-secret-0123456789';
+// Seals the Flex services the environments' endpoints and hooks run on.
+const SEALING_KEY = 'e2e-flex-sealing-key-0123456789abcdef';
 
 const SERVICE_FILE = {
   schemaVersion: '1.0.0',
@@ -46,6 +54,7 @@ const APP_FILE = {
 
 interface Env {
   id: string;
+  appSecret: string;
   masterSecret: string;
 }
 
@@ -53,7 +62,8 @@ interface Env {
  * kinvey-cli 6.1.3's configuration files against the management API:
  * `service create|export` of an External Flex service, `app create
  * --file`, `app apply`, `appenv apply` and `app export`/`appenv export`
- * (collections with permissions, endpoints and hooks mapped to a service).
+ * (collections with permissions, endpoints and hooks mapped to a service),
+ * and the Flex service an applied endpoint names run by kinvey-js-sdk.
  */
 // Each kinvey-cli command is a Node process of its own (about a second),
 // and the operator commands compile the CLI from sources: a test runs
@@ -63,12 +73,16 @@ jest.setTimeout(180_000);
 describe('kinvey-cli 6.1.3 configuration files (e2e)', () => {
   let gw: TestGateway;
   let cli: KinveyCli;
+  let produce: ChildProcess | undefined;
 
   beforeAll(async () => {
-    ({ gw, cli } = await startWithOperatorProfile());
+    ({ gw, cli } = await startWithOperatorProfile({
+      MARKETPLACE_MFA_ENCRYPTION_KEY: SEALING_KEY,
+    }));
   }, 120_000);
 
   afterAll(async () => {
+    await stopFlexService(produce);
     await cli?.close();
     await gw?.close();
   });
@@ -84,6 +98,11 @@ describe('kinvey-cli 6.1.3 configuration files (e2e)', () => {
   const exportEnv = (app: string, env: string, path: string) =>
     cli.json(
       asOps('appenv', 'export', '--app', app, '--env', env, '--file', path),
+    );
+  /** `appenv apply` of the configuration file at `path`. */
+  const applyEnv = (app: string, env: string, path: string) =>
+    cli.json(
+      asOps('appenv', 'apply', '--file', path, '--app', app, '--env', env),
     );
   /** `app create`, from a configuration file when given one. */
   const createApp = async (name: string, config?: unknown) => {
@@ -172,18 +191,7 @@ describe('kinvey-cli 6.1.3 configuration files (e2e)', () => {
       },
       collectionHooks: { orders: { onPreSave: flex('checkOrderV2') } },
     });
-    await cli.json(
-      asOps(
-        'appenv',
-        'apply',
-        '--file',
-        envFile,
-        '--app',
-        appId,
-        '--env',
-        'Development',
-      ),
-    );
+    await applyEnv(appId, 'Development', envFile);
     expect(await permissions(await showEnv(appId, 'Development'))).toEqual({
       orders: 'shared',
       products: 'read-only',
@@ -238,5 +246,54 @@ describe('kinvey-cli 6.1.3 configuration files (e2e)', () => {
     const exported = join(cli.home, 'coded-export.json');
     await exportEnv(appId, 'Development', exported);
     expect(await readJson(exported)).not.toHaveProperty('customEndpoints');
+  });
+
+  it('runs the Flex service that appenv apply configured: a custom endpoint called through kinvey-js-sdk reaches the service environment applied', async () => {
+    const port = await freePort();
+    produce = await startFlexService(port, PRODUCE_SECRET);
+    await cli.json(
+      asOps(
+        'service',
+        'create',
+        'Produce',
+        '--file',
+        await file('produce-service.json', {
+          ...SERVICE_FILE,
+          environments: {
+            prod: { host: `http://127.0.0.1:${port}`, secret: PRODUCE_SECRET },
+          },
+        }),
+        '--org',
+        'Quitanda',
+      ),
+    );
+    const appId = await createApp('Grocer');
+    const envFile = await file('grocer-dev.json', {
+      schemaVersion: '1.0.0',
+      configType: 'environment',
+      customEndpoints: {
+        hello: {
+          type: 'external',
+          service: 'Produce',
+          serviceEnvironment: 'prod',
+          handlerName: 'hello',
+        },
+      },
+    });
+    await applyEnv(appId, 'Development', envFile);
+    const env = await showEnv(appId, 'Development');
+    initKinveySdk(gw.url, { appKey: env.id, appSecret: env.appSecret });
+    await User.signup({
+      username: 'grocer',
+      password: 'correct horse battery',
+    });
+    const user = await User.login('grocer', 'correct horse battery');
+    await expect(
+      CustomEndpoint.execute('hello', { name: 'Ana' }),
+    ).resolves.toEqual({
+      greeting: 'hello Ana',
+      username: 'grocer',
+      userId: user._id,
+    });
   });
 });

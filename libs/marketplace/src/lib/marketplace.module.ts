@@ -80,7 +80,6 @@ import { OPERATOR_COMMANDS } from './cli/operators-cli.commands';
 import { ManageBusinessLogicController } from './manage/manage-business-logic.controller';
 import { ManageCollectionsController } from './manage/manage-collections.controller';
 import { ManageServicesController } from './manage/manage-services.controller';
-import { ManagedBusinessLogicRepository } from './manage/managed-business-logic.repository';
 import { ManagedBusinessLogicService } from './manage/managed-business-logic.service';
 import { ManagedServicesRepository } from './manage/managed-services.repository';
 import { ManagedServicesService } from './manage/managed-services.service';
@@ -151,7 +150,6 @@ const MARKETPLACE_PROVIDERS = [
   ManagedAppsService,
   ManagedServicesRepository,
   ManagedServicesService,
-  ManagedBusinessLogicRepository,
   ManagedBusinessLogicService,
 ];
 

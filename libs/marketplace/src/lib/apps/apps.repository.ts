@@ -55,8 +55,8 @@ const APP_TABLES = [
   'mfa_attempts',
   'login_attempts',
   'signup_counts',
-  'managed_endpoints',
-  'managed_collection_hooks',
+  'business_logic_bindings',
+  'flex_services',
   'users',
   'apps',
 ] as const;

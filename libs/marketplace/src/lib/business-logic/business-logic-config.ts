@@ -316,6 +316,28 @@ export class BusinessLogicConfig {
     });
   }
 
+  /**
+   * Moves the service `name` of every app that has it to a new URL and
+   * secret, each keeping its timeout and bindings (one service registered
+   * once and used by several apps: the management API's).
+   */
+  async moveService(
+    name: string,
+    input: Pick<FlexServiceInput, 'url' | 'sharedSecret'>,
+  ): Promise<void> {
+    for (const appKey of await this.repository.appsWithService(name)) {
+      const current = (await this.view(appKey)).services.find(
+        (service) => service.name === name,
+      );
+      if (current)
+        await this.setService(appKey, {
+          ...input,
+          name,
+          timeoutMs: current.timeoutMs,
+        });
+    }
+  }
+
   /** Removes a service and what was bound to it. */
   async removeService(appKey: string, name: string): Promise<void> {
     const removed = await this.change(appKey, (tx) =>

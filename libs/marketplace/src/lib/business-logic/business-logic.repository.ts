@@ -47,6 +47,15 @@ export class BusinessLogicRepository extends MarketplaceRepository {
     );
   }
 
+  /** The apps that have a service of this name. */
+  async appsWithService(name: string): Promise<string[]> {
+    const rows = await this.sql.rows<{ app_key: string }>(
+      'SELECT app_key FROM marketplace.flex_services WHERE name = $1 ORDER BY app_key',
+      [name],
+    );
+    return rows.map((row) => row.app_key);
+  }
+
   /** Serialises changes of one app's business logic (its limits). */
   async lockApp(appKey: string, tx: MarketplaceTx): Promise<void> {
     await tx.rows('SELECT pg_advisory_xact_lock(hashtext($1))', [

@@ -8,10 +8,11 @@ import {
 } from '../../testing/marketplace-test-module';
 import { AppsRepository } from '../apps/apps.repository';
 import { AppsService } from '../apps/apps.service';
+import { BusinessLogicConfig } from '../business-logic/business-logic-config';
+import { BusinessLogicRepository } from '../business-logic/business-logic.repository';
 import { MarketplaceError } from '../common/marketplace.errors';
 import { ManagedAppsRepository } from './managed-apps.repository';
 import { ManagedAppsService } from './managed-apps.service';
-import { ManagedBusinessLogicRepository } from './managed-business-logic.repository';
 import { ManagedBusinessLogicService } from './managed-business-logic.service';
 import { ManagedServicesRepository } from './managed-services.repository';
 import {
@@ -30,6 +31,7 @@ describe('management API business logic (database)', () => {
   let managed: ManagedAppsService;
   let services: ManagedServicesService;
   let logic: ManagedBusinessLogicService;
+  let config: BusinessLogicConfig;
 
   beforeAll(async () => {
     database = await openTestDatabase();
@@ -42,14 +44,16 @@ describe('management API business logic (database)', () => {
         ManagedAppsService,
         ManagedServicesRepository,
         ManagedServicesService,
-        ManagedBusinessLogicRepository,
+        BusinessLogicRepository,
+        BusinessLogicConfig,
         ManagedBusinessLogicService,
       ],
-      { manageEncryptionKey: KEY },
+      { manageEncryptionKey: KEY, mfaEncryptionKey: KEY },
     );
     managed = module.get(ManagedAppsService);
     services = module.get(ManagedServicesService);
     logic = module.get(ManagedBusinessLogicService);
+    config = module.get(BusinessLogicConfig);
   });
 
   afterAll(async () => {
@@ -75,8 +79,8 @@ describe('management API business logic (database)', () => {
     return { app, env, service, svcEnv };
   }
 
-  it('joins what kinvey-cli applied into the config the Flex caller reads: URL and secret per service environment, handler per endpoint and hook', async () => {
-    const { env, service, svcEnv } = await appWithService('Joined');
+  it('writes what kinvey-cli applies into the business logic the Flex caller runs: the service environment as a Flex service of the app, each endpoint and hook bound to its handler', async () => {
+    const { env, svcEnv } = await appWithService('Joined');
     await logic.createEndpoint(env.id, {
       name: 'quote',
       host: svcEnv.id,
@@ -87,28 +91,79 @@ describe('management API business logic (database)', () => {
       host: svcEnv.id,
       sdkHandlerName: 'checkOrder',
     });
-    const config = await logic.configOf(env.id);
-    expect(config.services).toEqual([
+    const target = { service: svcEnv.id, handler: 'quote' };
+    expect(await config.view(env.id)).toEqual({
+      services: [{ name: svcEnv.id, url: URL, timeoutMs: 2_000 }],
+      endpoints: { quote: target },
+      hooks: {
+        orders: { onPreSave: { service: svcEnv.id, handler: 'checkOrder' } },
+      },
+      dataCollections: {},
+    });
+    const running = await config.snapshot(env.id);
+    expect(running.services.get(svcEnv.id)?.sharedSecret).toBe(SECRET);
+    expect(running.endpoints.get('quote')).toEqual(target);
+    expect(await logic.endpoints(env.id)).toEqual([
+      { name: 'quote', host: svcEnv.id, sdkHandlerName: 'quote' },
+    ]);
+    expect(await logic.hooks(env.id)).toEqual([
       {
-        id: svcEnv.id,
-        serviceId: service.id,
-        serviceName: 'Joined pricing',
+        collectionName: 'orders',
+        hooks: [
+          { name: 'onPreSave', host: svcEnv.id, sdkHandlerName: 'checkOrder' },
+        ],
+      },
+    ]);
+  });
+
+  it("moves every app's Flex service with its service environment's host and secret, keeping the app's timeout", async () => {
+    const { env, service, svcEnv } = await appWithService('Moved');
+    await logic.createEndpoint(env.id, {
+      name: 'quote',
+      host: svcEnv.id,
+      sdkHandlerName: 'quote',
+    });
+    await config.setService(env.id, {
+      name: svcEnv.id,
+      url: URL,
+      sharedSecret: SECRET,
+      timeoutMs: 5_000,
+    });
+    const moved = 'https://flex2.example.com/pricing';
+    const newSecret = 'another-shared-secret';
+    await services.updateEnvironment(service.id, svcEnv.id, {
+      name: 'prod',
+      host: moved,
+      secret: newSecret,
+    });
+    expect((await config.view(env.id)).services).toEqual([
+      { name: svcEnv.id, url: moved, timeoutMs: 5_000 },
+    ]);
+    // Another replica's cache aside, this one reads the change at once.
+    const running = await config.snapshot(env.id);
+    expect(running.services.get(svcEnv.id)?.sharedSecret).toBe(newSecret);
+    expect(running.endpoints.get('quote')?.service).toBe(svcEnv.id);
+  });
+
+  it('refuses a secret a Flex service cannot have for a bound service environment, changing nothing', async () => {
+    const { env, service, svcEnv } = await appWithService('Short');
+    await logic.createEndpoint(env.id, {
+      name: 'quote',
+      host: svcEnv.id,
+      sdkHandlerName: 'quote',
+    });
+    await expect(
+      services.updateEnvironment(service.id, svcEnv.id, {
         name: 'prod',
-        url: URL,
-        secret: SECRET,
-      },
-    ]);
-    expect(config.endpoints).toEqual([
-      { name: 'quote', serviceEnvironmentId: svcEnv.id, handler: 'quote' },
-    ]);
-    expect(config.hooks).toEqual([
-      {
-        collection: 'orders',
-        hook: 'onPreSave',
-        serviceEnvironmentId: svcEnv.id,
-        handler: 'checkOrder',
-      },
-    ]);
+        host: 'https://elsewhere.example.com',
+        secret: 'short',
+      }),
+    ).rejects.toBeInstanceOf(MarketplaceError);
+    expect((await services.environments(service.id))[0]).toMatchObject({
+      host: URL,
+      secret: SECRET,
+    });
+    expect((await config.view(env.id)).services[0]?.url).toBe(URL);
   });
 
   it('keeps the service and environment secrets sealed at rest', async () => {
@@ -144,6 +199,7 @@ describe('management API business logic (database)', () => {
         MarketplaceError,
       );
     expect(await logic.endpoints(env.id)).toEqual([]);
+    expect((await config.view(env.id)).services).toEqual([]);
   });
 
   it("lets every app use the organization's services", async () => {
@@ -204,8 +260,8 @@ describe('management API business logic (database)', () => {
     const left = await sql.rows<{ n: number }>(
       `SELECT (SELECT count(*) FROM marketplace.apps WHERE app_key = $1)
             + (SELECT count(*) FROM marketplace.managed_environments WHERE app_key = $1)
-            + (SELECT count(*) FROM marketplace.managed_endpoints WHERE app_key = $1)
-            + (SELECT count(*) FROM marketplace.managed_collection_hooks WHERE app_key = $1)
+            + (SELECT count(*) FROM marketplace.flex_services WHERE app_key = $1)
+            + (SELECT count(*) FROM marketplace.business_logic_bindings WHERE app_key = $1)
             + (SELECT count(*) FROM marketplace.managed_services WHERE id = $2)
             + (SELECT count(*) FROM marketplace.managed_service_environments WHERE service_id = $2) AS n`,
       [env.id, service.id],

@@ -1,18 +1,14 @@
 import { Injectable } from '@nestjs/common';
 
-import { checkCollectionName } from '../collections/collection-settings';
+import { BusinessLogicConfig } from '../business-logic/business-logic-config';
+import type { FlexTarget } from '../business-logic/business-logic.types';
 import {
   MarketplaceError,
   MarketplaceErrorCode,
 } from '../common/marketplace.errors';
-import { MarketplaceDatabase } from '../persistence/marketplace-database';
-import { HOOK_PATHS } from './business-logic-config';
-import type { BusinessLogicConfig } from './business-logic-config';
+import { HOOK_PATHS } from './hook-paths';
 import { ManagedAppsService } from './managed-apps.service';
-import { ManagedBusinessLogicRepository } from './managed-business-logic.repository';
-import type { EndpointRow } from './managed-business-logic.repository';
 import { ManagedServicesService } from './managed-services.service';
-import { serialize } from './serialize';
 
 export const MAX_ENDPOINTS = 100;
 const MAX_HANDLER = 255;
@@ -29,20 +25,26 @@ export interface HandlerView {
 /**
  * Custom endpoints and collection hooks of an environment, each handled by
  * a handler of an External Flex service environment (`host` is that
- * environment's id). Business logic written as code is not served.
+ * environment's id). They are the app's business logic itself: a service
+ * environment an endpoint or hook names becomes a Flex service of the app
+ * (named by the environment's id, its host and secret), and the bindings
+ * are `BusinessLogicConfig`'s, which the Flex caller runs. Business logic
+ * written as code is not served.
  */
 @Injectable()
 export class ManagedBusinessLogicService {
   constructor(
-    private readonly repository: ManagedBusinessLogicRepository,
+    private readonly config: BusinessLogicConfig,
     private readonly managed: ManagedAppsService,
     private readonly services: ManagedServicesService,
-    private readonly db: MarketplaceDatabase,
   ) {}
 
   async endpoints(envId: string): Promise<HandlerView[]> {
     const appKey = await this.managed.appKeyOf(envId);
-    return (await this.repository.endpoints(appKey)).map(view);
+    const { endpoints } = await this.config.view(appKey);
+    return Object.entries(endpoints)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, target]) => view(name, target));
   }
 
   async endpoint(envId: string, name: string): Promise<HandlerView> {
@@ -61,22 +63,19 @@ export class ManagedBusinessLogicService {
         'An endpoint name is 1 to 255 letters, digits, _ or -.',
         'name',
       );
-    const appKey = await this.managed.appKeyOf(envId);
-    const row = await this.handled(envId, name, body);
-    await this.db.transaction(async (tx) => {
-      await serialize(tx, `endpoints:${appKey}`);
-      const existing = await this.repository.endpoints(appKey, tx);
-      if (existing.length >= MAX_ENDPOINTS)
-        throw MarketplaceError.badRequest(
-          `An environment has at most ${MAX_ENDPOINTS} custom endpoints.`,
-        );
-      if (!(await this.repository.insertEndpoint(appKey, row, tx)))
-        throw MarketplaceError.duplicate(
-          'An endpoint with this name already exists.',
-          name,
-        );
-    });
-    return view(row);
+    const existing = await this.endpoints(envId);
+    if (existing.some((e) => e.name === name))
+      throw MarketplaceError.duplicate(
+        'An endpoint with this name already exists.',
+        name,
+      );
+    if (existing.length >= MAX_ENDPOINTS)
+      throw MarketplaceError.badRequest(
+        `An environment has at most ${MAX_ENDPOINTS} custom endpoints.`,
+      );
+    const { appKey, target } = await this.handled(envId, body);
+    await this.config.setEndpoint(appKey, name, target);
+    return view(name, target);
   }
 
   async updateEndpoint(
@@ -84,17 +83,15 @@ export class ManagedBusinessLogicService {
     name: string,
     body: Readonly<Record<string, unknown>>,
   ): Promise<HandlerView> {
-    const appKey = await this.managed.appKeyOf(envId);
-    const row = await this.handled(envId, name, body);
-    if (!(await this.repository.updateEndpoint(appKey, row)))
-      throw MarketplaceError.endpointNotFound(name);
-    return view(row);
+    await this.endpoint(envId, name);
+    const { appKey, target } = await this.handled(envId, body);
+    await this.config.setEndpoint(appKey, name, target);
+    return view(name, target);
   }
 
   async deleteEndpoint(envId: string, name: string): Promise<void> {
-    const appKey = await this.managed.appKeyOf(envId);
-    if (!(await this.repository.deleteEndpoint(appKey, name)))
-      throw MarketplaceError.endpointNotFound(name);
+    await this.endpoint(envId, name);
+    await this.config.removeEndpoint(await this.managed.appKeyOf(envId), name);
   }
 
   /** Kinvey's grouping: `[{collectionName, hooks: [...]}]`. */
@@ -102,15 +99,10 @@ export class ManagedBusinessLogicService {
     envId: string,
   ): Promise<{ collectionName: string; hooks: HandlerView[] }[]> {
     const appKey = await this.managed.appKeyOf(envId);
-    const byCollection = new Map<string, HandlerView[]>();
-    for (const row of await this.repository.hooks(appKey)) {
-      const hooks = byCollection.get(row.collection) ?? [];
-      hooks.push(view(row));
-      byCollection.set(row.collection, hooks);
-    }
-    return [...byCollection].map(([collectionName, hooks]) => ({
+    const { hooks } = await this.config.view(appKey);
+    return Object.entries(hooks).map(([collectionName, byHook]) => ({
       collectionName,
-      hooks,
+      hooks: Object.entries(byHook).map(([hook, target]) => view(hook, target)),
     }));
   }
 
@@ -120,59 +112,23 @@ export class ManagedBusinessLogicService {
     path: string,
     body: Readonly<Record<string, unknown>>,
   ): Promise<HandlerView> {
-    const appKey = await this.managed.appKeyOf(envId);
-    const row = {
-      ...(await this.handled(envId, hookName(path), body)),
-      collection: checkCollectionName(collection),
-    };
-    await this.repository.putHook(appKey, row);
-    return view(row);
-  }
-
-  /** Everything the Flex caller needs for the app `appKey`. */
-  async configOf(appKey: string): Promise<BusinessLogicConfig> {
-    const env = await this.managed.environment(appKey);
-    const endpoints = await this.repository.endpoints(appKey);
-    const hooks = await this.repository.hooks(appKey);
-    const services = await this.services.list({
-      appId: env.app,
-      expand: 'environments',
-    });
-    return {
-      services: services.flatMap((service) =>
-        (service.environments ?? []).map((svcEnv) => ({
-          id: svcEnv.id,
-          serviceId: service.id,
-          serviceName: service.name,
-          name: svcEnv.name,
-          url: svcEnv.host,
-          secret: svcEnv.secret,
-        })),
-      ),
-      endpoints: endpoints.map((e) => ({
-        name: e.name,
-        serviceEnvironmentId: e.serviceEnvironmentId,
-        handler: e.handlerName,
-      })),
-      hooks: hooks.map((h) => ({
-        collection: h.collection,
-        hook: h.name,
-        serviceEnvironmentId: h.serviceEnvironmentId,
-        handler: h.handlerName,
-      })),
-    };
+    const hook = hookName(path);
+    const { appKey, target } = await this.handled(envId, body);
+    await this.config.setHook(appKey, collection, hook, target);
+    return view(hook, target);
   }
 
   /**
    * The handler a body names: `host` a service environment the app may
    * use (its own services' or the organization's), `sdkHandlerName` its
-   * handler. Without a host it is code, which is not served.
+   * handler. Without a host it is code, which is not served. The service
+   * environment is (re)registered as the app's Flex service, keeping the
+   * timeout it has there.
    */
   private async handled(
     envId: string,
-    name: string,
     body: Readonly<Record<string, unknown>>,
-  ): Promise<EndpointRow> {
+  ): Promise<{ appKey: string; target: FlexTarget }> {
     const host = body['host'];
     if (typeof host !== 'string' || host === '')
       throw MarketplaceError.featureUnavailable(
@@ -199,21 +155,30 @@ export class ManagedBusinessLogicService {
       appId: env.app,
       expand: 'environments',
     });
-    if (!usable.some((s) => s.environments?.some((e) => e.id === host)))
+    const svcEnv = usable
+      .flatMap((service) => service.environments ?? [])
+      .find((e) => e.id === host);
+    if (!svcEnv)
       throw MarketplaceError.managedNotFound(
         MarketplaceErrorCode.ServiceNotFound,
         host,
       );
-    return { name, serviceEnvironmentId: host, handlerName: handler };
+    const appKey = await this.managed.appKeyOf(envId);
+    const current = (await this.config.view(appKey)).services.find(
+      (service) => service.name === svcEnv.id,
+    );
+    await this.config.setService(appKey, {
+      name: svcEnv.id,
+      url: svcEnv.host,
+      sharedSecret: svcEnv.secret,
+      timeoutMs: current?.timeoutMs,
+    });
+    return { appKey, target: { service: svcEnv.id, handler } };
   }
 }
 
-function view(row: EndpointRow): HandlerView {
-  return {
-    name: row.name,
-    host: row.serviceEnvironmentId,
-    sdkHandlerName: row.handlerName,
-  };
+function view(name: string, target: FlexTarget): HandlerView {
+  return { name, host: target.service, sdkHandlerName: target.handler };
 }
 
 /** The Kinvey hook name of a management path's (`pre-save` -> `onPreSave`). */

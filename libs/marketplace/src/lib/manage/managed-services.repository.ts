@@ -142,20 +142,13 @@ export class ManagedServicesRepository extends MarketplaceRepository {
   }
 
   /**
-   * Deletes an application's services with their environments, and every
-   * endpoint and hook that pointed at those.
+   * Deletes an application's services with their environments (the apps
+   * that bound them are its environments, deleted with their bindings).
    */
   async deleteOwnedBy(managedAppId: string, tx: MarketplaceTx): Promise<void> {
     await tx.rows(
-      `WITH gone AS (
-         DELETE FROM marketplace.managed_service_environments
-          WHERE service_id IN (SELECT id FROM marketplace.managed_services WHERE managed_app_id = $1)
-        RETURNING id),
-       endpoints AS (
-         DELETE FROM marketplace.managed_endpoints
-          WHERE service_environment_id IN (SELECT id FROM gone))
-       DELETE FROM marketplace.managed_collection_hooks
-        WHERE service_environment_id IN (SELECT id FROM gone)`,
+      `DELETE FROM marketplace.managed_service_environments
+        WHERE service_id IN (SELECT id FROM marketplace.managed_services WHERE managed_app_id = $1)`,
       [managedAppId],
     );
     await tx.rows(

@@ -4,6 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
+import { BusinessLogicConfig } from '../business-logic/business-logic-config';
 import { MARKETPLACE_OPTIONS } from '../common/marketplace.constants';
 import {
   MarketplaceError,
@@ -118,6 +119,7 @@ export class ManagedServicesService {
   constructor(
     private readonly repository: ManagedServicesRepository,
     private readonly apps: ManagedAppsRepository,
+    private readonly businessLogic: BusinessLogicConfig,
     private readonly db: MarketplaceDatabase,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(MARKETPLACE_OPTIONS) options: MarketplaceModuleOptions,
@@ -206,9 +208,16 @@ export class ManagedServicesService {
     body: Readonly<Record<string, unknown>>,
   ): Promise<ServiceEnvironmentView> {
     const env = this.checkedEnvironment(envId, serviceId, body);
+    const changed = this.environmentView(env);
+    // The apps that bound it call the new host with the new secret; first,
+    // so that a host or secret a Flex service cannot have changes nothing.
+    await this.businessLogic.moveService(envId, {
+      url: changed.host,
+      sharedSecret: changed.secret,
+    });
     if (!(await this.repository.updateEnvironment(env)))
       throw this.notFound(`${serviceId}/${envId}`);
-    return this.environmentView(env);
+    return changed;
   }
 
   private checkedEnvironment(

@@ -7,8 +7,6 @@ import { FileChunkEntity } from './file-chunk.entity';
 import { FileEntity } from './file.entity';
 import { LoginAttemptEntity } from './login-attempt.entity';
 import { ManagedAppEntity } from './managed-app.entity';
-import { ManagedCollectionHookEntity } from './managed-collection-hook.entity';
-import { ManagedEndpointEntity } from './managed-endpoint.entity';
 import { ManagedServiceEnvironmentEntity } from './managed-service-environment.entity';
 import { ManagedServiceEntity } from './managed-service.entity';
 import { ManagedEnvironmentEntity } from './managed-environment.entity';
@@ -43,6 +41,4 @@ export const MARKETPLACE_ENTITIES = [
   ManagedEnvironmentEntity,
   ManagedServiceEntity,
   ManagedServiceEnvironmentEntity,
-  ManagedEndpointEntity,
-  ManagedCollectionHookEntity,
 ];

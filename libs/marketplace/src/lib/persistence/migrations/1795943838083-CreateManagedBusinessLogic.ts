@@ -1,20 +1,14 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * What kinvey-cli applies of business logic: External Flex services and
- * their environments (secrets sealed), custom endpoints and collection
- * hooks mapped to a service environment and handler.
+ * The External Flex services kinvey-cli manages and their environments
+ * (secrets sealed). What apps bind to them (endpoints, hooks) is kept with
+ * the rest of an app's business logic (`flex_services`, bindings).
  */
 export class CreateManagedBusinessLogic1795943838083 implements MigrationInterface {
   name = 'CreateManagedBusinessLogic1795943838083';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(
-      `CREATE TABLE "marketplace"."managed_collection_hooks" ("app_key" text NOT NULL, "collection" text NOT NULL, "hook" text NOT NULL, "service_environment_id" text NOT NULL, "handler_name" text NOT NULL, CONSTRAINT "managed_collection_hooks_pkey" PRIMARY KEY ("app_key", "collection", "hook"))`,
-    );
-    await queryRunner.query(
-      `CREATE TABLE "marketplace"."managed_endpoints" ("app_key" text NOT NULL, "name" text NOT NULL, "service_environment_id" text NOT NULL, "handler_name" text NOT NULL, CONSTRAINT "managed_endpoints_pkey" PRIMARY KEY ("app_key", "name"))`,
-    );
     await queryRunner.query(
       `CREATE TABLE "marketplace"."managed_service_environments" ("id" text NOT NULL, "service_id" text NOT NULL, "name" text NOT NULL, "host" text NOT NULL, "sealed_secret" text NOT NULL, "description" text, "created_at" TIMESTAMP(3) WITH TIME ZONE NOT NULL, CONSTRAINT "managed_service_environments_pkey" PRIMARY KEY ("id"))`,
     );
@@ -33,10 +27,6 @@ export class CreateManagedBusinessLogic1795943838083 implements MigrationInterfa
     );
     await queryRunner.query(
       `DROP TABLE "marketplace"."managed_service_environments"`,
-    );
-    await queryRunner.query(`DROP TABLE "marketplace"."managed_endpoints"`);
-    await queryRunner.query(
-      `DROP TABLE "marketplace"."managed_collection_hooks"`,
     );
   }
 }
