@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { freePort } from '@quitanda/testing';
-import { CustomEndpoint, User } from 'kinvey-js-sdk';
+import { CustomEndpoint, DataStore, DataStoreType, User } from 'kinvey-js-sdk';
 import request from 'supertest';
 
 import { startFlexService, stopFlexService } from './flex-service-process';
@@ -248,7 +248,7 @@ describe('kinvey-cli 6.1.3 configuration files (e2e)', () => {
     expect(await readJson(exported)).not.toHaveProperty('customEndpoints');
   });
 
-  it('runs the Flex service that appenv apply configured: a custom endpoint called through kinvey-js-sdk reaches the service environment applied', async () => {
+  it('runs the Flex service that appenv apply configured: a custom endpoint and an external collection called through kinvey-js-sdk reach the service environment applied', async () => {
     const port = await freePort();
     produce = await startFlexService(port, PRODUCE_SECRET);
     await cli.json(
@@ -268,9 +268,17 @@ describe('kinvey-cli 6.1.3 configuration files (e2e)', () => {
       ),
     );
     const appId = await createApp('Grocer');
+    const farms = {
+      type: 'external',
+      permissions: 'shared',
+      service: 'Produce',
+      serviceEnvironment: 'prod',
+      serviceObject: 'farms',
+    };
     const envFile = await file('grocer-dev.json', {
       schemaVersion: '1.0.0',
       configType: 'environment',
+      collections: { farms },
       customEndpoints: {
         hello: {
           type: 'external',
@@ -294,6 +302,21 @@ describe('kinvey-cli 6.1.3 configuration files (e2e)', () => {
       greeting: 'hello Ana',
       username: 'grocer',
       userId: user._id,
+    });
+    // The external collection is the service's object (FlexData).
+    const store = DataStore.collection('farms', DataStoreType.Network);
+    const north: { _id: string } = await store.save({
+      name: 'North',
+      state: 'SP',
+    });
+    await expect(store.findById(north._id).toPromise()).resolves.toMatchObject({
+      name: 'North',
+      state: 'SP',
+    });
+    const exported = join(cli.home, 'grocer-export.json');
+    await exportEnv(appId, 'Development', exported);
+    expect(await readJson(exported)).toMatchObject({
+      collections: { farms },
     });
   });
 });

@@ -74,6 +74,15 @@ export const COLLECTION_SCHEMA: SchemaObject = {
       type: 'string',
       enum: ['append-read', 'append-only', 'read-only', 'write'],
     },
+    dataLink: {
+      type: 'object',
+      description: 'The Flex service object serving the collection (FlexData)',
+      properties: {
+        id: { type: 'string' },
+        backingServerId: { type: 'string' },
+        serviceObjectName: { type: 'string' },
+      },
+    },
   },
 };
 

@@ -14,12 +14,16 @@ import { ApiTags } from '@nestjs/swagger';
 import { CollectionsService } from '../app-collections/collections.service';
 import { COLLECTION_SCHEMA, ManageCall } from './manage-call.decorator';
 import { ManagedAppsService } from './managed-apps.service';
-import { levelOf, managedCollection } from './managed-collections';
+import { ManagedBusinessLogicService } from './managed-business-logic.service';
+import { dataLinkOf, levelOf, managedCollection } from './managed-collections';
 import { objectBody } from './object-body';
 import type { ManagedCollection } from './managed-collections';
 import { OperatorAuthGuard } from './operator-auth.guard';
 
-/** An environment's collections through the management API. */
+/**
+ * An environment's collections through the management API; one with a
+ * `dataLink` is served by a Flex service object (FlexData).
+ */
 @Controller('manage/v4/environments/:envId/collections')
 @UseGuards(OperatorAuthGuard)
 @ApiTags('marketplace: management (kinvey-cli)')
@@ -27,6 +31,7 @@ export class ManageCollectionsController {
   constructor(
     private readonly managed: ManagedAppsService,
     private readonly collections: CollectionsService,
+    private readonly logic: ManagedBusinessLogicService,
   ) {}
 
   private appKeyOf(envId: string): Promise<string> {
@@ -40,7 +45,10 @@ export class ManageCollectionsController {
   })
   async list(@Param('envId') envId: string): Promise<ManagedCollection[]> {
     const views = await this.collections.list(await this.appKeyOf(envId));
-    return views.map((view) => managedCollection(view.name, view.settings));
+    const links = await this.logic.dataLinks(envId);
+    return views.map((view) =>
+      managedCollection(view.name, view.settings, links.get(view.name)),
+    );
   }
 
   @Post()
@@ -51,12 +59,26 @@ export class ManageCollectionsController {
   ): Promise<ManagedCollection> {
     const body = objectBody(raw);
     const permissions = levelOf(body);
-    const created = await this.collections.create(
-      await this.appKeyOf(envId),
-      body['name'],
-      permissions ? { permissions } : {},
-    );
-    return managedCollection(created.name, created.settings);
+    const link = dataLinkOf(body);
+    const appKey = await this.appKeyOf(envId);
+    const name = body['name'];
+    // Bound first: a service the environment may not use creates nothing.
+    const bound =
+      link && typeof name === 'string'
+        ? await this.logic.setDataLink(envId, name, link)
+        : undefined;
+    try {
+      const created = await this.collections.create(
+        appKey,
+        name,
+        permissions ? { permissions } : {},
+      );
+      return managedCollection(created.name, created.settings, bound);
+    } catch (error) {
+      if (bound && typeof name === 'string')
+        await this.logic.removeDataLink(envId, name);
+      throw error;
+    }
   }
 
   @Get(':name')
@@ -66,7 +88,8 @@ export class ManageCollectionsController {
     @Param('name') name: string,
   ): Promise<ManagedCollection> {
     const view = await this.collections.show(await this.appKeyOf(envId), name);
-    return managedCollection(view.name, view.settings);
+    const links = await this.logic.dataLinks(envId);
+    return managedCollection(view.name, view.settings, links.get(name));
   }
 
   @Put(':name')
@@ -79,11 +102,15 @@ export class ManageCollectionsController {
     const appKey = await this.appKeyOf(envId);
     const current = await this.collections.show(appKey, name);
     const permissions = levelOf(objectBody(body));
+    const link = dataLinkOf(objectBody(body));
+    const bound = link
+      ? await this.logic.setDataLink(envId, name, link)
+      : (await this.logic.dataLinks(envId)).get(name);
     const updated = await this.collections.update(appKey, name, {
       ...current.settings,
       ...(permissions ? { permissions } : {}),
     });
-    return managedCollection(updated.name, updated.settings);
+    return managedCollection(updated.name, updated.settings, bound);
   }
 
   @Delete(':name')

@@ -79,8 +79,8 @@ describe('management API business logic (database)', () => {
     return { app, env, service, svcEnv };
   }
 
-  it('writes what kinvey-cli applies into the business logic the Flex caller runs: the service environment as a Flex service of the app, each endpoint and hook bound to its handler', async () => {
-    const { env, svcEnv } = await appWithService('Joined');
+  it('writes what kinvey-cli applies into the business logic the Flex caller runs: the service environment as a Flex service of the app, each endpoint, hook and external collection bound to its handler', async () => {
+    const { env, service, svcEnv } = await appWithService('Joined');
     await logic.createEndpoint(env.id, {
       name: 'quote',
       host: svcEnv.id,
@@ -106,6 +106,26 @@ describe('management API business logic (database)', () => {
     expect(await logic.endpoints(env.id)).toEqual([
       { name: 'quote', host: svcEnv.id, sdkHandlerName: 'quote' },
     ]);
+    await logic.setDataLink(env.id, 'farms', {
+      id: 'ignored: the service is found by its environment',
+      backingServerId: svcEnv.id,
+      serviceObjectName: 'farms',
+    });
+    expect((await config.view(env.id)).dataCollections).toEqual({
+      farms: { service: svcEnv.id, handler: 'farms' },
+    });
+    expect(await logic.dataLinks(env.id)).toEqual(
+      new Map([
+        [
+          'farms',
+          {
+            id: service.id,
+            backingServerId: svcEnv.id,
+            serviceObjectName: 'farms',
+          },
+        ],
+      ]),
+    );
     expect(await logic.hooks(env.id)).toEqual([
       {
         collectionName: 'orders',
@@ -198,8 +218,18 @@ describe('management API business logic (database)', () => {
       await expect(logic.createEndpoint(env.id, body)).rejects.toBeInstanceOf(
         MarketplaceError,
       );
+    await expect(
+      logic.setDataLink(env.id, 'farms', {
+        id: other.service.id,
+        backingServerId: other.svcEnv.id,
+        serviceObjectName: 'farms',
+      }),
+    ).rejects.toBeInstanceOf(MarketplaceError);
     expect(await logic.endpoints(env.id)).toEqual([]);
-    expect((await config.view(env.id)).services).toEqual([]);
+    expect(await config.view(env.id)).toMatchObject({
+      services: [],
+      dataCollections: {},
+    });
   });
 
   it("lets every app use the organization's services", async () => {

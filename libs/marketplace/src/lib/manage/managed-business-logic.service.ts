@@ -15,6 +15,15 @@ const MAX_HANDLER = 255;
 /** Kinvey's custom endpoint names. */
 const ENDPOINT_NAME = /^[A-Za-z0-9_-]{1,255}$/;
 
+/** Kinvey's link of a collection to a service object (FlexData). */
+export interface DataLink {
+  /** The service's id. */
+  readonly id: string;
+  /** The service environment's id. */
+  readonly backingServerId: string;
+  readonly serviceObjectName: string;
+}
+
 /** A custom endpoint or hook as the management API shows it. */
 export interface HandlerView {
   readonly name: string;
@@ -121,9 +130,7 @@ export class ManagedBusinessLogicService {
   /**
    * The handler a body names: `host` a service environment the app may
    * use (its own services' or the organization's), `sdkHandlerName` its
-   * handler. Without a host it is code, which is not served. The service
-   * environment is (re)registered as the app's Flex service, keeping the
-   * timeout it has there.
+   * handler. Without a host it is code, which is not served.
    */
   private async handled(
     envId: string,
@@ -150,22 +157,36 @@ export class ManagedBusinessLogicService {
         'sdkHandlerName (1 to 255 characters) is required.',
         'sdkHandlerName',
       );
+    return this.registered(envId, host, handler);
+  }
+
+  /**
+   * Registers the service environment `svcEnvId` (one the app may use) as
+   * the app's Flex service, keeping the timeout it has there, and names
+   * its `handler` there.
+   */
+  private async registered(
+    envId: string,
+    svcEnvId: string,
+    handler: string,
+  ): Promise<{ appKey: string; target: FlexTarget; serviceId: string }> {
     const env = await this.managed.environment(envId);
     const usable = await this.services.list({
       appId: env.app,
       expand: 'environments',
     });
-    const svcEnv = usable
-      .flatMap((service) => service.environments ?? [])
-      .find((e) => e.id === host);
-    if (!svcEnv)
+    const service = usable.find((s) =>
+      s.environments?.some((e) => e.id === svcEnvId),
+    );
+    const svcEnv = service?.environments?.find((e) => e.id === svcEnvId);
+    if (!service || !svcEnv)
       throw MarketplaceError.managedNotFound(
         MarketplaceErrorCode.ServiceNotFound,
-        host,
+        svcEnvId,
       );
     const appKey = await this.managed.appKeyOf(envId);
     const current = (await this.config.view(appKey)).services.find(
-      (service) => service.name === svcEnv.id,
+      (flex) => flex.name === svcEnv.id,
     );
     await this.config.setService(appKey, {
       name: svcEnv.id,
@@ -173,7 +194,60 @@ export class ManagedBusinessLogicService {
       sharedSecret: svcEnv.secret,
       timeoutMs: current?.timeoutMs,
     });
-    return { appKey, target: { service: svcEnv.id, handler } };
+    return {
+      appKey,
+      target: { service: svcEnv.id, handler },
+      serviceId: service.id,
+    };
+  }
+
+  /** Kinvey's `dataLink` of each collection a service object serves. */
+  async dataLinks(envId: string): Promise<Map<string, DataLink>> {
+    const appKey = await this.managed.appKeyOf(envId);
+    const entries = Object.entries(
+      (await this.config.view(appKey)).dataCollections,
+    );
+    if (entries.length === 0) return new Map();
+    const env = await this.managed.environment(envId);
+    const serviceOf = new Map<string, string>();
+    for (const service of await this.services.list({
+      appId: env.app,
+      expand: 'environments',
+    }))
+      for (const svcEnv of service.environments ?? [])
+        serviceOf.set(svcEnv.id, service.id);
+    return new Map(
+      entries.map(([collection, target]) => [
+        collection,
+        {
+          id: serviceOf.get(target.service) ?? target.service,
+          backingServerId: target.service,
+          serviceObjectName: target.handler,
+        },
+      ]),
+    );
+  }
+
+  /** The collection is served by the service object `link` names. */
+  async setDataLink(
+    envId: string,
+    collection: string,
+    link: DataLink,
+  ): Promise<DataLink> {
+    const { appKey, target, serviceId } = await this.registered(
+      envId,
+      link.backingServerId,
+      link.serviceObjectName,
+    );
+    await this.config.setDataCollection(appKey, collection, target);
+    return { ...link, id: serviceId };
+  }
+
+  async removeDataLink(envId: string, collection: string): Promise<void> {
+    await this.config.removeDataCollection(
+      await this.managed.appKeyOf(envId),
+      collection,
+    );
   }
 }
 
