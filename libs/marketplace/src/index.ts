@@ -21,3 +21,4 @@ export {
   MarketplaceErrorCode,
 } from './lib/common/marketplace.errors';
 export { MARKETPLACE_SECURITY_SCHEMES } from './lib/http/kinvey-api.decorators';
+export { baasAlias as marketplaceBaasAlias } from './lib/http/baas-alias';

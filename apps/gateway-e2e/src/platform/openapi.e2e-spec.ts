@@ -55,6 +55,8 @@ function errorSchemaOf(path: string): string {
   )
     return 'SentryErrorDto';
   if (path.startsWith('/api/v4/')) return 'GitLabErrorDto';
+  // kinvey-cli's management API: Kinvey's `{code, description, debug}`.
+  if (path.startsWith('/manage/')) return 'KinveyManageErrorDto';
   if (path.startsWith('/events')) return 'ProblemDto';
   return 'KinveyErrorDto';
 }

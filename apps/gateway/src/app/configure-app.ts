@@ -62,6 +62,8 @@ export function configureApp(
     },
   );
   app.use(httpMetricsMiddleware(app.get<HttpMetrics>(HTTP_METRICS)));
+  for (const context of activeContexts(config))
+    if (context.beforeRouting) app.use(context.beforeRouting);
   // A missed deadline leaves through the same filter as every other error.
   const errors = new HttpErrorFilter(
     app.get<readonly HttpErrorFormat[]>(HTTP_ERROR_FORMATS),

@@ -1,4 +1,4 @@
-import { Module, RequestMethod } from '@nestjs/common';
+import { Module, RequestMethod, UseInterceptors } from '@nestjs/common';
 import type {
   DynamicModule,
   INestApplicationContext,
@@ -62,11 +62,38 @@ import { AccountMailWorker } from './accounts/account-mail.worker';
 import { AccountPagesController } from './accounts/account-pages.controller';
 import { AccountTokensRepository } from './accounts/account-tokens.repository';
 import { COLLECTION_COMMANDS } from './cli/collections-cli.commands';
+import { BUSINESS_LOGIC_COMMANDS } from './cli/business-logic-cli.commands';
 import { CollectionRpcController } from './collection-rpc/collection-rpc.controller';
 import { CollectionsController } from './app-collections/collections.controller';
 import { CollectionsRepository } from './app-collections/collections.repository';
 import { CollectionsService } from './app-collections/collections.service';
 import { SystemCollectionsService } from './collection-rpc/system-collections.service';
+import { FlexCallbackCredentials } from './auth/flex-callback-credentials';
+import { BusinessLogicConfig } from './business-logic/business-logic-config';
+import { BusinessLogicController } from './business-logic/business-logic.controller';
+import { BusinessLogicInterceptor } from './business-logic/business-logic.interceptor';
+import { BusinessLogicRepository } from './business-logic/business-logic.repository';
+import { FlexClient } from './business-logic/flex-client';
+import { FlexDataService } from './business-logic/flex-data.service';
+import { FlexFunctionsService } from './business-logic/flex-functions.service';
+import { OPERATOR_COMMANDS } from './cli/operators-cli.commands';
+import { ManageBusinessLogicController } from './manage/manage-business-logic.controller';
+import { ManageCollectionsController } from './manage/manage-collections.controller';
+import { ManageServicesController } from './manage/manage-services.controller';
+import { ManagedBusinessLogicService } from './manage/managed-business-logic.service';
+import { ManagedServicesRepository } from './manage/managed-services.repository';
+import { ManagedServicesService } from './manage/managed-services.service';
+import {
+  IdentityProvidersController,
+  ManageSessionController,
+} from './manage/manage-session.controller';
+import { ManageController } from './manage/manage.controller';
+import { ManagedAppsRepository } from './manage/managed-apps.repository';
+import { ManagedAppsService } from './manage/managed-apps.service';
+import { OperatorAuthGuard } from './manage/operator-auth.guard';
+import { OperatorSessionsService } from './manage/operator-sessions.service';
+import { OperatorsRepository } from './manage/operators.repository';
+import { GroupsController, RolesController } from './manage/roles.controller';
 
 /** Apps, users, records, files, matching (no HTTP). */
 const MARKETPLACE_PROVIDERS = [
@@ -107,9 +134,39 @@ const MARKETPLACE_PROVIDERS = [
   { provide: SecondFactorGate, useExisting: SecondFactorService },
   AuthenticatorsService,
   MfaLoginService,
+  BusinessLogicRepository,
+  BusinessLogicConfig,
+  // Secrets handed to Flex services authenticate their calls back (auth/
+  // sits below business-logic/).
+  { provide: FlexCallbackCredentials, useExisting: BusinessLogicConfig },
+  FlexClient,
+  FlexFunctionsService,
+  FlexDataService,
+  BusinessLogicInterceptor,
+  OperatorsRepository,
+  OperatorSessionsService,
+  OperatorAuthGuard,
+  ManagedAppsRepository,
+  ManagedAppsService,
+  ManagedServicesRepository,
+  ManagedServicesService,
+  ManagedBusinessLogicService,
 ];
 
-const KINVEY_NAMESPACES = ['appdata', 'user', 'blob', 'rpc', 'admin'];
+// Data calls run the collections' business logic. Applied here, not on the
+// controller, because business-logic/ reads records/ (its access rules).
+UseInterceptors(BusinessLogicInterceptor)(DataController);
+
+const KINVEY_NAMESPACES = [
+  'appdata',
+  'user',
+  'blob',
+  'rpc',
+  'admin',
+  'roles',
+  'group',
+  'manage',
+];
 
 const CONTROLLERS = [
   DataController,
@@ -123,8 +180,17 @@ const CONTROLLERS = [
   UsernameCheckController,
   RpcController,
   CollectionsController,
+  BusinessLogicController,
   CollectionRpcController,
   AccountPagesController,
+  RolesController,
+  GroupsController,
+  ManageSessionController,
+  IdentityProvidersController,
+  ManageController,
+  ManageCollectionsController,
+  ManageServicesController,
+  ManageBusinessLogicController,
 ];
 
 /**
@@ -165,7 +231,7 @@ export class MarketplaceModule implements NestModule {
   }
 }
 
-/** The context's operator commands: marketplace:apps:create and :list. */
+/** The context's operator commands (apps, collections, Flex services...). */
 @Module({})
 export class MarketplaceCliModule {
   static forRoot(options: MarketplaceModuleOptions): DynamicModule {
@@ -188,7 +254,13 @@ export class MarketplaceCliModule {
         ListAppsCommand,
         ImportCommand,
         SetPasswordCommand,
+        OperatorsRepository,
+        ...OPERATOR_COMMANDS,
         ...COLLECTION_COMMANDS,
+        BusinessLogicRepository,
+        BusinessLogicConfig,
+        FlexClient,
+        ...BUSINESS_LOGIC_COMMANDS,
       ],
     };
   }

@@ -113,6 +113,7 @@ const SECRET_VARIABLES = new Set([
   'SMTP_URL',
   'ALERTS_ENCRYPTION_KEY',
   'MARKETPLACE_MFA_ENCRYPTION_KEY',
+  'MARKETPLACE_MANAGE_ENCRYPTION_KEY',
 ]);
 
 /**
@@ -374,6 +375,11 @@ export class EnvironmentVariables {
   @MinLength(32, { message: 'must be at least 32 characters' })
   MARKETPLACE_MFA_ENCRYPTION_KEY?: string;
 
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'must be at least 32 characters' })
+  MARKETPLACE_MANAGE_ENCRYPTION_KEY?: string;
+
   @Transform(toInt)
   @IntRange(1, 200)
   DB_POOL_SIZE = DEFAULT_POOL_SIZE;
@@ -476,6 +482,7 @@ export function validateEnvironment(
     'ALERTS_FROM',
     'ALERTS_ENCRYPTION_KEY',
     'MARKETPLACE_MFA_ENCRYPTION_KEY',
+    'MARKETPLACE_MANAGE_ENCRYPTION_KEY',
   ];
   const present: Record<string, string> = {};
   for (const name of [...known, ...optional]) {

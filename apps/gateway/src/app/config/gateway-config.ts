@@ -70,6 +70,7 @@ export interface GatewayConfig {
     readonly mailPerAppPerHour: number;
     readonly signupsPerClientPerHour: number;
     readonly mfaEncryptionKey?: string;
+    readonly manageEncryptionKey?: string;
   };
   readonly events: { readonly writeToken?: string };
   /** When set, `/metrics` needs `Authorization: Bearer <token>`. */
@@ -162,6 +163,7 @@ export function loadConfig(
       mailPerAppPerHour: vars.MARKETPLACE_MAIL_PER_APP_PER_HOUR,
       signupsPerClientPerHour: vars.MARKETPLACE_SIGNUPS_PER_CLIENT_PER_HOUR,
       mfaEncryptionKey: vars.MARKETPLACE_MFA_ENCRYPTION_KEY,
+      manageEncryptionKey: vars.MARKETPLACE_MANAGE_ENCRYPTION_KEY,
     },
     events: { writeToken: vars.EVENTS_WRITE_TOKEN },
     metricsToken: vars.METRICS_TOKEN,

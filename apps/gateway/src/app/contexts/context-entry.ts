@@ -1,6 +1,7 @@
 import type { DynamicModule, INestApplicationContext } from '@nestjs/common';
 import type { SecuritySchemeObject } from '@nestjs/swagger';
 import type { HttpErrorFormat } from '@quitanda/kernel';
+import type { NextFunction, Request, Response } from 'express';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 
 import type { ContextName } from '../config/env.schema';
@@ -38,6 +39,15 @@ export interface ContextEntry {
    * neither it nor the first screen names them any more.
    */
   retiredCredentials?(app: INestApplicationContext): Promise<readonly string[]>;
+  /**
+   * Runs on every request before routing (after logging and metrics): a
+   * context's path aliases, which must change the URL the router sees.
+   */
+  readonly beforeRouting?: (
+    req: Request,
+    res: Response,
+    next: NextFunction,
+  ) => void;
   readonly errorFormat: HttpErrorFormat;
   /** The OpenAPI security schemes its operations name (unique names). */
   readonly securitySchemes: Readonly<Record<string, SecuritySchemeObject>>;

@@ -4,6 +4,7 @@ import {
   MarketplaceCliModule,
   MarketplaceModule,
   bootstrapMarketplace,
+  marketplaceBaasAlias,
   marketplaceDataSourceOptions,
   marketplaceHttpErrorFormat,
 } from '@quitanda/marketplace';
@@ -32,6 +33,8 @@ export const MARKETPLACE_CONTEXT: ContextEntry = {
   cliModule: (config) =>
     MarketplaceCliModule.forRoot(marketplaceOptions(config)),
   bootstrap: (app) => bootstrapMarketplace(app),
+  // kinvey-cli's data calls: /baas/<path> is the data API (docs/marketplace.md).
+  beforeRouting: marketplaceBaasAlias,
   errorFormat: marketplaceHttpErrorFormat,
   securitySchemes: MARKETPLACE_SECURITY_SCHEMES,
 };

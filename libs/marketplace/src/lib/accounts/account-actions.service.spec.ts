@@ -4,6 +4,7 @@ import { newTestService } from '@quitanda/testing';
 import {
   appCaller,
   masterOf,
+  testApp,
   testUser,
   userCaller,
 } from '../../testing/principals';
@@ -461,6 +462,101 @@ describe('AccountActionsService', () => {
         code: MarketplaceErrorCode.InsufficientCredentials,
       });
       expect(tokens.usernamesByEmail).not.toHaveBeenCalled();
+    });
+  });
+
+  describe("the app's own mail (send-email, a Flex service's modules.email)", () => {
+    const mail = {
+      to: 'ana@example.org',
+      subject: 'Your offer',
+      body: 'Saved.',
+    };
+
+    it("queues plain text to one address for the master or a service's handed secret, without a base URL", async () => {
+      delete options.publicBaseUrl;
+      await service.sendAppEmail(
+        { kind: 'master', app: testApp(), flexService: 'produce' },
+        {
+          ...mail,
+          from: 'spoof@else.test',
+          replyTo: null,
+          cc: null,
+          bcc: null,
+          html: null,
+        },
+      );
+      expect(queued()).toEqual({
+        appKey: 'kid_test',
+        kind: 'app',
+        to: 'ana@example.org',
+        subject: 'Your offer',
+        text: 'Saved.',
+      });
+    });
+
+    it('refuses users, app credentials and what it cannot send, queuing nothing', async () => {
+      const refusals: Array<[() => Promise<void>, MarketplaceErrorCode]> = [
+        [
+          () => service.sendAppEmail(userCaller(ANA), mail),
+          MarketplaceErrorCode.InsufficientCredentials,
+        ],
+        [
+          () => service.sendAppEmail(appCaller(), mail),
+          MarketplaceErrorCode.InsufficientCredentials,
+        ],
+        [
+          () =>
+            service.sendAppEmail(masterOf(), { ...mail, cc: 'b@example.org' }),
+          MarketplaceErrorCode.FeatureUnavailable,
+        ],
+        [
+          () => service.sendAppEmail(masterOf(), { ...mail, html: '<b>x</b>' }),
+          MarketplaceErrorCode.FeatureUnavailable,
+        ],
+        [
+          () =>
+            service.sendAppEmail(masterOf(), {
+              ...mail,
+              to: 'a@example.org, b@example.org',
+            }),
+          MarketplaceErrorCode.BadRequest,
+        ],
+        [
+          () =>
+            service.sendAppEmail(masterOf(), {
+              ...mail,
+              subject: 'x\r\nBcc: b@example.org',
+            }),
+          MarketplaceErrorCode.BadRequest,
+        ],
+        [
+          () =>
+            service.sendAppEmail(masterOf(), {
+              ...mail,
+              body: 'x'.repeat(64 * 1024 + 1),
+            }),
+          MarketplaceErrorCode.BadRequest,
+        ],
+      ];
+      for (const [attempt, code] of refusals)
+        await expect(attempt()).rejects.toMatchObject({ code });
+      mailOn = false;
+      await expect(
+        service.sendAppEmail(masterOf(), mail),
+      ).rejects.toMatchObject({
+        code: MarketplaceErrorCode.FeatureUnavailable,
+      });
+      expect(outbox.enqueue).not.toHaveBeenCalled();
+    });
+
+    it("answers TooManyRequests past the app's mail limits", async () => {
+      outbox.withinLimits.mockResolvedValue(false);
+      await expect(
+        service.sendAppEmail(masterOf(), mail),
+      ).rejects.toMatchObject({
+        code: MarketplaceErrorCode.TooManyRequests,
+      });
+      expect(outbox.enqueue).not.toHaveBeenCalled();
     });
   });
 });

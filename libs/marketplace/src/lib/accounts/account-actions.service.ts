@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, hashPassword, hashToken, randomToken } from '@quitanda/kernel';
 import type { Clock } from '@quitanda/kernel';
 
+import { requireMaster } from '../auth/access';
 import { CredentialsRepository } from '../auth/credentials.repository';
 import type { Principal } from '../auth/principal';
 import { SessionCache } from '../auth/session-cache';
@@ -37,6 +38,9 @@ import type { AccountTokenKind } from './account-tokens.repository';
  * anyone could otherwise mail a user reset links without end.
  */
 const MAIL_QUIET_MS = 60_000;
+/** An app's own mail: one header line of subject, a page or so of text. */
+const MAX_SUBJECT_LENGTH = 200;
+const MAX_APP_MAIL_TEXT = 64 * 1024;
 
 /** Where the pages of mailed links live, under the gateway's base URL. */
 export const ACCOUNT_PAGES = {
@@ -219,6 +223,50 @@ export class AccountActionsService {
           tx,
         ),
     );
+  }
+
+  /**
+   * Kinvey's `send-email` (what a Flex service's `modules.email.send`
+   * calls): the master's, or a service's with the secret it was handed.
+   * Plain text to one address, from the configured sender (an app cannot
+   * send as anyone else), queued within the app's mail limits.
+   */
+  async sendAppEmail(principal: Principal, body: unknown): Promise<void> {
+    requireMaster(principal);
+    if (!this.mailer.enabled)
+      throw MarketplaceError.needsInfrastructure('E-mail');
+    const fields = isPlainObject(body) ? body : {};
+    for (const unsupported of ['cc', 'bcc', 'html'])
+      if (fields[unsupported] !== undefined && fields[unsupported] !== null)
+        throw MarketplaceError.featureUnavailable(
+          unsupported,
+          'This backend sends plain text e-mail to one address.',
+        );
+    const to = typeof fields['to'] === 'string' ? fields['to'].trim() : '';
+    const subject = fields['subject'];
+    const text = fields['body'];
+    if (!isMailbox(to))
+      throw MarketplaceError.badRequest('to must be one e-mail address.', 'to');
+    if (
+      typeof subject !== 'string' ||
+      !subject.trim() ||
+      subject.length > MAX_SUBJECT_LENGTH ||
+      /[\r\n]/.test(subject)
+    )
+      throw MarketplaceError.badRequest(
+        `subject is one line of 1 to ${MAX_SUBJECT_LENGTH} characters.`,
+        'subject',
+      );
+    if (typeof text !== 'string' || text.length > MAX_APP_MAIL_TEXT)
+      throw MarketplaceError.badRequest(
+        `body is text of at most ${MAX_APP_MAIL_TEXT} characters.`,
+        'body',
+      );
+    const queued = await this.queue(
+      { appKey: principal.app.appKey, kind: 'app', to, subject, text },
+      () => Promise.resolve(true),
+    );
+    if (!queued) throw MarketplaceError.tooMuchMail();
   }
 
   /** Whether a page's token still works (the page then shows its form). */

@@ -5,7 +5,11 @@ import { MarketplaceRepository } from '../persistence/marketplace-repository';
 
 export type AccountTokenKind = 'password-reset' | 'email-verification';
 /** Every kind of account mail, each limited on its own. */
-export type AccountMailKind = AccountTokenKind | 'forgot-username';
+export type AccountMailKind =
+  | AccountTokenKind
+  | 'forgot-username'
+  // What the app's own business logic sends (a Flex service's `email`).
+  | 'app';
 
 export interface AccountToken {
   readonly appKey: string;

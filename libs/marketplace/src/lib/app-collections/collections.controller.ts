@@ -1,7 +1,7 @@
 import { Body, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiBody, ApiParam } from '@nestjs/swagger';
 
-import { requireMaster } from '../auth/access';
+import { requireOperator } from '../auth/access';
 import { Caller } from '../auth/kinvey-auth.guard';
 import { KinveyController } from '../auth/kinvey-controller.decorator';
 import type { Principal } from '../auth/principal';
@@ -37,7 +37,7 @@ export class CollectionsController {
     ok({ type: 'array', items: COLLECTION }),
   )
   list(@Caller() principal: Principal): Promise<CollectionView[]> {
-    requireMaster(principal);
+    requireOperator(principal);
     return this.collections.list(principal.app.appKey);
   }
 
@@ -53,7 +53,7 @@ export class CollectionsController {
     @Caller() principal: Principal,
     @Body() body: unknown,
   ): Promise<CollectionView> {
-    requireMaster(principal);
+    requireOperator(principal);
     const input = isPlainObject(body) ? body : {};
     return this.collections.create(
       principal.app.appKey,
@@ -69,7 +69,7 @@ export class CollectionsController {
     @Caller() principal: Principal,
     @Param('name') name: string,
   ): Promise<CollectionView> {
-    requireMaster(principal);
+    requireOperator(principal);
     return this.collections.show(principal.app.appKey, name);
   }
 
@@ -86,7 +86,7 @@ export class CollectionsController {
     @Param('name') name: string,
     @Body() body: unknown,
   ): Promise<CollectionView> {
-    requireMaster(principal);
+    requireOperator(principal);
     const input = isPlainObject(body) ? body : {};
     return this.collections.update(
       principal.app.appKey,
@@ -107,7 +107,7 @@ export class CollectionsController {
     @Caller() principal: Principal,
     @Param('name') name: string,
   ): Promise<void> {
-    requireMaster(principal);
+    requireOperator(principal);
     await this.collections.remove(principal.app.appKey, name);
   }
 }

@@ -10,6 +10,7 @@ import {
 } from '../common/marketplace.constants';
 import { MarketplaceError } from '../common/marketplace.errors';
 import type { MarketplaceModuleOptions } from '../common/marketplace.options';
+import { PerAppCache } from '../common/per-app-cache';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
 import type { MarketplaceTx } from '../persistence/marketplace-database';
 import {
@@ -42,7 +43,6 @@ interface Compiled {
 }
 
 interface AppCollections {
-  readonly at: number;
   readonly byName: ReadonlyMap<string, Compiled>;
 }
 
@@ -59,9 +59,10 @@ export interface CollectionView {
 /** An app's declared collections: their administration and compiled rules. */
 @Injectable()
 export class CollectionsService {
-  private readonly cache = new Map<string, AppCollections>();
-  /** A reread under way, shared by every request that finds the cache stale. */
-  private readonly reading = new Map<string, Promise<AppCollections>>();
+  private readonly cache = new PerAppCache<AppCollections>(
+    CACHE_MS,
+    (appKey, cached) => this.reread(appKey, cached),
+  );
   private readonly maxCollections: number;
   private readonly maxSchemaBytes: number;
 
@@ -75,31 +76,14 @@ export class CollectionsService {
     this.maxSchemaBytes = options.maxSchemaBytes ?? DEFAULT_MAX_SCHEMA_BYTES;
   }
 
-  private async load(appKey: string): Promise<AppCollections> {
-    const cached = this.cache.get(appKey);
-    if (cached && Date.now() - cached.at < CACHE_MS) return cached;
-    // Every request of the app finds the cache stale at the same moment:
-    // one query rereads it for all of them.
-    const pending = this.reading.get(appKey);
-    if (pending) return pending;
-    const reading: Promise<AppCollections> = this.reread(
-      appKey,
-      cached,
-    ).finally(() => {
-      if (this.reading.get(appKey) === reading) this.reading.delete(appKey);
-    });
-    this.reading.set(appKey, reading);
-    return reading;
+  private load(appKey: string): Promise<AppCollections> {
+    return this.cache.get(appKey);
   }
 
   private async reread(
     appKey: string,
     cached: AppCollections | undefined,
   ): Promise<AppCollections> {
-    // Set synchronously by `load` right after this call starts.
-    await Promise.resolve();
-    const current = this.reading.get(appKey);
-    const now = Date.now();
     const rows = await this.repository.list(appKey);
     const byName = new Map<string, Compiled>();
     for (const row of rows) {
@@ -115,9 +99,7 @@ export class CollectionsService {
             },
       );
     }
-    const loaded = { at: now, byName };
-    if (this.reading.get(appKey) === current) this.cache.set(appKey, loaded);
-    return loaded;
+    return { byName };
   }
 
   /**
@@ -125,20 +107,16 @@ export class CollectionsService {
    * limit and unique keys hold under concurrent operators), then drops the
    * cached rules so this replica compiles the new ones.
    */
-  private async change<T>(
+  private change<T>(
     appKey: string,
     work: (tx: MarketplaceTx) => Promise<T>,
   ): Promise<T> {
-    try {
-      return await this.db.transaction(async (tx) => {
+    return this.cache.changing(appKey, () =>
+      this.db.transaction(async (tx) => {
         await this.repository.lockApp(appKey, tx);
         return work(tx);
-      });
-    } finally {
-      this.cache.delete(appKey);
-      // A reread that began before the change must not cache what it read.
-      this.reading.delete(appKey);
-    }
+      }),
+    );
   }
 
   /**

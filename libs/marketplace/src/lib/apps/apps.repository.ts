@@ -33,6 +33,34 @@ function toApp(row: AppRow): AppRecord {
   };
 }
 
+/**
+ * Every table holding an app's rows: removing an app empties them all
+ * (children first, the app last).
+ */
+const APP_TABLES = [
+  'records',
+  'record_tombstones',
+  'record_unique_values',
+  'file_chunks',
+  'files',
+  'collections',
+  'user_tokens',
+  'account_tokens',
+  'account_mail',
+  'account_mail_quiet',
+  'mfa_authenticators',
+  'mfa_recovery_codes',
+  'mfa_sessions',
+  'mfa_devices',
+  'mfa_attempts',
+  'login_attempts',
+  'signup_counts',
+  'business_logic_bindings',
+  'flex_services',
+  'users',
+  'apps',
+] as const;
+
 /** Transaction-level advisory lock of the first boot ("MKTA"). */
 const APP_BOOTSTRAP_LOCK_KEY = 0x4d_4b_54_41;
 
@@ -91,6 +119,22 @@ export class AppsRepository extends MarketplaceRepository {
         WHERE app_key = $1`,
       [appKey, appSecretDigest, masterSecretDigest, name ?? null],
     );
+  }
+
+  /** Deletes the app and everything in it. */
+  async remove(appKey: string, tx: MarketplaceTx): Promise<void> {
+    for (const table of APP_TABLES)
+      await tx.rows(`DELETE FROM marketplace.${table} WHERE app_key = $1`, [
+        appKey,
+      ]);
+  }
+
+  async setEnvironmentName(appKey: string, name: string): Promise<boolean> {
+    const rows = await this.sql.rows(
+      'UPDATE marketplace.apps SET environment_name = $2 WHERE app_key = $1 RETURNING 1',
+      [appKey, name],
+    );
+    return rows.length === 1;
   }
 
   async setCreateCollectionsOnWrite(

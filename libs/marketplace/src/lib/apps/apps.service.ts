@@ -108,6 +108,18 @@ export class AppsService {
     this.cache.delete(appKey);
   }
 
+  /** Deletes the app and all its data (within `tx`). */
+  async remove(appKey: string, tx: MarketplaceTx): Promise<void> {
+    await this.repository.remove(appKey, tx);
+    this.cache.delete(appKey);
+  }
+
+  async setEnvironmentName(appKey: string, name: string): Promise<void> {
+    if (!(await this.repository.setEnvironmentName(appKey, name)))
+      throw MarketplaceError.appNotFound(appKey);
+    this.cache.delete(appKey);
+  }
+
   list(): Promise<AppRecord[]> {
     return this.repository.list();
   }

@@ -1,7 +1,13 @@
 import type { AppRecord } from '../apps/app.types';
 import { MarketplaceErrorCode } from '../common/marketplace.errors';
 import type { StoredUser } from './stored-user';
-import { canRead, canWrite, nextAcl, requireAccess } from './access';
+import {
+  canRead,
+  canWrite,
+  nextAcl,
+  requireAccess,
+  requireOperator,
+} from './access';
 import type { Principal } from './principal';
 
 const app = (
@@ -102,5 +108,21 @@ describe('access rules', () => {
       requireAccess({ kind: 'app', app: app('read-create') }, 'write'),
     ).toThrow(insufficient);
     expect(() => requireAccess(user('u1'), 'write')).not.toThrow();
+  });
+
+  it("leaves administration to the master secret itself, not to a Flex service's handed one", () => {
+    expect(() =>
+      requireOperator({ kind: 'master', app: app('read') }),
+    ).not.toThrow();
+    for (const principal of [
+      { kind: 'master', app: app('read'), flexService: 'produce' },
+      { kind: 'app', app: app('read-create') },
+      user('u1'),
+    ] as Principal[])
+      expect(() => requireOperator(principal)).toThrow(
+        expect.objectContaining({
+          code: MarketplaceErrorCode.InsufficientCredentials,
+        }),
+      );
   });
 });

@@ -44,6 +44,18 @@ export function requireMaster(principal: Principal): void {
 }
 
 /**
+ * The operator's calls (administration): the master secret itself, not a
+ * Flex service calling back with the one it was handed.
+ */
+export function requireOperator(principal: Principal): void {
+  requireMaster(principal);
+  if (principal.kind === 'master' && principal.flexService !== undefined)
+    throw MarketplaceError.insufficient(
+      "a Flex service's credentials do not administer the app",
+    );
+}
+
+/**
  * Whose read rights the principal reads with: undefined for master (it
  * reads everything), a user as itself, and app credentials, the app's
  * public identity, as no user at all (`null`): only what every user may

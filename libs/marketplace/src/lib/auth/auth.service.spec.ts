@@ -9,6 +9,7 @@ import {
 } from '../common/marketplace.errors';
 import { AuthService } from './auth.service';
 import { CredentialsRepository } from './credentials.repository';
+import { FlexCallbackCredentials } from './flex-callback-credentials';
 import { LoginService } from './login.service';
 import { SessionCache } from './session-cache';
 
@@ -25,6 +26,7 @@ describe('AuthService', () => {
   let credentials: jest.Mocked<CredentialsRepository>;
   let login: jest.Mocked<LoginService>;
   let sessions: jest.Mocked<SessionCache>;
+  let flexCallbacks: jest.Mocked<FlexCallbackCredentials>;
   const clock = new FixedClock('2026-06-01T10:00:00.000Z');
 
   beforeEach(async () => {
@@ -36,6 +38,8 @@ describe('AuthService', () => {
     credentials = built.mock(CredentialsRepository);
     login = built.mock(LoginService);
     sessions = built.mock(SessionCache);
+    flexCallbacks = built.mock(FlexCallbackCredentials);
+    flexCallbacks.callbackKind.mockResolvedValue(undefined);
     apps.get.mockResolvedValue(APP);
   });
 
@@ -69,6 +73,26 @@ describe('AuthService', () => {
       service.authenticate('kid_test', basic('kid_test', 'other')),
     ).rejects.toMatchObject({ code: MarketplaceErrorCode.InvalidCredentials });
     expect(login.verify).not.toHaveBeenCalled();
+  });
+
+  it("takes a secret handed to the app's Flex service as its kind, saying which service, and only after the app's own", async () => {
+    flexCallbacks.callbackKind.mockImplementation((appKey, candidate) =>
+      Promise.resolve(
+        appKey === 'kid_test' && candidate === 'handed-secret'
+          ? { kind: 'master', service: 'produce' }
+          : undefined,
+      ),
+    );
+    await expect(
+      service.authenticate('kid_test', basic('kid_test', 'handed-secret')),
+    ).resolves.toEqual({ kind: 'master', app: APP, flexService: 'produce' });
+    await expect(
+      service.authenticate('kid_test', 'master-secret'),
+    ).resolves.toEqual({ kind: 'master', app: APP });
+    expect(flexCallbacks.callbackKind).toHaveBeenCalledTimes(1);
+    await expect(
+      service.authenticate('kid_test', basic('kid_test', 'other')),
+    ).rejects.toMatchObject({ code: MarketplaceErrorCode.InvalidCredentials });
   });
 
   it('logs a user in by Basic username and password through the login', async () => {

@@ -11,6 +11,8 @@ import type { StoredUser } from './stored-user';
 import { parseAuthorization } from './authorization-header';
 import type { Principal } from './principal';
 import { SessionCache } from './session-cache';
+import { FlexCallbackCredentials } from './flex-callback-credentials';
+import type { AppRecord } from '../apps/app.types';
 import { MarketplaceError } from '../common/marketplace.errors';
 
 /** Turns a path's app key and an `Authorization` header into a principal. */
@@ -22,7 +24,23 @@ export class AuthService {
     private readonly login: LoginService,
     private readonly sessions: SessionCache,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly flexCallbacks: FlexCallbackCredentials,
   ) {}
+
+  /**
+   * The app's master or app secret, else one a Flex service of the app was
+   * handed in their place (the principal then says which service).
+   */
+  private async secretPrincipal(
+    app: AppRecord,
+    secret: string,
+  ): Promise<Principal> {
+    const kind = secretKind(app, secret);
+    if (kind) return { kind, app };
+    const callback = await this.flexCallbacks.callbackKind(app.appKey, secret);
+    if (!callback) throw MarketplaceError.invalidCredentials();
+    return { kind: callback.kind, app, flexService: callback.service };
+  }
 
   private async sessionUser(
     appKey: string,
@@ -57,17 +75,11 @@ export class AuthService {
           );
         return { kind: 'user', app, user, tokenDigest: digest };
       }
-      case 'bare': {
-        const kind = secretKind(app, credentials.secret);
-        if (!kind) throw MarketplaceError.invalidCredentials();
-        return { kind, app };
-      }
+      case 'bare':
+        return this.secretPrincipal(app, credentials.secret);
       case 'basic': {
-        if (credentials.name === appKey) {
-          const kind = secretKind(app, credentials.secret);
-          if (!kind) throw MarketplaceError.invalidCredentials();
-          return { kind, app };
-        }
+        if (credentials.name === appKey)
+          return this.secretPrincipal(app, credentials.secret);
         const user = await this.login.verify(
           appKey,
           credentials.name,

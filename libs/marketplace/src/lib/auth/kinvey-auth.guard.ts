@@ -36,13 +36,15 @@ export class KinveyAuthGuard implements CanActivate {
   }
 }
 
+/** The caller `KinveyAuthGuard` authenticated for this request. */
+export function callerOf(req: Request): Principal {
+  const principal = PRINCIPALS.get(req);
+  if (!principal) throw new Error('KinveyAuthGuard did not run');
+  return principal;
+}
+
 /** The authenticated caller (with `KinveyAuthGuard`). */
 export const Caller = createParamDecorator(
-  (_data: unknown, context: ExecutionContext): Principal => {
-    const principal = PRINCIPALS.get(
-      context.switchToHttp().getRequest<Request>(),
-    );
-    if (!principal) throw new Error('KinveyAuthGuard did not run');
-    return principal;
-  },
+  (_data: unknown, context: ExecutionContext): Principal =>
+    callerOf(context.switchToHttp().getRequest<Request>()),
 );

@@ -3,8 +3,17 @@ import type { StoredUser } from './stored-user';
 
 /** Who is calling, within one app. */
 export type Principal =
-  | { readonly kind: 'master'; readonly app: AppRecord }
-  | { readonly kind: 'app'; readonly app: AppRecord }
+  | {
+      readonly kind: 'master';
+      readonly app: AppRecord;
+      /** The Flex service calling back with the secret it was handed. */
+      readonly flexService?: string;
+    }
+  | {
+      readonly kind: 'app';
+      readonly app: AppRecord;
+      readonly flexService?: string;
+    }
   | {
       readonly kind: 'user';
       readonly app: AppRecord;

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 
 import { Injectable } from '@nestjs/common';
-import { Command, CommandRunner } from 'nest-commander';
+import { Command } from 'nest-commander';
 import { CliOption, printJson, printLine, requireOptions } from '@quitanda/cli';
 
 import { AppsService } from '../apps/apps.service';
 import { CollectionsService } from '../app-collections/collections.service';
+import { AppCommand, oneName } from './app-command';
 
 interface CollectionOptions {
   app?: string;
@@ -25,32 +26,15 @@ function parseSettings(value: string): unknown {
   }
 }
 
-function oneName(args: readonly string[], usage: string): string {
-  const [name, ...rest] = args;
-  if (!name || rest.length > 0)
-    throw new Error(`Usage: npm run cli -- ${usage}`);
-  return name;
-}
-
 /** What every collection command shares: the app it works on. */
 // Decorated so that its constructor's parameter types reach the subclasses.
 @Injectable()
-abstract class CollectionCommand extends CommandRunner {
+abstract class CollectionCommand extends AppCommand {
   constructor(
     protected readonly apps: AppsService,
     protected readonly collections: CollectionsService,
   ) {
     super();
-  }
-
-  protected async appKeyOf(options: CollectionOptions): Promise<string> {
-    requireOptions(options, 'app');
-    return (await this.apps.get(options.app)).appKey;
-  }
-
-  @CliOption('--app <appKey>', 'the app', true)
-  parseApp(value: string): string {
-    return value;
   }
 }
 

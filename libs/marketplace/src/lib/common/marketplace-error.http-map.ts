@@ -2,6 +2,9 @@ import { HttpStatus } from '@nestjs/common';
 
 import { MarketplaceErrorCode } from './marketplace.errors';
 
+/** Kinvey's status of business logic failures (no HttpStatus names it). */
+const BUSINESS_LOGIC_ERROR = 550 as HttpStatus;
+
 /** Exhaustive: a new error code without a status does not compile. */
 export const MARKETPLACE_ERROR_HTTP_STATUS: Record<
   MarketplaceErrorCode,
@@ -23,6 +26,9 @@ export const MARKETPLACE_ERROR_HTTP_STATUS: Record<
   [MarketplaceErrorCode.UserNotFound]: HttpStatus.NOT_FOUND,
   [MarketplaceErrorCode.BlobNotFound]: HttpStatus.NOT_FOUND,
   [MarketplaceErrorCode.EndpointDoesNotExist]: HttpStatus.NOT_FOUND,
+  [MarketplaceErrorCode.OrganizationNotFound]: HttpStatus.NOT_FOUND,
+  [MarketplaceErrorCode.EnvironmentNotFound]: HttpStatus.NOT_FOUND,
+  [MarketplaceErrorCode.ServiceNotFound]: HttpStatus.NOT_FOUND,
   [MarketplaceErrorCode.UserAlreadyExists]: HttpStatus.CONFLICT,
   [MarketplaceErrorCode.DuplicateEntity]: HttpStatus.CONFLICT,
   [MarketplaceErrorCode.RequestEntityTooLarge]: HttpStatus.PAYLOAD_TOO_LARGE,
@@ -30,4 +36,6 @@ export const MARKETPLACE_ERROR_HTTP_STATUS: Record<
   [MarketplaceErrorCode.RequestTimeout]: HttpStatus.REQUEST_TIMEOUT,
   [MarketplaceErrorCode.KinveyInternalErrorRetry]:
     HttpStatus.INTERNAL_SERVER_ERROR,
+  [MarketplaceErrorCode.BLRuntimeError]: BUSINESS_LOGIC_ERROR,
+  [MarketplaceErrorCode.BLTimeoutError]: BUSINESS_LOGIC_ERROR,
 };

@@ -18,12 +18,17 @@ export enum MarketplaceErrorCode {
   UserNotFound = 'UserNotFound',
   BlobNotFound = 'BlobNotFound',
   EndpointDoesNotExist = 'EndpointDoesNotExist',
+  OrganizationNotFound = 'OrganizationNotFound',
+  EnvironmentNotFound = 'EnvironmentNotFound',
+  ServiceNotFound = 'ServiceNotFound',
   UserAlreadyExists = 'UserAlreadyExists',
   DuplicateEntity = 'DuplicateEntity',
   RequestEntityTooLarge = 'RequestEntityTooLarge',
   TooManyRequests = 'TooManyRequests',
   RequestTimeout = 'RequestTimeout',
   KinveyInternalErrorRetry = 'KinveyInternalErrorRetry',
+  BLRuntimeError = 'BLRuntimeError',
+  BLTimeoutError = 'BLTimeoutError',
 }
 
 const INSUFFICIENT =
@@ -49,6 +54,9 @@ const MISSING: Partial<
     'custom endpoint',
     ' in this app',
   ],
+  [MarketplaceErrorCode.OrganizationNotFound]: ['organization', ''],
+  [MarketplaceErrorCode.EnvironmentNotFound]: ['environment', ''],
+  [MarketplaceErrorCode.ServiceNotFound]: ['service', ''],
 };
 
 /**
@@ -254,6 +262,22 @@ export class MarketplaceError extends DomainError<MarketplaceErrorCode> {
     );
   }
 
+  /**
+   * A missing thing of the management API (kinvey-cli tells a name from
+   * an id by an error whose code ends in `NotFound`).
+   */
+  static managedNotFound(
+    code:
+      | MarketplaceErrorCode.AppNotFound
+      | MarketplaceErrorCode.OrganizationNotFound
+      | MarketplaceErrorCode.EnvironmentNotFound
+      | MarketplaceErrorCode.ServiceNotFound,
+    id: string,
+  ): MarketplaceError {
+    const thing = MISSING[code]?.[0] ?? 'entity';
+    return new MarketplaceError(code, `This ${thing} was not found.`, id);
+  }
+
   static userNotFound(id: string): MarketplaceError {
     return new MarketplaceError(
       MarketplaceErrorCode.UserNotFound,
@@ -295,6 +319,23 @@ export class MarketplaceError extends DomainError<MarketplaceErrorCode> {
     return MarketplaceError.badRequest(
       'Your request body contained invalid or incorrectly formatted data.',
       'code',
+    );
+  }
+
+  /** A Flex service failed, answered nothing usable, or is unreachable. */
+  static blRuntime(debug: string): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.BLRuntimeError,
+      'The Business Logic script has a runtime error. See debug message for details.',
+      debug,
+    );
+  }
+
+  static blTimeout(debug: string): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.BLTimeoutError,
+      'The Business Logic script did not complete in time. See debug message for details.',
+      debug,
     );
   }
 
@@ -340,6 +381,16 @@ export class MarketplaceError extends DomainError<MarketplaceErrorCode> {
           Math.ceil((windowEnd.getTime() - now.getTime()) / 1000),
         ),
       },
+    );
+  }
+
+  /** The app's mail of the last hour reached its limit (to one address or all). */
+  static tooMuchMail(): MarketplaceError {
+    return new MarketplaceError(
+      MarketplaceErrorCode.TooManyRequests,
+      'This app sent as much e-mail as it may in an hour. Please retry later.',
+      'MARKETPLACE_MAIL_PER_ADDRESS_PER_HOUR or MARKETPLACE_MAIL_PER_APP_PER_HOUR',
+      { retryAfterSeconds: 3600 },
     );
   }
 

@@ -35,6 +35,30 @@ describe('marketplaceHttpErrorFormat', () => {
     });
   });
 
+  it("renders the management API's errors with code where the data API has error, headers kept", () => {
+    expect(marketplaceHttpErrorFormat.owns('/manage/v4/apps')).toBe(true);
+    expect(marketplaceHttpErrorFormat.owns('/roles/kid_x')).toBe(true);
+    const missing = marketplaceHttpErrorFormat.render(
+      MarketplaceError.managedNotFound(
+        MarketplaceErrorCode.EnvironmentNotFound,
+        'kid_gone',
+      ),
+      { ...context, path: '/manage/v4/environments/kid_gone' },
+    );
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({
+      code: 'EnvironmentNotFound',
+      description: 'This environment was not found.',
+      debug: 'kid_gone',
+    });
+    const locked = marketplaceHttpErrorFormat.render(
+      MarketplaceError.tooManyLogins(new Date(Date.now() + 9_500)),
+      { ...context, path: '/manage/session' },
+    );
+    expect(locked.headers).toEqual({ 'Retry-After': '10' });
+    expect(locked.body).toMatchObject({ code: 'TooManyRequests' });
+  });
+
   it('tells a locked-out login when to retry (Retry-After, whole seconds)', () => {
     const lockedUntil = new Date(Date.now() + 89_500);
     const response = marketplaceHttpErrorFormat.render(

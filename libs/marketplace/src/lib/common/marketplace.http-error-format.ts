@@ -10,7 +10,17 @@ import { MARKETPLACE_ERROR_HTTP_STATUS } from './marketplace-error.http-map';
 import { MarketplaceError, MarketplaceErrorCode } from './marketplace.errors';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const PREFIXES = ['/appdata/', '/user/', '/blob/', '/rpc/'];
+const PREFIXES = [
+  '/appdata/',
+  '/user/',
+  '/blob/',
+  '/rpc/',
+  '/roles/',
+  '/group/',
+  '/manage/',
+];
+/** The management API: kinvey-cli reads `code` where the SDKs read `error`. */
+const MANAGE_PREFIX = '/manage/';
 
 const TRANSPORT: Record<TransportErrorKind, MarketplaceErrorCode> = {
   [TransportErrorKind.MalformedBody]: MarketplaceErrorCode.JSONParseError,
@@ -51,27 +61,37 @@ export const marketplaceHttpErrorFormat: HttpErrorFormat = {
 
   render(
     error: DomainError | TransportError,
-    { requestId }: ErrorRenderContext,
+    context: ErrorRenderContext,
   ): HttpErrorResponse {
-    if (error instanceof MarketplaceError) {
-      const response = kinvey(error.code, error.message, error.debug);
-      const retry = error.details['retryAfterSeconds'];
-      return typeof retry === 'number'
-        ? { ...response, headers: { 'Retry-After': String(retry) } }
-        : response;
-    }
-    const kind =
-      error instanceof DomainError ? TransportErrorKind.Internal : error.kind;
-    const code = TRANSPORT[kind];
-    const description =
-      code === MarketplaceErrorCode.KinveyInternalErrorRetry
-        ? 'The Kinvey server encountered an unexpected error. Please retry your request.'
-        : error.message;
-    const response = kinvey(code, description, `request id ${requestId}`);
-    const retryAfter =
-      error instanceof DomainError ? undefined : error.retryAfterSeconds;
-    return retryAfter === undefined
-      ? response
-      : { ...response, headers: { 'Retry-After': String(retryAfter) } };
+    const response = renderKinvey(error, context);
+    if (!context.path.startsWith(MANAGE_PREFIX)) return response;
+    const { error: code, ...rest } = response.body as Record<string, string>;
+    return { ...response, body: { code, ...rest } };
   },
 };
+
+function renderKinvey(
+  error: DomainError | TransportError,
+  { requestId }: ErrorRenderContext,
+): HttpErrorResponse {
+  if (error instanceof MarketplaceError) {
+    const response = kinvey(error.code, error.message, error.debug);
+    const retry = error.details['retryAfterSeconds'];
+    return typeof retry === 'number'
+      ? { ...response, headers: { 'Retry-After': String(retry) } }
+      : response;
+  }
+  const kind =
+    error instanceof DomainError ? TransportErrorKind.Internal : error.kind;
+  const code = TRANSPORT[kind];
+  const description =
+    code === MarketplaceErrorCode.KinveyInternalErrorRetry
+      ? 'The Kinvey server encountered an unexpected error. Please retry your request.'
+      : error.message;
+  const response = kinvey(code, description, `request id ${requestId}`);
+  const retryAfter =
+    error instanceof DomainError ? undefined : error.retryAfterSeconds;
+  return retryAfter === undefined
+    ? response
+    : { ...response, headers: { 'Retry-After': String(retryAfter) } };
+}

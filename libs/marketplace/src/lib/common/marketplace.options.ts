@@ -32,6 +32,12 @@ export interface MarketplaceModuleOptions {
   readonly signupsPerClientPerHour?: number;
   /** Seals users' TOTP secrets (MARKETPLACE_MFA_ENCRYPTION_KEY); MFA off without. */
   readonly mfaEncryptionKey?: string;
+  /**
+   * Seals the secrets of environments made through the management API
+   * (MARKETPLACE_MANAGE_ENCRYPTION_KEY), which hands them out again;
+   * environments are refused without it.
+   */
+  readonly manageEncryptionKey?: string;
   /** SMTP of users' account mail (SMTP_URL, ALERTS_FROM); off without. */
   readonly mail?: { readonly smtpUrl?: string; readonly from?: string };
 }

@@ -4,6 +4,8 @@ import {
   HttpCode,
   Param,
   Post,
+  Req,
+  Res,
   UseGuards,
 } from '@nestjs/common';
 import {
@@ -12,6 +14,7 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
 
 import { Caller, KinveyAuthGuard } from '../auth/kinvey-auth.guard';
 import type { Principal } from '../auth/principal';
@@ -19,6 +22,8 @@ import { noContent, ok, KinveyCall } from '../http/kinvey-api.decorators';
 import { AccountActionsService } from '../accounts/account-actions.service';
 import { MatchService } from './match.service';
 import { MarketplaceError } from '../common/marketplace.errors';
+import { requireUserOrMaster } from '../auth/access';
+import { FlexFunctionsService } from '../business-logic/flex-functions.service';
 
 /** Kinvey calls that send e-mail: 400 FeatureUnavailable without SMTP or PUBLIC_BASE_URL. */
 function AccountMail(summary: string, auth: string): MethodDecorator {
@@ -33,6 +38,7 @@ export class RpcController {
   constructor(
     private readonly matching: MatchService,
     private readonly accounts: AccountActionsService,
+    private readonly functions: FlexFunctionsService,
   ) {}
 
   @Post('custom/match')
@@ -64,10 +70,24 @@ export class RpcController {
 
   @Post('custom/:name')
   @UseGuards(KinveyAuthGuard)
-  // Not an operation of its own: it only answers names no route above has.
+  // Left out of the OpenAPI document: `custom/{name}` and the user calls'
+  // `{username}/user-...` match the same paths there. docs/marketplace.md
+  // describes it (the app's endpoints on its Flex services).
   @ApiExcludeEndpoint()
-  unknownEndpoint(@Param('name') name: string): never {
-    throw MarketplaceError.endpointNotFound(name);
+  async customEndpoint(
+    @Caller() principal: Principal,
+    @Param('name') name: string,
+    @Body() body: unknown,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<unknown> {
+    requireUserOrMaster(principal);
+    const reply = await this.functions.endpoint(principal, req, name, body);
+    if (!reply) throw MarketplaceError.endpointNotFound(name);
+    res.status(reply.status);
+    for (const [header, value] of Object.entries(reply.headers))
+      res.setHeader(header, value);
+    return reply.body;
   }
 
   @Post('user-forgot-username')
@@ -85,6 +105,43 @@ export class RpcController {
     @Body() body: unknown,
   ): Promise<void> {
     return this.accounts.forgotUsername(principal, body);
+  }
+
+  @Post('send-email')
+  @UseGuards(KinveyAuthGuard)
+  @HttpCode(200)
+  @KinveyCall(
+    "Queue an e-mail of the app's business logic (a Flex service's modules.email): plain text to one address, from the configured sender, within the app's mail limits",
+    'master',
+    ok(
+      {
+        type: 'object',
+        properties: { mailServerResponse: { type: 'string' } },
+      },
+      'Queued.',
+    ),
+    {
+      400: 'FeatureUnavailable: no SMTP, or cc, bcc or html given.',
+      429: "TooManyRequests: the app's mail limits for the hour.",
+    },
+  )
+  @ApiBody({
+    schema: {
+      type: 'object',
+      properties: {
+        to: { type: 'string' },
+        subject: { type: 'string' },
+        body: { type: 'string' },
+      },
+      required: ['to', 'subject', 'body'],
+    },
+  })
+  async sendEmail(
+    @Caller() principal: Principal,
+    @Body() body: unknown,
+  ): Promise<{ mailServerResponse: string }> {
+    await this.accounts.sendAppEmail(principal, body);
+    return { mailServerResponse: 'queued' };
   }
 
   @Post(':username/user-password-reset-initiate')

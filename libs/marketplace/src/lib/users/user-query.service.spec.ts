@@ -49,6 +49,23 @@ describe('UserQueryService', () => {
     });
   });
 
+  it('counts the users a find would see, as the caller reads, and refuses app credentials', async () => {
+    users.count.mockResolvedValue(3);
+    level = 'private';
+    await expect(
+      service.count(userCaller('u1'), { query: '{"city":"Recife"}' }),
+    ).resolves.toBe(3);
+    expect(users.count).toHaveBeenCalledWith('kid_test', {
+      readableBy: 'u1',
+      privately: true,
+      filter: { city: 'Recife' },
+    });
+    await expect(service.count(appCaller(), {})).rejects.toMatchObject({
+      code: MarketplaceErrorCode.InsufficientCredentials,
+    });
+    expect(users.count).toHaveBeenCalledTimes(1);
+  });
+
   it('projects each user onto the fields asked for, keeping _id and _acl', async () => {
     users.list.mockResolvedValue([
       { _id: 'u2', _acl: { creator: 'u2' }, username: 'ana', city: 'Olinda' },

@@ -19,7 +19,7 @@ import { parseJsonParam } from '../query/parse-json-param';
 import { UsersRepository } from './users.repository';
 
 /**
- * Finding users: `GET /user/{appKey}?query=` and `_lookup`; never disabled
+ * Finding users: `GET /user/{appKey}?query=`, `_count` and `_lookup`; never disabled
  * users, nor one the user collection's level or the user's own `_acl`
  * keeps from the caller.
  */
@@ -47,6 +47,15 @@ export class UserQueryService {
     });
     const fields = fieldsParam(params.fields);
     return fields ? docs.map((doc) => project(doc, fields)) : docs;
+  }
+
+  /** `GET /user/{appKey}/_count?query=`: the users a find would see. */
+  async count(principal: Principal, params: FindParams): Promise<number> {
+    const scope = await this.scope(principal);
+    return this.users.count(principal.app.appKey, {
+      ...scope,
+      filter: parseJsonParam(rawParam(params.query), 'query'),
+    });
   }
 
   async lookup(principal: Principal, filter: unknown): Promise<KinveyDoc[]> {

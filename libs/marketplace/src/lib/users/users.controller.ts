@@ -21,6 +21,7 @@ import type { Principal } from '../auth/principal';
 import type { FindParams } from '../kinvey/find-params';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
 import {
+  KINVEY_COUNT,
   KINVEY_ENTITIES,
   KINVEY_ENTITY,
   noContent,
@@ -106,6 +107,20 @@ export class UsersController {
     @Query() params: FindParams,
   ): Promise<KinveyDoc[]> {
     return this.queries.list(principal, params);
+  }
+
+  @Get('_count')
+  @KinveyCall(
+    'How many users match ?query= (those a find would see)',
+    'user or master',
+    ok(KINVEY_COUNT),
+  )
+  @ApiQuery({ name: 'query', required: false })
+  async count(
+    @Caller() principal: Principal,
+    @Query() params: FindParams,
+  ): Promise<{ count: number }> {
+    return { count: await this.queries.count(principal, params) };
   }
 
   @Get(':id')

@@ -59,6 +59,18 @@ export class UsersRepository extends MarketplaceRepository {
     });
   }
 
+  /** How many enabled users `list` would find without limit and skip. */
+  count(
+    appKey: string,
+    find: Pick<FindSpec, 'readableBy' | 'privately' | 'filter'>,
+  ): Promise<number> {
+    return this.db.count({
+      table: 'users',
+      scope: { app_key: appKey, disabled: false },
+      ...find,
+    });
+  }
+
   async update(
     appKey: string,
     id: string,

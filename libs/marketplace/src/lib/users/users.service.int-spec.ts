@@ -13,6 +13,7 @@ import { CollectionsRepository } from '../app-collections/collections.repository
 import { CollectionsService } from '../app-collections/collections.service';
 import { AppsRepository } from '../apps/apps.repository';
 import { AppsService } from '../apps/apps.service';
+import { FlexCallbackCredentials } from '../auth/flex-callback-credentials';
 import { AuthService } from '../auth/auth.service';
 import { SESSION_CACHE_PROVIDER } from '../auth/session-cache';
 import { MARKETPLACE_DATA_SOURCE } from '../common/marketplace.constants';
@@ -52,6 +53,7 @@ describe('users: sessions and passwords', () => {
         UsersService,
         SignupCountsRepository,
         AuthService,
+        FlexCallbackCredentials,
         MfaRepository,
         SecondFactorService,
         { provide: SecondFactorGate, useExisting: SecondFactorService },

@@ -6,6 +6,12 @@ import { CollectionEntity } from './collection.entity';
 import { FileChunkEntity } from './file-chunk.entity';
 import { FileEntity } from './file.entity';
 import { LoginAttemptEntity } from './login-attempt.entity';
+import { ManagedAppEntity } from './managed-app.entity';
+import { ManagedServiceEnvironmentEntity } from './managed-service-environment.entity';
+import { ManagedServiceEntity } from './managed-service.entity';
+import { ManagedEnvironmentEntity } from './managed-environment.entity';
+import { OperatorSessionEntity } from './operator-session.entity';
+import { OperatorEntity } from './operator.entity';
 import { RecordTombstoneEntity } from './record-tombstone.entity';
 import { RecordUniqueValueEntity } from './record-unique-value.entity';
 import { RecordEntity } from './record.entity';
@@ -29,4 +35,10 @@ export const MARKETPLACE_ENTITIES = [
   RecordUniqueValueEntity,
   FileEntity,
   FileChunkEntity,
+  OperatorEntity,
+  OperatorSessionEntity,
+  ManagedAppEntity,
+  ManagedEnvironmentEntity,
+  ManagedServiceEntity,
+  ManagedServiceEnvironmentEntity,
 ];

@@ -12,7 +12,10 @@ import { CreateMfa1795900000000 } from './1795900000000-CreateMfa';
 import { KeepDeltaSetsOfDeclaredCollections1795904317000 } from './1795904317000-KeepDeltaSetsOfDeclaredCollections';
 import { CreateAccountMail1795932022099 } from './1795932022099-CreateAccountMail';
 import { CreateSignupCounts1795933737415 } from './1795933737415-CreateSignupCounts';
+import { CreateOperatorsAndManagedApps1795943193075 } from './1795943193075-CreateOperatorsAndManagedApps';
+import { CreateManagedBusinessLogic1795943838083 } from './1795943838083-CreateManagedBusinessLogic';
 import { SealRecoveryCodes1795950000000 } from './1795950000000-SealRecoveryCodes';
+import { CreateBusinessLogic1796000000000 } from './1796000000000-CreateBusinessLogic';
 
 /** Every migration of the marketplace schema, oldest first. */
 export const MARKETPLACE_MIGRATIONS = [
@@ -30,5 +33,8 @@ export const MARKETPLACE_MIGRATIONS = [
   KeepDeltaSetsOfDeclaredCollections1795904317000,
   CreateAccountMail1795932022099,
   CreateSignupCounts1795933737415,
+  CreateOperatorsAndManagedApps1795943193075,
+  CreateManagedBusinessLogic1795943838083,
   SealRecoveryCodes1795950000000,
+  CreateBusinessLogic1796000000000,
 ];
