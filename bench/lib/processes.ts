@@ -82,7 +82,9 @@ function ownMemoryOf(pid: number | undefined): number | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = (field: string) =>
-      Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1] ?? 0);
+      Number(
+        new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1] ?? 0,
+      );
     return Math.round((kb('RssAnon') + kb('RssShmem')) / 1024);
   } catch {
     return undefined;
