@@ -2,6 +2,7 @@ import { isJsonObject } from '../sentry-event/event-json';
 import type { JsonObject } from '../sentry-event/event-json';
 import { TAG_MAX } from './limits';
 import { truncate } from './normalize-event';
+import { wellFormedJson } from './well-formed-json';
 
 /**
  * Tags counted per event: the derived ones first, then the SDK's in the
@@ -150,5 +151,5 @@ export function tagsJsonOf(event: {
   if (isJsonObject(sent))
     for (const [key, value] of Object.entries(sent))
       if (typeof value === 'string') sdkTags[key] = value;
-  return JSON.stringify(eventTags(payload, sdkTags));
+  return wellFormedJson(eventTags(payload, sdkTags));
 }

@@ -1,4 +1,4 @@
-import { serializePayload } from './prepare-request';
+import { prepareEvent, serializePayload } from './prepare-request';
 
 describe('serializePayload', () => {
   it('replaces lone surrogates, which jsonb refuses, and keeps everything else', () => {
@@ -17,5 +17,27 @@ describe('serializePayload', () => {
       literal: '\\ud800 and \\UD800',
     };
     expect(serializePayload(payload)).toBe(JSON.stringify(payload));
+  });
+});
+
+describe('prepareEvent', () => {
+  // Found by the fuzz fault suite: a lone surrogate in `server_name` (a
+  // derived tag) reached the flush's tag JSON and PostgreSQL refused the
+  // whole batch (500).
+  it('writes tags PostgreSQL accepts when a tag value holds a lone surrogate', () => {
+    const prepared = prepareEvent(
+      {
+        event_id: 'a'.repeat(32),
+        message: 'x',
+        server_name: '\uD800\uDFFF\uDBFF host',
+        tags: { region: 'eu\uDC00' },
+      },
+      { receivedAt: new Date('2026-11-29T10:00:00Z') },
+    );
+    expect(prepared.tagsJson).not.toMatch(/\\ud[89a-f]/i);
+    expect(JSON.parse(prepared.tagsJson ?? '{}')).toMatchObject({
+      server_name: '\uD800\uDFFF\uFFFD host',
+      region: 'eu\uFFFD',
+    });
   });
 });

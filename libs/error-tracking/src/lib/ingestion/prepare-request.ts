@@ -20,6 +20,7 @@ import type {
   SessionUpdate,
 } from './release-health-items';
 import { TransportError, TransportErrorKind } from '@quitanda/kernel';
+import { wellFormedJson } from './well-formed-json';
 
 export interface PrepareContext {
   readonly receivedAt: Date;
@@ -27,38 +28,8 @@ export interface PrepareContext {
   readonly maxEventBytes: number;
 }
 
-const LONE_SURROGATE =
-  /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-const LONE_SURROGATE_ESCAPE = /\\ud[89a-f]/;
-
-function toWellFormed(value: string): string {
-  return value.replace(LONE_SURROGATE, '\uFFFD');
-}
-
-/** Well-formed UTF-16 everywhere (jsonb refuses escaped lone surrogates). */
-function wellFormed(value: unknown): unknown {
-  if (typeof value === 'string') return toWellFormed(value);
-  if (Array.isArray(value)) return value.map(wellFormed);
-  if (isJsonObject(value)) {
-    const result: JsonObject = {};
-    for (const [k, v] of Object.entries(value))
-      result[toWellFormed(k)] = wellFormed(v);
-    return result;
-  }
-  return value;
-}
-
 export function serializePayload(payload: JsonObject): string {
-  const json = JSON.stringify(payload);
-  // JSON.stringify escapes lone surrogates as \udXXX (lowercase); only then
-  // walk. The plain search first: 0.08 us where the expression took 1.3 us
-  // over a 4.5 KB event.
-  return restoreExactIntegers(
-    json.includes('\\ud') && LONE_SURROGATE_ESCAPE.test(json)
-      ? JSON.stringify(wellFormed(payload))
-      : json,
-  );
+  return restoreExactIntegers(wellFormedJson(payload));
 }
 
 function eventTooLarge(maxBytes: number): TransportError {
@@ -98,7 +69,7 @@ export function prepareEvent(
     culprit: event.culprit,
     userKey: userKeyOf(event),
     payloadJson: serializePayload(event.payload),
-    tagsJson: JSON.stringify(eventTags(event.payload, event.tags)),
+    tagsJson: wellFormedJson(eventTags(event.payload, event.tags)),
   };
 }
 
