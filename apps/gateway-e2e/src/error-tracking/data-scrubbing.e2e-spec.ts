@@ -136,4 +136,37 @@ describe('data scrubbing at ingestion (e2e)', () => {
     for (const secret of SECRETS) expect(text).not.toContain(secret);
     expect(text).toContain(FILTERED);
   });
+
+  it('serves an event stored before scrubbing scrubbed, through both event APIs', async () => {
+    const olderId = 'd6'.repeat(16);
+    const res = await storeEvent(
+      gw,
+      project.id,
+      project.publicKey,
+      nodeEventWithSecrets(olderId),
+    );
+    expect(res.status).toBe(200);
+    // As a row written before scrubbing holds it: the secret in place.
+    const [row] = await gw.query<{ error_id: string }>(
+      `UPDATE error_tracking.events e
+          SET payload = jsonb_set(e.payload, '{extra,token}', '"e2e-token-secret"')
+         FROM error_tracking.errors r
+        WHERE r.id = e.error_id AND r.project_id = $1 AND e.event_id = $2
+        RETURNING e.error_id::text AS error_id`,
+      [project.id, olderId],
+    );
+    if (!row) throw new Error('event not stored');
+    const gitlab = await gw.http
+      .get(
+        `/api/v4/projects/${project.id}/error_tracking/errors/${row.error_id}/events/${olderId}`,
+      )
+      .set('PRIVATE-TOKEN', reporter.token)
+      .expect(200);
+    expect(gitlab.body).toMatchObject({ extra: { token: FILTERED } });
+    const sentry = await gw.http
+      .get(`/api/0/issues/${row.error_id}/events/${olderId}/`)
+      .set('Authorization', `Bearer ${reporter.token}`)
+      .expect(200);
+    expect(JSON.stringify(sentry.body)).not.toContain('e2e-token-secret');
+  });
 });
