@@ -25,6 +25,11 @@
  * `--no-baselines`: only Quitanda (and the `--against` build): an A/B of two
  * builds without the minutes the baselines take; the contract's ratios are
  * then not reported.
+ * `--callgrind`: instead of timing, counts the instructions each Quitanda
+ * build (this one, and the `--against` one) executes per request under
+ * valgrind's callgrind: `--requests` measured (1,000; 100 with `--quick`)
+ * after four times as many to warm up, one at a time. A deterministic A/B
+ * of a change's cost, whatever else the machine is doing; no baselines.
  * `--workers <n>`: also runs Quitanda with `WORKERS=n` as target
  * "quitanda (n workers)", beside the one-process figure, pinned to cores 1
  * to n (fewer when the machine has fewer beside the load generator's: on
@@ -42,6 +47,8 @@ import { runMigrations } from '@quitanda/database';
 import { migrationTargets } from '@quitanda/gateway';
 import { Client } from 'pg';
 
+import { instructionsPerRequest } from './lib/callgrind';
+import type { CallgrindCounts } from './lib/callgrind';
 import { load } from './lib/load';
 import { canPin, freePort, pinSelf, startServer } from './lib/processes';
 import { parseServerDir } from './lib/parse-server-install';
@@ -152,6 +159,8 @@ async function main(): Promise<void> {
       against: { type: 'string' },
       'no-baselines': { type: 'boolean', default: false },
       workers: { type: 'string' },
+      callgrind: { type: 'boolean', default: false },
+      requests: { type: 'string' },
     },
   });
   const seconds = values.quick ? 3 : Number(values.seconds);
@@ -201,7 +210,7 @@ async function main(): Promise<void> {
         .some((w) => w.name.startsWith('marketplace')),
     );
     workloads = allWorkloads(databaseUrl, !values.small).filter(selected);
-    if (values['no-baselines'])
+    if (values['no-baselines'] || values.callgrind)
       workloads = workloads.map((w) => ({
         ...w,
         targets: w.targets.filter((t) => t.name === 'quitanda'),
@@ -214,6 +223,17 @@ async function main(): Promise<void> {
         `--workers must be a number of processes; got ${values.workers}`,
       );
     if (workers > 1) workloads = workloads.map((w) => withWorkers(w, workers));
+    if (values.callgrind) {
+      const measured = Number(values.requests ?? (values.quick ? 100 : 1000));
+      const counted = await countInstructions(workloads, databaseUrl, {
+        warmup: measured * 4,
+        measured,
+        connections,
+      });
+      console.log(`\n${counted}`);
+      save(`${counted}\n`, 'callgrind.md');
+      return;
+    }
     for (const workload of workloads) {
       console.log(`\n${workload.name}: ${workload.description}`);
       const prepared = await workload.prepare(databaseUrl);
@@ -308,6 +328,49 @@ async function main(): Promise<void> {
   console.log(`\n${report}`);
   save(`${report}\n`, 'md');
   save(`${JSON.stringify(measurements, null, 2)}\n`, 'json');
+}
+
+/** `--callgrind`: instructions per request of each build, as a table. */
+async function countInstructions(
+  workloads: readonly Workload[],
+  databaseUrl: string,
+  counts: CallgrindCounts,
+): Promise<string> {
+  const rows: string[] = [];
+  for (const workload of workloads) {
+    console.log(`\n${workload.name}: ${workload.description}`);
+    const prepared = await workload.prepare(databaseUrl);
+    const figures: number[] = [];
+    for (const target of workload.targets) {
+      const port = await freePort();
+      const perRequest = await instructionsPerRequest(
+        target.command(port),
+        port,
+        workload.requests(`http://127.0.0.1:${port}`, prepared),
+        counts,
+      );
+      figures.push(perRequest);
+      console.log(
+        `  ${target.name}: ${(perRequest / 1e6).toFixed(3)} M instructions/request`,
+      );
+    }
+    const [ours, before] = figures;
+    const change =
+      ours !== undefined && before !== undefined
+        ? `${(((ours - before) / before) * 100).toFixed(1)}%`
+        : '';
+    rows.push(
+      `| ${workload.name} | ${figures.map((f) => (f / 1e6).toFixed(3)).join(' | ')} | ${change} |`,
+    );
+  }
+  const names = workloads[0]?.targets.map((t) => t.name) ?? [];
+  return [
+    `Instructions per request (millions), callgrind; ${counts.measured} measured after ${counts.warmup}, ${counts.connections} connections.`,
+    '',
+    `| workload | ${names.join(' | ')} | change |`,
+    `|---|${names.map(() => '---:').join('|')}|---:|`,
+    ...rows,
+  ].join('\n');
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Module, RequestMethod, UseInterceptors } from '@nestjs/common';
+import { Module, RequestMethod } from '@nestjs/common';
 import type {
   DynamicModule,
   INestApplicationContext,
@@ -21,6 +21,7 @@ import {
   ListAppsCommand,
   SetPasswordCommand,
 } from './cli/marketplace-cli.commands';
+import { DataCallLogic } from './records/data-call-logic';
 import { DataController } from './records/data.controller';
 import { RecordsRepository } from './records/records.repository';
 import { RecordsService } from './records/records.service';
@@ -71,7 +72,7 @@ import { SystemCollectionsService } from './collection-rpc/system-collections.se
 import { FlexCallbackCredentials } from './auth/flex-callback-credentials';
 import { BusinessLogicConfig } from './business-logic/business-logic-config';
 import { BusinessLogicController } from './business-logic/business-logic.controller';
-import { BusinessLogicInterceptor } from './business-logic/business-logic.interceptor';
+import { DataCallLogicService } from './business-logic/data-call-logic.service';
 import { BusinessLogicRepository } from './business-logic/business-logic.repository';
 import { FlexClient } from './business-logic/flex-client';
 import { FlexDataService } from './business-logic/flex-data.service';
@@ -142,7 +143,10 @@ const MARKETPLACE_PROVIDERS = [
   FlexClient,
   FlexFunctionsService,
   FlexDataService,
-  BusinessLogicInterceptor,
+  DataCallLogicService,
+  // Data calls run the collections' business logic (records/ sits below
+  // business-logic/, which reads its access rules).
+  { provide: DataCallLogic, useExisting: DataCallLogicService },
   OperatorsRepository,
   OperatorSessionsService,
   OperatorAuthGuard,
@@ -152,10 +156,6 @@ const MARKETPLACE_PROVIDERS = [
   ManagedServicesService,
   ManagedBusinessLogicService,
 ];
-
-// Data calls run the collections' business logic. Applied here, not on the
-// controller, because business-logic/ reads records/ (its access rules).
-UseInterceptors(BusinessLogicInterceptor)(DataController);
 
 const KINVEY_NAMESPACES = [
   'appdata',

@@ -1,12 +1,10 @@
 import {
-  Body,
   Delete,
   Get,
   Inject,
   Param,
   Post,
   Put,
-  Query,
   Req,
   Res,
 } from '@nestjs/common';
@@ -35,6 +33,7 @@ import { MarketplaceError } from '../common/marketplace.errors';
 import type { MarketplaceModuleOptions } from '../common/marketplace.options';
 import type { FindParams } from '../kinvey/find-params';
 import type { KinveyDoc } from '../kinvey/kinvey-doc';
+import { DataCallLogic } from './data-call-logic';
 import { RecordsService } from './records.service';
 
 type ReadParams = FindParams & { kinveyfile_ttl?: unknown; since?: unknown };
@@ -50,9 +49,15 @@ export class DataController {
   constructor(
     private readonly records: RecordsService,
     private readonly files: FilesService,
+    private readonly logic: DataCallLogic,
     @Inject(MARKETPLACE_OPTIONS)
     private readonly options: MarketplaceModuleOptions,
   ) {}
+
+  /** The request's query as the call reads it (a pre-hook may replace it). */
+  private static paramsOf(req: Request): ReadParams {
+    return req.query as ReadParams;
+  }
 
   /** Expands file references (one query for the whole response). */
   private expand(
@@ -108,12 +113,18 @@ export class DataController {
     ok(KINVEY_COUNT),
   )
   @ApiQuery({ name: 'query', required: false })
-  async count(
+  count(
     @Caller() principal: Principal,
     @Param('collection') collection: string,
-    @Query() params: ReadParams,
-  ): Promise<{ count: number }> {
-    return { count: await this.records.count(principal, collection, params) };
+    @Req() req: Request,
+  ): Promise<unknown> {
+    return this.logic.around('count', principal, collection, req, async () => ({
+      count: await this.records.count(
+        principal,
+        collection,
+        DataController.paramsOf(req),
+      ),
+    }));
   }
 
   @Get(':collection/_deltaset')
@@ -132,20 +143,32 @@ export class DataController {
     }),
   )
   @ApiQuery({ name: 'since', required: true })
-  async deltaSet(
+  deltaSet(
     @Caller() principal: Principal,
     @Param('collection') collection: string,
-    @Query() params: ReadParams,
     @Req() req: Request,
-  ): Promise<{ changed: KinveyDoc[]; deleted: Array<{ _id: string }> }> {
-    const delta = await this.records.deltaSet(principal, collection, params);
-    const changed = await this.expand(
+  ): Promise<unknown> {
+    return this.logic.around(
+      'deltaSet',
       principal,
+      collection,
       req,
-      delta.changed,
-      params.kinveyfile_ttl,
+      async () => {
+        const params = DataController.paramsOf(req);
+        const delta = await this.records.deltaSet(
+          principal,
+          collection,
+          params,
+        );
+        const changed = await this.expand(
+          principal,
+          req,
+          delta.changed,
+          params.kinveyfile_ttl,
+        );
+        return { ...delta, changed };
+      },
     );
-    return { ...delta, changed };
   }
 
   @Post(':collection/_group')
@@ -158,14 +181,16 @@ export class DataController {
     ),
   )
   @ApiBody({ schema: { type: 'object', additionalProperties: true } })
-  async group(
+  group(
     @Caller() principal: Principal,
     @Param('collection') collection: string,
-    @Body() body: unknown,
+    @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<unknown[]> {
+  ): Promise<unknown> {
     res.status(200);
-    return this.records.group(principal, collection, body);
+    return this.logic.around('group', principal, collection, req, () =>
+      this.records.group(principal, collection, req.body),
+    );
   }
 
   @Get(':collection')
@@ -191,21 +216,23 @@ export class DataController {
   })
   @ApiQuery({ name: 'limit', required: false, type: Number })
   @ApiQuery({ name: 'skip', required: false, type: Number })
-  async list(
+  list(
     @Caller() principal: Principal,
     @Param('collection') collection: string,
-    @Query() params: ReadParams,
     @Req() req: Request,
-  ): Promise<JsonText> {
-    const texts = await this.records.listTexts(principal, collection, params);
-    return new JsonText(
-      await this.files.expandTexts(
-        principal,
-        texts,
-        publicBaseUrl(req, this.options),
-        ttlOf(params.kinveyfile_ttl),
-      ),
-    );
+  ): Promise<unknown> {
+    return this.logic.around('list', principal, collection, req, async () => {
+      const params = DataController.paramsOf(req);
+      const texts = await this.records.listTexts(principal, collection, params);
+      return new JsonText(
+        await this.files.expandTexts(
+          principal,
+          texts,
+          publicBaseUrl(req, this.options),
+          ttlOf(params.kinveyfile_ttl),
+        ),
+      );
+    });
   }
 
   @Get(':collection/:id')
@@ -214,15 +241,17 @@ export class DataController {
     'user, master, or app (read)',
     ok(KINVEY_ENTITY),
   )
-  async get(
+  get(
     @Caller() principal: Principal,
     @Param('collection') collection: string,
     @Param('id') id: string,
-    @Query() params: ReadParams,
     @Req() req: Request,
-  ): Promise<KinveyDoc> {
-    const doc = await this.records.get(principal, collection, id);
-    return this.expandOne(principal, req, doc, params.kinveyfile_ttl);
+  ): Promise<unknown> {
+    return this.logic.around('get', principal, collection, req, async () => {
+      const doc = await this.records.get(principal, collection, id);
+      const ttl = DataController.paramsOf(req).kinveyfile_ttl;
+      return this.expandOne(principal, req, doc, ttl);
+    });
   }
 
   @Post(':collection')
@@ -257,14 +286,25 @@ export class DataController {
     },
   )
   @ApiBody(RECORD_BODY)
-  async create(
+  create(
     @Caller() principal: Principal,
     @Param('collection') collection: string,
-    @Body() body: unknown,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<unknown> {
     res.status(201);
+    return this.logic.around('create', principal, collection, req, () =>
+      this.createNow(principal, collection, req.body, req, res),
+    );
+  }
+
+  private async createNow(
+    principal: Principal,
+    collection: string,
+    body: unknown,
+    req: Request,
+    res: Response,
+  ): Promise<unknown> {
     if (!Array.isArray(body)) {
       const doc = await this.records.create(principal, collection, body);
       res.setHeader(
@@ -299,27 +339,42 @@ export class DataController {
     { 413: 'RequestEntityTooLarge.' },
   )
   @ApiBody(RECORD_BODY)
-  async update(
+  update(
     @Caller() principal: Principal,
     @Param('collection') collection: string,
     @Param('id') id: string,
-    @Body() body: unknown,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<KinveyDoc> {
-    const result = await this.records.upsert(principal, collection, id, body);
-    res.status(result.created ? 201 : 200);
-    return this.expandOne(principal, req, result.doc);
+  ): Promise<unknown> {
+    return this.logic.around('update', principal, collection, req, async () => {
+      const result = await this.records.upsert(
+        principal,
+        collection,
+        id,
+        req.body,
+      );
+      res.status(result.created ? 201 : 200);
+      return this.expandOne(principal, req, result.doc);
+    });
   }
 
   @Delete(':collection/:id')
   @KinveyCall('Delete a record', 'creator, _acl.w, master', ok(KINVEY_COUNT))
-  async remove(
+  remove(
     @Caller() principal: Principal,
     @Param('collection') collection: string,
     @Param('id') id: string,
-  ): Promise<{ count: number }> {
-    return { count: await this.records.remove(principal, collection, id) };
+    @Req() req: Request,
+  ): Promise<unknown> {
+    return this.logic.around(
+      'remove',
+      principal,
+      collection,
+      req,
+      async () => ({
+        count: await this.records.remove(principal, collection, id),
+      }),
+    );
   }
 
   @Delete(':collection')
@@ -329,13 +384,23 @@ export class DataController {
     ok(KINVEY_COUNT),
   )
   @ApiQuery({ name: 'query', required: true })
-  async removeWhere(
+  removeWhere(
     @Caller() principal: Principal,
     @Param('collection') collection: string,
-    @Query() params: ReadParams,
-  ): Promise<{ count: number }> {
-    return {
-      count: await this.records.removeWhere(principal, collection, params),
-    };
+    @Req() req: Request,
+  ): Promise<unknown> {
+    return this.logic.around(
+      'removeWhere',
+      principal,
+      collection,
+      req,
+      async () => ({
+        count: await this.records.removeWhere(
+          principal,
+          collection,
+          DataController.paramsOf(req),
+        ),
+      }),
+    );
   }
 }

@@ -1,18 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import type {
-  CallHandler,
-  ExecutionContext,
-  NestInterceptor,
-} from '@nestjs/common';
 import { JsonText } from '@quitanda/http';
 import type { Request, Response } from 'express';
-import { from, mergeMap, of } from 'rxjs';
-import type { Observable } from 'rxjs';
 
-import { callerOf } from '../auth/kinvey-auth.guard';
 import type { Principal } from '../auth/principal';
 import { MarketplaceError } from '../common/marketplace.errors';
 import { isPlainObject } from '../kinvey/kinvey-doc';
+import { DataCallLogic } from '../records/data-call-logic';
+import type { DataCall } from '../records/data-call-logic';
 import { BusinessLogicConfig } from './business-logic-config';
 import type { CollectionHook, FlexTarget } from './business-logic.types';
 import { FlexDataService } from './flex-data.service';
@@ -28,9 +22,9 @@ const DELETE: HookPair = ['onPreDelete', 'onPostDelete'];
 
 const NO_HOOKS = undefined;
 
-/** The data calls (DataController's handlers) business logic applies to. */
+/** The data calls business logic applies to (`_group` and `_deltaset`: none). */
 const OPERATIONS: Readonly<
-  Record<string, [DataOperation, HookPair | undefined]>
+  Partial<Record<DataCall, [DataOperation, HookPair | undefined]>>
 > = {
   list: ['list', FETCH],
   get: ['get', FETCH],
@@ -62,6 +56,11 @@ function paramOf(req: Request, name: string): string | undefined {
 
 function carriesBody(req: Request): boolean {
   return req.method === 'POST' || req.method === 'PUT';
+}
+
+/** Express sets it on every request it routes. */
+function responseOf(req: Request): Response {
+  return req.res as Response;
 }
 
 /** The task of a collection hook: the data call as the function sees it. */
@@ -97,33 +96,32 @@ function replaceQuery(req: Request, query: unknown): void {
  * logic for the app (or the collection) it costs one cached lookup.
  */
 @Injectable()
-export class BusinessLogicInterceptor implements NestInterceptor {
+export class DataCallLogicService extends DataCallLogic {
   constructor(
     private readonly config: BusinessLogicConfig,
     private readonly functions: FlexFunctionsService,
     private readonly data: FlexDataService,
-  ) {}
+  ) {
+    super();
+  }
 
-  async intercept(
-    context: ExecutionContext,
-    next: CallHandler,
-  ): Promise<Observable<unknown>> {
-    const req = context.switchToHttp().getRequest<Request>();
-    const collection = paramOf(req, 'collection');
-    if (!collection) return next.handle();
-    const principal = callerOf(req);
+  override async around(
+    call: DataCall,
+    principal: Principal,
+    collection: string,
+    req: Request,
+    run: () => Promise<unknown>,
+  ): Promise<unknown> {
     const logic = await this.config.snapshot(principal.app.appKey);
-    if (logic.services.size === 0) return next.handle();
-    const handler = context.getHandler().name;
-    const operation = OPERATIONS[handler];
+    if (logic.services.size === 0) return run();
+    const operation = OPERATIONS[call];
     const dataTarget = logic.dataCollections.get(collection);
     if (dataTarget && !operation)
       throw MarketplaceError.featureUnavailable(
-        `${handler} of FlexData collection ${collection}`,
+        `${call} of FlexData collection ${collection}`,
         "A FlexData collection's service answers finds, counts and writes only.",
       );
-    if (!operation) return next.handle();
-    const res = context.switchToHttp().getResponse<Response>();
+    if (!operation) return run();
     const [dataOperation, hookPair] = operation;
     if (dataTarget) {
       const reply = await this.data.serve(
@@ -133,24 +131,19 @@ export class BusinessLogicInterceptor implements NestInterceptor {
         dataTarget,
         dataOperation,
       );
-      return of(answer(res, reply));
+      return answer(responseOf(req), reply);
     }
     const hooks = logic.hooks.get(collection);
-    if (!hooks || !hookPair || skipsHooks(principal, req)) return next.handle();
+    if (!hooks || !hookPair || skipsHooks(principal, req)) return run();
     const pre = hooks.get(hookPair[0]);
     const post = hooks.get(hookPair[1]);
     if (pre) {
       const ended = await this.pre(principal, req, collection, pre);
-      if (ended) return of(answer(res, ended));
+      if (ended) return answer(responseOf(req), ended);
     }
-    if (!post) return next.handle();
-    return next
-      .handle()
-      .pipe(
-        mergeMap((body) =>
-          from(this.post(principal, req, res, collection, post, body)),
-        ),
-      );
+    const body = await run();
+    if (!post) return body;
+    return this.post(principal, req, collection, post, body);
   }
 
   /** The pre-hook's own answer when it ends the request, else undefined. */
@@ -181,11 +174,11 @@ export class BusinessLogicInterceptor implements NestInterceptor {
   private async post(
     principal: Principal,
     req: Request,
-    res: Response,
     collection: string,
     target: FlexTarget,
     body: unknown,
   ): Promise<unknown> {
+    const res = responseOf(req);
     const plain = body instanceof JsonText ? body.toJSON() : body;
     const result = await this.functions.run(principal, req, target, {
       ...hookTask(req, collection, 'post'),

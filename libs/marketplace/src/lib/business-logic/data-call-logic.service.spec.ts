@@ -1,16 +1,13 @@
-import type { CallHandler, ExecutionContext } from '@nestjs/common';
 import { newTestService } from '@quitanda/testing';
 import type { Request } from 'express';
-import { lastValueFrom, of } from 'rxjs';
 
 import { masterOf, testApp, userCaller } from '../../testing/principals';
-import { KinveyAuthGuard } from '../auth/kinvey-auth.guard';
-import { AuthService } from '../auth/auth.service';
 import type { Principal } from '../auth/principal';
 import { MarketplaceErrorCode } from '../common/marketplace.errors';
+import type { DataCall } from '../records/data-call-logic';
 import { BusinessLogicConfig } from './business-logic-config';
 import type { BusinessLogicSnapshot } from './business-logic-config';
-import { BusinessLogicInterceptor } from './business-logic.interceptor';
+import { DataCallLogicService } from './data-call-logic.service';
 import type { FlexService } from './business-logic.types';
 import { FlexDataService } from './flex-data.service';
 import { FlexFunctionsService } from './flex-functions.service';
@@ -43,8 +40,8 @@ function result(overrides: Partial<FunctionResult>): FunctionResult {
   };
 }
 
-describe('BusinessLogicInterceptor', () => {
-  let interceptor: BusinessLogicInterceptor;
+describe('DataCallLogicService', () => {
+  let logic: DataCallLogicService;
   let config: jest.Mocked<BusinessLogicConfig>;
   let functions: jest.Mocked<FlexFunctionsService>;
   let data: jest.Mocked<FlexDataService>;
@@ -52,9 +49,9 @@ describe('BusinessLogicInterceptor', () => {
   let res: { statusCode: number; status: jest.Mock; setHeader: jest.Mock };
   let handled: jest.Mock;
 
-  /** A data call of `handler` authenticated as `principal`, as the guard leaves it. */
-  async function call(
-    handler: string,
+  /** A data call on `offers` by `principal`, as DataController makes it. */
+  function call(
+    dataCall: DataCall,
     principal: Principal,
     request: Partial<Request> = {},
   ): Promise<unknown> {
@@ -63,24 +60,17 @@ describe('BusinessLogicInterceptor', () => {
       headers: {},
       query: {},
       method: 'GET',
+      res,
       ...request,
     } as unknown as Request;
-    const guard = new KinveyAuthGuard({
-      authenticate: () => Promise.resolve(principal),
-    } as unknown as AuthService);
-    const http = { getRequest: () => req, getResponse: () => res };
-    await guard.canActivate({ switchToHttp: () => http } as never);
-    const context = {
-      switchToHttp: () => http,
-      getHandler: () => ({ name: handler }),
-    } as unknown as ExecutionContext;
-    const next: CallHandler = { handle: () => of(handled()) };
-    return lastValueFrom(await interceptor.intercept(context, next));
+    return logic.around(dataCall, principal, 'offers', req, () =>
+      Promise.resolve(handled()),
+    );
   }
 
   beforeEach(async () => {
-    const built = await newTestService(BusinessLogicInterceptor);
-    interceptor = built.sut;
+    const built = await newTestService(DataCallLogicService);
+    logic = built.sut;
     config = built.mock(BusinessLogicConfig);
     functions = built.mock(FlexFunctionsService);
     data = built.mock(FlexDataService);
