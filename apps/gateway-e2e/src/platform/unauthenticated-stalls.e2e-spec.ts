@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { request } from 'node:http';
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,7 +7,7 @@ import { join } from 'node:path';
 import { openTestDatabase, zstdOneByteRleFrame } from '@quitanda/testing';
 import type { TestDatabase } from '@quitanda/testing';
 
-import { probeLive } from '../faults/support/scenario';
+import { postBody as post, probeLive } from '../faults/support/scenario';
 import { runMain } from '../support/gateway-process';
 
 /**
@@ -38,32 +37,6 @@ function probeEvery100Ms(url: string): Probes {
       await Promise.all(inFlight);
     },
   };
-}
-
-/** POSTs `body` and resolves with the status (0: connection closed). */
-function post(
-  url: string,
-  path: string,
-  headers: Record<string, string>,
-  body: Buffer,
-): Promise<number> {
-  return new Promise((resolve) => {
-    const req = request(
-      new URL(path, url),
-      {
-        method: 'POST',
-        agent: false,
-        headers: { ...headers, 'content-length': String(body.length) },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-        res.on('error', () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on('error', () => resolve(0));
-    req.end(body);
-  });
 }
 
 const COLLECTOR = '/api/v4/error_tracking/collector/api/1/envelope/';

@@ -1,4 +1,4 @@
-import { get } from 'node:http';
+import { get, request } from 'node:http';
 /**
  * What every fault scenario shares: its seed and size (both from the
  * environment, printed so that a failure can be replayed), the operator's
@@ -154,4 +154,30 @@ export function collectorUrl(
   project: { id: number; publicKey: string },
 ): string {
   return `${url}/api/v4/error_tracking/collector/api/${project.id}/store?sentry_key=${project.publicKey}`;
+}
+
+/** POSTs `body` on a connection of its own; its status (0: closed). */
+export function postBody(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<number> {
+  return new Promise((resolve) => {
+    const req = request(
+      new URL(path, url),
+      {
+        method: 'POST',
+        agent: false,
+        headers: { ...headers, 'content-length': String(body.length) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', () => resolve(0));
+    req.end(body);
+  });
 }
