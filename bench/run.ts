@@ -30,6 +30,10 @@
  * valgrind's callgrind: `--requests` measured (1,000; 100 with `--quick`)
  * after four times as many to warm up, one at a time. A deterministic A/B
  * of a change's cost, whatever else the machine is doing; no baselines.
+ * `--day`: the selected workloads one after another against one Quitanda
+ * process, as an operator's day mixes them (each for `--seconds` after its
+ * `--warmup`), then `--rest` seconds (60) idle: its peak RSS after each
+ * workload, over the whole sequence, and at rest. No baselines.
  * `--workers <n>`: also runs Quitanda with `WORKERS=n` as target
  * "quitanda (n workers)", beside the one-process figure, pinned to cores 1
  * to n (fewer when the machine has fewer beside the load generator's: on
@@ -160,6 +164,8 @@ async function main(): Promise<void> {
       'no-baselines': { type: 'boolean', default: false },
       workers: { type: 'string' },
       callgrind: { type: 'boolean', default: false },
+      day: { type: 'boolean', default: false },
+      rest: { type: 'string', default: '60' },
       requests: { type: 'string' },
     },
   });
@@ -210,7 +216,7 @@ async function main(): Promise<void> {
         .some((w) => w.name.startsWith('marketplace')),
     );
     workloads = allWorkloads(databaseUrl, !values.small).filter(selected);
-    if (values['no-baselines'] || values.callgrind)
+    if (values['no-baselines'] || values.callgrind || values.day)
       workloads = workloads.map((w) => ({
         ...w,
         targets: w.targets.filter((t) => t.name === 'quitanda'),
@@ -223,6 +229,17 @@ async function main(): Promise<void> {
         `--workers must be a number of processes; got ${values.workers}`,
       );
     if (workers > 1) workloads = workloads.map((w) => withWorkers(w, workers));
+    if (values.day) {
+      const day = await operatorsDay(workloads, databaseUrl, pinned, {
+        warmup,
+        seconds,
+        connections,
+        restSeconds: Number(values.rest),
+      });
+      console.log(`\n${day}`);
+      save(`${day}\n`, 'day.md');
+      return;
+    }
     if (values.callgrind) {
       const measured = Number(values.requests ?? (values.quick ? 100 : 1000));
       const counted = await countInstructions(workloads, databaseUrl, {
@@ -328,6 +345,69 @@ async function main(): Promise<void> {
   console.log(`\n${report}`);
   save(`${report}\n`, 'md');
   save(`${JSON.stringify(measurements, null, 2)}\n`, 'json');
+}
+
+/**
+ * `--day`: one gateway through every selected workload in turn (its
+ * settings the union of theirs), its peak RSS read after each, then left
+ * idle for `restSeconds` and its resident set read again.
+ */
+async function operatorsDay(
+  workloads: readonly Workload[],
+  databaseUrl: string,
+  pinned: boolean,
+  run: {
+    warmup: number;
+    seconds: number;
+    connections: number;
+    restSeconds: number;
+  },
+): Promise<string> {
+  const prepared: unknown[] = [];
+  for (const workload of workloads)
+    prepared.push(await workload.prepare(databaseUrl));
+  const port = await freePort();
+  const commands = workloads.flatMap((w) =>
+    w.targets.filter((t) => t.name === 'quitanda').map((t) => t.command(port)),
+  );
+  const [first] = commands;
+  if (!first) throw new Error('--day needs a Quitanda workload');
+  const env = Object.assign({}, ...commands.map((c) => c.env)) as Record<
+    string,
+    string
+  >;
+  // Every context, not the last workload's own choice.
+  delete env['CONTEXTS'];
+  const command = { ...first, env };
+  const running = await startServer(command, port, '/health/ready', pinned);
+  const rows: string[] = [];
+  try {
+    for (const [index, workload] of workloads.entries()) {
+      const requests = workload.requests(running.url, prepared[index]);
+      const conns = workload.connections ?? run.connections;
+      await load(running.url, requests, run.warmup, conns);
+      const result = await load(running.url, requests, run.seconds, conns);
+      const peak = running.peakRssMb();
+      console.log(
+        `  ${workload.name}: ${Math.round(result.requestsPerSecond)} req/s, peak RSS so far ${peak ?? '?'} MB`,
+      );
+      rows.push(
+        `| ${workload.name} | ${Math.round(result.requestsPerSecond)} | ${result.errors + result.non2xx} | ${peak ?? '?'} |`,
+      );
+    }
+    const peak = running.peakRssMb();
+    await new Promise((resolve) => setTimeout(resolve, run.restSeconds * 1000));
+    const rest = running.rssMb();
+    return [
+      `One gateway through ${workloads.length} workloads in turn (${run.warmup} s warm-up + ${run.seconds} s each), then ${run.restSeconds} s idle: peak RSS ${peak ?? '?'} MB, at rest ${rest ?? '?'} MB.`,
+      '',
+      '| workload | req/s | errors + non-2xx | peak RSS so far (MB) |',
+      '|---|---:|---:|---:|',
+      ...rows,
+    ].join('\n');
+  } finally {
+    await running.stop();
+  }
 }
 
 /** `--callgrind`: instructions per request of each build, as a table. */

@@ -50,6 +50,8 @@ export interface RunningServer {
   readonly url: string;
   /** The process's peak resident set so far (Linux `VmHWM`), in MB, if known. */
   peakRssMb(): number | undefined;
+  /** The resident set now (`VmRSS`, a primary's own memory as for the peak), in MB. */
+  rssMb(): number | undefined;
   /** CPU time (user + system) the process has used so far, in ms, if known. */
   cpuMs(): number | undefined;
   stop(): Promise<void>;
@@ -64,6 +66,18 @@ function peakRssOf(pid: number | undefined): number | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = /^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1];
+    return kb === undefined ? undefined : Math.round(Number(kb) / 1024);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `VmRSS` of a live process: its resident set now, in MB. */
+function rssOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = /^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1];
     return kb === undefined ? undefined : Math.round(Number(kb) / 1024);
   } catch {
     return undefined;
@@ -198,6 +212,7 @@ export async function startServer(
     url,
     // `taskset -c 1 file` execs `file`: the pid is the server's own.
     peakRssMb: () => overTree(child.pid, peakRssOf, ownMemoryOf),
+    rssMb: () => overTree(child.pid, rssOf, ownMemoryOf),
     cpuMs: () => overTree(child.pid, cpuMsOf),
     stop: () =>
       new Promise((resolve) => {
