@@ -22,6 +22,7 @@ import {
 import type { MarketplaceTest } from './marketplace-support';
 
 const FLEX_SECRET = 'flex-shared-secret-0123456789';
+const PASSWORD = 'correct horse battery';
 const SEALING_KEY = 'e2e-flex-sealing-key-0123456789abcdef';
 
 interface Offer {
@@ -91,9 +92,9 @@ describe('business logic on Flex services (e2e)', () => {
     initKinveySdk(m.gw.url, { appKey: APP_KEY, appSecret: APP_SECRET });
     await User.signup({
       username: 'grower',
-      password: 'correct horse battery',
+      password: PASSWORD,
     });
-    await User.login('grower', 'correct horse battery');
+    await User.login('grower', PASSWORD);
   }, 120_000);
 
   afterAll(async () => {
@@ -347,4 +348,70 @@ describe('business logic on Flex services (e2e)', () => {
       handler: 'hello',
     });
   }, 120_000);
+
+  it('runs the user collection hooks around signups, updates, reads and deletes of users', async () => {
+    const bound = {
+      onPreSave: 'checkMember',
+      onPostFetch: 'greetMembers',
+      onPreDelete: 'keepMembers',
+    };
+    for (const [hook, handler] of Object.entries(bound))
+      await admin(`/hooks/user/${hook}`)
+        .send({ service: 'produce', function: handler })
+        .expect(204);
+    try {
+      await User.logout();
+      // Signup is the user's create: its pre-save hook refuses, or changes
+      // what is stored.
+      await expect(
+        User.signup({ username: 'spam-bot', password: PASSWORD }),
+      ).rejects.toBeInstanceOf(Errors.BadRequestError);
+      await m.login('spam-bot', PASSWORD).expect(401);
+      const picker = await User.signup({
+        username: 'picker',
+        password: PASSWORD,
+        nickname: ' pick ',
+      });
+      expect(picker.data).toMatchObject({
+        username: 'picker',
+        nickname: 'pick',
+        checkedBy: 'flex',
+      });
+      const active = await User.login('picker', PASSWORD);
+      await active.update({ nickname: '  picky  ' });
+      const session = `Kinvey ${active.authtoken as string}`;
+      const got = await m.http
+        .get(`/user/${APP_KEY}/${picker._id as string}`)
+        .set('Authorization', session)
+        .expect(200);
+      expect(got.body).toMatchObject({
+        nickname: 'picky',
+        greeting: 'hello picker',
+      });
+      const listed = await m.http
+        .get(`/user/${APP_KEY}`)
+        .query({ query: JSON.stringify({ username: 'picker' }) })
+        .set('Authorization', session)
+        .expect(200);
+      expect(listed.body).toEqual([
+        expect.objectContaining({ greeting: 'hello picker' }),
+      ]);
+      const removal = () =>
+        m.http
+          .delete(`/user/${APP_KEY}/${picker._id as string}`)
+          .query({ hard: 'true' })
+          .set('Authorization', MASTER_AUTH);
+      await removal().expect(400);
+      // The master skipping business logic runs no hook.
+      await removal().set('X-Kinvey-Skip-Business-Logic', 'true').expect(204);
+    } finally {
+      for (const hook of Object.keys(bound))
+        await m.http
+          .delete(`/admin/${APP_KEY}/business-logic/hooks/user/${hook}`)
+          .set('Authorization', MASTER_AUTH)
+          .expect(204);
+      await User.logout();
+      await User.login('grower', PASSWORD);
+    }
+  });
 });

@@ -46,7 +46,7 @@ describe('MFA on kinvey-js-sdk 7.0.0 (e2e)', () => {
   const paths = (from: number) =>
     sent.slice(from).map((r) => `${r.method} ${r.path}`);
 
-  it('creates and verifies an authenticator, then logs in with a challenge, a remembered device and recovery codes (each once), and turns MFA off', async () => {
+  it('creates and verifies an authenticator, then logs in with the confirming code once, a challenge, a remembered device and recovery codes (each once), and turns MFA off', async () => {
     await User.signup({ username: 'ana', password: PASSWORD });
     const userId = (await User.login('ana', PASSWORD))._id as string;
     let secret = '';
@@ -76,15 +76,40 @@ describe('MFA on kinvey-js-sdk 7.0.0 (e2e)', () => {
       'MFA login is required.',
     );
 
-    // The challenge: the code just used to verify is refused (single use),
-    // the SDK retries and the next period's code completes the login.
+    const pickFirst = (authenticators: object[]) =>
+      Promise.resolve((authenticators[0] as { id: string }).id);
+
+    // The code that just confirmed the authenticator completes a login, as
+    // Kinvey's own suite does right after enrolling (confirming is not a
+    // sign-in).
     let from = sent.length;
     const retries: number[] = [];
     const first = await User.loginWithMFA(
       'ana',
       PASSWORD,
-      (authenticators) =>
-        Promise.resolve((authenticators[0] as { id: string }).id),
+      pickFirst,
+      (_id: string, context: { retries: number }) => {
+        retries.push(context.retries);
+        return Promise.resolve({ code: verifyCode });
+      },
+    );
+    expect(first._id).toBe(userId);
+    expect(retries).toEqual([0]);
+    expect(paths(from)).toEqual([
+      `POST /user/${APP_KEY}/login`,
+      `POST /user/${APP_KEY}/mfa/challenge`,
+      `POST /user/${APP_KEY}/mfa/complete`,
+    ]);
+
+    // A code that logged in never logs in again (RFC 6238 5.2): the SDK
+    // retries and the next period's code completes the login.
+    await User.logout();
+    from = sent.length;
+    retries.length = 0;
+    const second = await User.loginWithMFA(
+      'ana',
+      PASSWORD,
+      pickFirst,
       (_id: string, context: { retries: number }) => {
         retries.push(context.retries);
         return Promise.resolve({
@@ -93,7 +118,7 @@ describe('MFA on kinvey-js-sdk 7.0.0 (e2e)', () => {
         });
       },
     );
-    expect(first._id).toBe(userId);
+    expect(second._id).toBe(userId);
     expect(retries).toEqual([0, 1]);
     expect(paths(from)).toEqual([
       `POST /user/${APP_KEY}/login`,

@@ -144,6 +144,34 @@ sdk.service(
       return complete().setBody(body).next();
     });
 
+    // onPreSave of user (signups and updates): "spam" names refused, the
+    // others stamped and their nickname trimmed.
+    flex.functions.register('checkMember', (context, complete) => {
+      if (String(context.body.username).startsWith('spam'))
+        return complete()
+          .setBody({ reason: 'no spam accounts' })
+          .badRequest()
+          .done();
+      const body = { ...context.body, checkedBy: 'flex' };
+      if (typeof body.nickname === 'string')
+        body.nickname = body.nickname.trim();
+      return complete().setBody(body).next();
+    });
+
+    // onPostFetch of user: every user read gets a greeting.
+    flex.functions.register('greetMembers', (context, complete) => {
+      const greet = (user) => ({ ...user, greeting: `hello ${user.username}` });
+      const body = Array.isArray(context.body)
+        ? context.body.map(greet)
+        : greet(context.body);
+      return complete().setBody(body).next();
+    });
+
+    // onPreDelete of user: members are kept.
+    flex.functions.register('keepMembers', (context, complete) =>
+      complete().setBody({ reason: 'members are kept' }).badRequest().done(),
+    );
+
     // FlexData: farms kept by the service.
     const farmObject = flex.data.serviceObject('farms');
     farmObject.onInsert((request, complete) => {

@@ -125,6 +125,18 @@ describe('business logic configuration (database)', () => {
     expect(gone.services.size + gone.hooks.size + gone.endpoints.size).toBe(0);
   });
 
+  it('binds hooks to the user collection but never serves it from FlexData', async () => {
+    await config.setService('kid_users', service('produce'));
+    await expect(
+      config.setDataCollection('kid_users', 'user', target),
+    ).rejects.toMatchObject({ code: MarketplaceErrorCode.BadRequest });
+    await config.setHook('kid_users', 'user', 'onPreSave', target);
+    await expect(config.view('kid_users')).resolves.toMatchObject({
+      hooks: { user: { onPreSave: target } },
+      dataCollections: {},
+    });
+  });
+
   it('refuses bad input with a clear error and changes nothing', async () => {
     const refused = [
       () =>

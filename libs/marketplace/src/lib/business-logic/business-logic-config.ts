@@ -10,6 +10,7 @@ import { MarketplaceError } from '../common/marketplace.errors';
 import type { MarketplaceModuleOptions } from '../common/marketplace.options';
 import { PerAppCache } from '../common/per-app-cache';
 import { MarketplaceDatabase } from '../persistence/marketplace-database';
+import { USER_COLLECTION } from '../records/data-call-logic';
 import type { MarketplaceTx } from '../persistence/marketplace-database';
 import { BusinessLogicRepository } from './business-logic.repository';
 import type { BindingKind, BindingRow } from './business-logic.repository';
@@ -435,6 +436,11 @@ export class BusinessLogicConfig {
     collection: string,
     target: FlexTarget,
   ): Promise<void> {
+    if (collection === USER_COLLECTION)
+      throw MarketplaceError.badRequest(
+        'The user collection cannot be a FlexData collection: its hooks can be bound.',
+        'collection',
+      );
     await this.bind(appKey, {
       kind: 'data',
       target: checkCollectionName(collection),

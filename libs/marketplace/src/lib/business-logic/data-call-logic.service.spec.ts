@@ -49,21 +49,22 @@ describe('DataCallLogicService', () => {
   let res: { statusCode: number; status: jest.Mock; setHeader: jest.Mock };
   let handled: jest.Mock;
 
-  /** A data call on `offers` by `principal`, as DataController makes it. */
+  /** A data call on `collection` by `principal`, as a controller makes it. */
   function call(
     dataCall: DataCall,
     principal: Principal,
     request: Partial<Request> = {},
+    collection = 'offers',
   ): Promise<unknown> {
     req = {
-      params: { appKey: 'kid_test', collection: 'offers' },
+      params: { appKey: 'kid_test', collection },
       headers: {},
       query: {},
       method: 'GET',
       res,
       ...request,
     } as unknown as Request;
-    return logic.around(dataCall, principal, 'offers', req, () =>
+    return logic.around(dataCall, principal, collection, req, () =>
       Promise.resolve(handled()),
     );
   }
@@ -203,6 +204,27 @@ describe('DataCallLogicService', () => {
     expect(handled).not.toHaveBeenCalled();
     await expect(call('group', masterOf())).rejects.toMatchObject({
       code: MarketplaceErrorCode.FeatureUnavailable,
+    });
+  });
+
+  it('runs user calls with their hooks, never from a FlexData binding of the same name', async () => {
+    config.snapshot.mockResolvedValue(
+      snapshot({
+        dataCollections: new Map([['user', target('users')]]),
+        hooks: new Map([['user', new Map([['onPostFetch', target('greet')]])]]),
+      }),
+    );
+    functions.run.mockResolvedValue(
+      result({ responseBody: [{ _id: 'a', greeted: true }] }),
+    );
+    await expect(call('list', userCaller('u1'), {}, 'user')).resolves.toEqual([
+      { _id: 'a', greeted: true },
+    ]);
+    expect(handled).toHaveBeenCalledTimes(1);
+    expect(data.serve).not.toHaveBeenCalled();
+    expect(functions.run.mock.calls[0]?.[3]).toMatchObject({
+      hookType: 'post',
+      objectName: 'user',
     });
   });
 });

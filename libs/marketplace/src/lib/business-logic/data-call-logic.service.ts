@@ -5,7 +5,7 @@ import type { Request, Response } from 'express';
 import type { Principal } from '../auth/principal';
 import { MarketplaceError } from '../common/marketplace.errors';
 import { isPlainObject } from '../kinvey/kinvey-doc';
-import { DataCallLogic } from '../records/data-call-logic';
+import { DataCallLogic, USER_COLLECTION } from '../records/data-call-logic';
 import type { DataCall } from '../records/data-call-logic';
 import { BusinessLogicConfig } from './business-logic-config';
 import type { CollectionHook, FlexTarget } from './business-logic.types';
@@ -90,7 +90,7 @@ function replaceQuery(req: Request, query: unknown): void {
 }
 
 /**
- * Business logic around the data calls: a FlexData collection is answered
+ * Business logic around the data and user calls: a FlexData collection is answered
  * by its service; otherwise the collection's pre-hook may change the
  * request or answer it, and its post-hook the answer. Without business
  * logic for the app (or the collection) it costs one cached lookup.
@@ -115,7 +115,11 @@ export class DataCallLogicService extends DataCallLogic {
     const logic = await this.config.snapshot(principal.app.appKey);
     if (logic.services.size === 0) return run();
     const operation = OPERATIONS[call];
-    const dataTarget = logic.dataCollections.get(collection);
+    // Users are Quitanda's own: never served by a FlexData service.
+    const dataTarget =
+      collection === USER_COLLECTION
+        ? undefined
+        : logic.dataCollections.get(collection);
     if (dataTarget && !operation)
       throw MarketplaceError.featureUnavailable(
         `${call} of FlexData collection ${collection}`,

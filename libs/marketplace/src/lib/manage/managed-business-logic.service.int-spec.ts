@@ -10,7 +10,10 @@ import { AppsRepository } from '../apps/apps.repository';
 import { AppsService } from '../apps/apps.service';
 import { BusinessLogicConfig } from '../business-logic/business-logic-config';
 import { BusinessLogicRepository } from '../business-logic/business-logic.repository';
-import { MarketplaceError } from '../common/marketplace.errors';
+import {
+  MarketplaceError,
+  MarketplaceErrorCode,
+} from '../common/marketplace.errors';
 import { ManagedAppsRepository } from './managed-apps.repository';
 import { ManagedAppsService } from './managed-apps.service';
 import { ManagedBusinessLogicService } from './managed-business-logic.service';
@@ -33,9 +36,12 @@ describe('management API business logic (database)', () => {
   let logic: ManagedBusinessLogicService;
   let config: BusinessLogicConfig;
 
-  beforeAll(async () => {
-    database = await openTestDatabase();
-    module = await marketplaceTestModule(
+  /** The management API's services, with the given sealing keys. */
+  const build = (keys: {
+    manageEncryptionKey: string;
+    mfaEncryptionKey?: string;
+  }) =>
+    marketplaceTestModule(
       database.url,
       [
         AppsRepository,
@@ -48,8 +54,12 @@ describe('management API business logic (database)', () => {
         BusinessLogicConfig,
         ManagedBusinessLogicService,
       ],
-      { manageEncryptionKey: KEY, mfaEncryptionKey: KEY },
+      keys,
     );
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    module = await build({ manageEncryptionKey: KEY, mfaEncryptionKey: KEY });
     managed = module.get(ManagedAppsService);
     services = module.get(ManagedServicesService);
     logic = module.get(ManagedBusinessLogicService);
@@ -61,17 +71,21 @@ describe('management API business logic (database)', () => {
     await database?.close();
   });
 
-  /** An application with its Development environment and a service of its own. */
-  async function appWithService(name: string) {
-    const app = await managed.createApp({ name });
+  /**
+   * An application with its Development environment and a service of its
+   * own, made through `on` (the module under test unless another is given).
+   */
+  async function appWithService(name: string, on = module) {
+    const app = await on.get(ManagedAppsService).createApp({ name });
     const env = app.environments[0];
     if (!env) throw new Error('no Development environment');
-    const service = await services.create({
+    const made = on.get(ManagedServicesService);
+    const service = await made.create({
       name: `${name} pricing`,
       type: 'external',
       access: { writers: { apps: [app.id] } },
     });
-    const svcEnv = await services.createEnvironment(service.id, {
+    const svcEnv = await made.createEnvironment(service.id, {
       name: 'prod',
       host: URL,
       secret: SECRET,
@@ -230,6 +244,40 @@ describe('management API business logic (database)', () => {
       services: [],
       dataCollections: {},
     });
+  });
+
+  it('without MARKETPLACE_MFA_ENCRYPTION_KEY keeps services (kinvey-cli service create) but binds none to an app: FeatureUnavailable naming the key, storing nothing', async () => {
+    const keyless = await build({ manageEncryptionKey: KEY });
+    try {
+      // Made without the key: service create needs only the management key.
+      const { env, svcEnv } = await appWithService('Keyless', keyless);
+      const keylessLogic = keyless.get(ManagedBusinessLogicService);
+      for (const bind of [
+        () =>
+          keylessLogic.createEndpoint(env.id, {
+            name: 'quote',
+            host: svcEnv.id,
+            sdkHandlerName: 'quote',
+          }),
+        () =>
+          keylessLogic.putHook(env.id, 'orders', 'pre-save', {
+            host: svcEnv.id,
+            sdkHandlerName: 'checkOrder',
+          }),
+      ])
+        await expect(bind()).rejects.toMatchObject({
+          code: MarketplaceErrorCode.FeatureUnavailable,
+          debug: 'MARKETPLACE_MFA_ENCRYPTION_KEY is not set',
+        });
+      expect(await config.view(env.id)).toEqual({
+        services: [],
+        endpoints: {},
+        hooks: {},
+        dataCollections: {},
+      });
+    } finally {
+      await keyless.close();
+    }
   });
 
   it("lets every app use the organization's services", async () => {

@@ -107,9 +107,24 @@ export class MfaRepository extends MarketplaceRepository {
   }
 
   /**
-   * Accepts time step `step` of the authenticator (and so verifies it),
-   * unless it or a later one was accepted already: one statement, so two
-   * requests racing with the same code cannot both pass.
+   * Confirms a pending authenticator (its enrolment). No time step is
+   * recorded: confirming is not signing in, so the confirming code may
+   * still complete one login. Only one confirmation can succeed.
+   */
+  async confirm(appKey: string, userId: string, id: string): Promise<boolean> {
+    const rows = await this.sql.rows(
+      `UPDATE marketplace.mfa_authenticators SET verified = true
+        WHERE app_key = $1 AND user_id = $2 AND id = $3 AND NOT verified
+        RETURNING id`,
+      [appKey, userId, id],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Accepts time step `step` of a verified authenticator, unless it or a
+   * later one was accepted already: one statement, so two requests racing
+   * with the same code cannot both pass.
    */
   async acceptStep(
     appKey: string,
@@ -118,8 +133,8 @@ export class MfaRepository extends MarketplaceRepository {
     step: number,
   ): Promise<boolean> {
     const rows = await this.sql.rows(
-      `UPDATE marketplace.mfa_authenticators SET last_step = $4, verified = true
-        WHERE app_key = $1 AND user_id = $2 AND id = $3
+      `UPDATE marketplace.mfa_authenticators SET last_step = $4
+        WHERE app_key = $1 AND user_id = $2 AND id = $3 AND verified
           AND (last_step IS NULL OR last_step < $4) RETURNING id`,
       [appKey, userId, id, step],
     );

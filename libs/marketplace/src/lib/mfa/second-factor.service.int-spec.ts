@@ -57,7 +57,7 @@ describe('second factor (database)', () => {
       },
       clock.now(),
     );
-    if (verified) await mfa.acceptStep(APP, userId, `${userId}-phone`, 0);
+    if (verified) await mfa.confirm(APP, userId, `${userId}-phone`);
     return secret;
   }
 
@@ -81,6 +81,29 @@ describe('second factor (database)', () => {
     expect(await refusal(check('ana', code(secret)))).toBe(
       MarketplaceErrorCode.BadRequest,
     );
+  });
+
+  it('lets the code that confirms an authenticator complete one login, never a second', async () => {
+    const secret = await enrol('jon', false);
+    const value = code(secret);
+    await check('jon', value);
+    await expect(factors.gate(APP, 'jon', {})).resolves.toMatchObject({
+      mfaRequired: true,
+    });
+    await check('jon', value);
+    expect(await refusal(check('jon', value))).toBe(
+      MarketplaceErrorCode.BadRequest,
+    );
+  });
+
+  it('takes a code at most twice, once confirming and once signing in, however many race', async () => {
+    const secret = await enrol('kai', false);
+    const value = code(secret);
+    const burst = await Promise.all(
+      Array.from({ length: 10 }, () => refusal(check('kai', value))),
+    );
+    const outcomes = [...burst, await refusal(check('kai', value))];
+    expect(outcomes.filter((o) => o === 'accepted')).toHaveLength(2);
   });
 
   it('lets one of ten parallel uses of a code through', async () => {
@@ -142,7 +165,7 @@ describe('second factor (database)', () => {
   it('asks for a second factor only once an authenticator is verified, and lets a recovery code through once', async () => {
     await enrol('eva', false);
     expect(await factors.gate(APP, 'eva', {})).toBeUndefined();
-    await mfa.acceptStep(APP, 'eva', 'eva-phone', 0);
+    await mfa.confirm(APP, 'eva', 'eva-phone');
     const challenge = await factors.gate(APP, 'eva', {});
     expect(challenge).toEqual({
       mfaRequired: true,

@@ -100,7 +100,10 @@ export class SecondFactorService implements SecondFactorGate {
     };
   }
 
-  /** Checks a TOTP code of the authenticator: right, in time, not used. */
+  /**
+   * Checks a TOTP code of the authenticator: right, in time, and for a
+   * verified one not used before (a login's code never logs in again).
+   */
   async checkCode(
     appKey: string,
     userId: string,
@@ -125,11 +128,16 @@ export class SecondFactorService implements SecondFactorGate {
             now,
           )
         : undefined;
-    if (
-      step === undefined ||
-      !(await this.mfa.acceptStep(appKey, userId, authenticatorId, step))
-    )
-      throw MarketplaceError.invalidMfaCode();
+    // The code that confirms a pending authenticator is not a sign-in: it
+    // leaves the step free for one login (RFC 6238 5.2 guards logins, and
+    // the enrolment reply already showed the secret itself). Every other
+    // use, a login or verifying again, takes the step for good.
+    const accepted =
+      step !== undefined &&
+      (authenticator.verified
+        ? await this.mfa.acceptStep(appKey, userId, authenticatorId, step)
+        : await this.mfa.confirm(appKey, userId, authenticatorId));
+    if (!accepted) throw MarketplaceError.invalidMfaCode();
     await this.credentials.clearFailures(appKey, userId, 'mfa_attempts');
   }
 

@@ -3,7 +3,13 @@ import type { Request } from 'express';
 
 import type { Principal } from '../auth/principal';
 
-/** DataController's calls, as business logic tells them apart. */
+/**
+ * The collection whose hooks run around the user calls (signup as a
+ * create, then list, get, update, delete), as Kinvey's run on `user`.
+ */
+export const USER_COLLECTION = 'user';
+
+/** The data and user calls, as business logic tells them apart. */
 export type DataCall =
   | 'list'
   | 'get'

@@ -28,6 +28,7 @@ import {
   ok,
   KinveyCall,
 } from '../http/kinvey-api.decorators';
+import { DataCallLogic, USER_COLLECTION } from '../records/data-call-logic';
 import { UserQueryService } from './user-query.service';
 import { UsersService } from './users.service';
 
@@ -41,6 +42,7 @@ export class UsersController {
   constructor(
     private readonly users: UsersService,
     private readonly queries: UserQueryService,
+    private readonly logic: DataCallLogic,
   ) {}
 
   @Post()
@@ -54,24 +56,32 @@ export class UsersController {
     },
   )
   @ApiBody(USER_BODY)
-  async signup(
+  signup(
     @Caller() principal: Principal,
-    @Body() body: unknown,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<KinveyDoc> {
-    const user = await this.users.signup(
+  ): Promise<unknown> {
+    // The body is read once the pre-save hook may have changed it.
+    return this.logic.around(
+      'create',
       principal,
-      body,
-      req.ip ?? req.socket.remoteAddress ?? 'unknown',
+      USER_COLLECTION,
+      req,
+      async () => {
+        const user = await this.users.signup(
+          principal,
+          req.body,
+          req.ip ?? req.socket.remoteAddress ?? 'unknown',
+        );
+        res
+          .status(201)
+          .setHeader(
+            'Location',
+            `/user/${principal.app.appKey}/${String(user['_id'])}`,
+          );
+        return user;
+      },
     );
-    res
-      .status(201)
-      .setHeader(
-        'Location',
-        `/user/${principal.app.appKey}/${String(user['_id'])}`,
-      );
-    return user;
   }
 
   @Get('_me')
@@ -102,11 +112,10 @@ export class UsersController {
     ok(KINVEY_ENTITIES),
   )
   @ApiQuery({ name: 'query', required: false })
-  list(
-    @Caller() principal: Principal,
-    @Query() params: FindParams,
-  ): Promise<KinveyDoc[]> {
-    return this.queries.list(principal, params);
+  list(@Caller() principal: Principal, @Req() req: Request): Promise<unknown> {
+    return this.logic.around('list', principal, USER_COLLECTION, req, () =>
+      this.queries.list(principal, req.query as FindParams),
+    );
   }
 
   @Get('_count')
@@ -132,8 +141,11 @@ export class UsersController {
   get(
     @Caller() principal: Principal,
     @Param('id') id: string,
-  ): Promise<KinveyDoc> {
-    return this.users.get(principal, id);
+    @Req() req: Request,
+  ): Promise<unknown> {
+    return this.logic.around('get', principal, USER_COLLECTION, req, () =>
+      this.users.get(principal, id),
+    );
   }
 
   @Put(':id')
@@ -148,12 +160,14 @@ export class UsersController {
     @Caller() principal: Principal,
     @Param('id') id: string,
     @Headers('authorization') authorization: string | undefined,
-    @Body() body: unknown,
-  ): Promise<KinveyDoc> {
+    @Req() req: Request,
+  ): Promise<unknown> {
     const credentials = parseAuthorization(authorization);
     const token =
       credentials?.scheme === 'kinvey' ? credentials.token : undefined;
-    return this.users.update(principal, id, body, token);
+    return this.logic.around('update', principal, USER_COLLECTION, req, () =>
+      this.users.update(principal, id, req.body, token),
+    );
   }
 
   @Delete(':id/tokens')
@@ -181,8 +195,12 @@ export class UsersController {
   remove(
     @Caller() principal: Principal,
     @Param('id') id: string,
-    @Query('hard') hard: string | undefined,
-  ): Promise<void> {
-    return this.users.remove(principal, id, { hard: hard === 'true' });
+    @Req() req: Request,
+  ): Promise<unknown> {
+    return this.logic.around('remove', principal, USER_COLLECTION, req, () =>
+      this.users.remove(principal, id, {
+        hard: (req.query as { hard?: unknown }).hard === 'true',
+      }),
+    );
   }
 }

@@ -120,7 +120,7 @@ describe('users: sessions and passwords', () => {
       },
       clock.now(),
     );
-    await mfa.acceptStep(appKey, user.id, 'phone', 1);
+    await mfa.confirm(appKey, user.id, 'phone');
     const master = await module
       .get(AuthService)
       .authenticate(
