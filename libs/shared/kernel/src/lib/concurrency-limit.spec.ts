@@ -1,0 +1,54 @@
+import { ConcurrencyLimit } from './concurrency-limit';
+
+/** A task that runs until released, recording how many run with it. */
+function gatedTasks(limit: ConcurrencyLimit) {
+  let now = 0;
+  let most = 0;
+  const order: number[] = [];
+  const releases: Array<() => void> = [];
+  const started = (n: number) =>
+    limit.run(async () => {
+      now += 1;
+      most = Math.max(most, now);
+      order.push(n);
+      await new Promise<void>((resolve) => releases.push(resolve));
+      now -= 1;
+      if (n === 2) throw new Error('task 2 fails');
+      return n;
+    });
+  return { started, releases, order, most: () => most };
+}
+
+/** Lets every pending promise callback run. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('ConcurrencyLimit', () => {
+  it('runs at most max tasks at once, the rest in order, a failure freeing its slot', async () => {
+    const tasks = gatedTasks(new ConcurrencyLimit(2));
+    const results = [1, 2, 3, 4, 5].map((n) =>
+      tasks.started(n).then(
+        (value) => ({ value }),
+        (error: Error) => ({ error: error.message }),
+      ),
+    );
+    await settle();
+    expect(tasks.order).toEqual([1, 2]);
+    while (tasks.releases.length > 0) {
+      tasks.releases.shift()?.();
+      await settle();
+    }
+    await expect(Promise.all(results)).resolves.toEqual([
+      { value: 1 },
+      { error: 'task 2 fails' },
+      { value: 3 },
+      { value: 4 },
+      { value: 5 },
+    ]);
+    expect(tasks.order).toEqual([1, 2, 3, 4, 5]);
+    expect(tasks.most()).toBe(2);
+  });
+
+  it('refuses a limit below one', () => {
+    expect(() => new ConcurrencyLimit(0)).toThrow(RangeError);
+  });
+});
