@@ -6,6 +6,9 @@
  * aggregates the reads use (counts, hours, tag counts) are recomputed from
  * the events.
  */
+import { randomBytes } from 'node:crypto';
+
+import { hashToken } from '@quitanda/kernel';
 import { Client } from 'pg';
 
 /** Events sent through the collector before the rest are copied. */
@@ -108,6 +111,53 @@ export async function copyEvents(
                error_tracking.errors, error_tracking.error_hourly_counts,
                error_tracking.error_tags`,
     );
+  } finally {
+    await client.end();
+  }
+}
+
+/** One of a project's stored events, as its web page's path names it. */
+export interface StoredEvent {
+  readonly errorId: string;
+  readonly eventId: string;
+}
+
+/**
+ * `count` of the project's events picked at random (a sample of the table,
+ * not its first rows), and a web session cookie for root made the way
+ * sign-in makes one (a random id whose digest is stored), so the web pages
+ * can be measured without the sign-in form's CSRF round trips.
+ */
+export async function webPagesAccess(
+  databaseUrl: string,
+  projectId: number,
+  count: number,
+): Promise<{ cookie: string; events: StoredEvent[] }> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ error_id: string; event_id: string }>(
+      `SELECT error_id::text, event_id::text FROM error_tracking.events
+        TABLESAMPLE SYSTEM (1) WHERE project_id = $1 LIMIT $2`,
+      [projectId, count],
+    );
+    const id = randomBytes(32).toString('base64url');
+    // Root's password would expire at its first sign-in: not for the bench.
+    await client.query(
+      `UPDATE error_tracking.users SET password_expires_at = NULL WHERE username = 'root'`,
+    );
+    await client.query(
+      `INSERT INTO error_tracking.web_sessions (id_digest, user_id, created_at, expires_at)
+       SELECT $1, id, now(), now() + interval '1 day' FROM error_tracking.users WHERE username = 'root'`,
+      [hashToken(id)],
+    );
+    return {
+      cookie: `_quitanda_session=${id}`,
+      events: rows.map((row) => ({
+        errorId: row.error_id,
+        eventId: row.event_id,
+      })),
+    };
   } finally {
     await client.end();
   }

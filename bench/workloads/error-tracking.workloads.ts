@@ -9,7 +9,12 @@ import { loadConfig, startGateway } from '@quitanda/gateway';
 
 import { baseline, quitanda } from '../lib/targets';
 import type { Target, Workload } from '../lib/types';
-import { SAMPLE_EVENTS, copyEvents } from './error-tracking.seed';
+import {
+  SAMPLE_EVENTS,
+  copyEvents,
+  webPagesAccess,
+} from './error-tracking.seed';
+import type { StoredEvent } from './error-tracking.seed';
 
 const FIXTURES = join(__dirname, '../../libs/shared/testing/fixtures/sentry');
 const ROOT_TOKEN = 'glpat-bench-root-token-000000000000';
@@ -483,6 +488,69 @@ export const errorsDetail = (db: string) =>
     'GET one error (random among 100) with its 24-hour frequency',
     (p) =>
       `/api/v4/projects/${p.projectId}/error_tracking/errors/${p.errorIds[Math.floor(Math.random() * p.errorIds.length)]}`,
+  );
+
+/**
+ * A web page of the seeded project, read by root through a session cookie
+ * (issue #36: error list and event page under 100 ms p99 at 1,000,000
+ * events).
+ */
+function webPageWorkload(
+  databaseUrl: string,
+  name: string,
+  description: string,
+  path: (project: TrackedProject, event: StoredEvent) => string,
+): Workload {
+  return {
+    ...readWorkload(databaseUrl, name, description, () => ''),
+    target: { maxP99Ms: 100 },
+    async prepare() {
+      const project = await seededProject(databaseUrl, 1_000_000);
+      const access = await webPagesAccess(databaseUrl, project.projectId, 500);
+      return { project, ...access };
+    },
+    requests(_url, prepared) {
+      const { project, cookie, events } = prepared as {
+        project: TrackedProject;
+        cookie: string;
+        events: StoredEvent[];
+      };
+      return {
+        requests: [
+          {
+            method: 'GET',
+            headers: { cookie },
+            setupRequest: (request) => ({
+              ...request,
+              path: path(
+                project,
+                events[
+                  Math.floor(Math.random() * events.length)
+                ] as StoredEvent,
+              ),
+            }),
+          },
+        ],
+      };
+    },
+  };
+}
+
+export const errorsWebList = (db: string) =>
+  webPageWorkload(
+    db,
+    'errors: web error list, 1,000,000 events',
+    'GET the error list page (unresolved, sorted by last seen), signed in',
+    (p) => `/projects/${p.projectId}/error_tracking`,
+  );
+
+export const errorsWebEvent = (db: string) =>
+  webPageWorkload(
+    db,
+    'errors: web event page, 1,000,000 events',
+    "GET one event's page (random among 500 sampled) with its neighbours, signed in",
+    (p, e) =>
+      `/projects/${p.projectId}/error_tracking/${e.errorId}/events/${e.eventId}`,
   );
 
 /**

@@ -19,6 +19,12 @@ function titles(svg: string): string[] {
 describe('charts', () => {
   it('labels an hour in UTC', () => {
     expect(hourLabel(start)).toBe('13:00–14:00 UTC');
+    expect(hourLabel(Date.UTC(2026, 0, 1, 23, 0) / 1000)).toBe(
+      '23:00–00:00 UTC',
+    );
+    expect(hourLabel(Date.UTC(2026, 0, 1, 9, 5, 30) / 1000)).toBe(
+      '09:05–10:05 UTC',
+    );
   });
 
   it('draws one titled bar per hour, oldest left, heights proportional to counts', () => {
