@@ -242,6 +242,78 @@ describe('error tracking: derived tags and Sentry search (e2e)', () => {
       .expect(200);
   });
 
+  it("counts an error's events in the environment the list is narrowed to", async () => {
+    const own = await createTrackedProject(gw);
+    const ownBase = `/api/v4/projects/${own.id}/error_tracking`;
+    // PaymentError: 3 in production, 2 in staging; RefundError: 5 and 1.
+    const spread: Array<[string, string, number]> = [
+      ['PaymentError', 'production', 3],
+      ['PaymentError', 'staging', 2],
+      ['RefundError', 'production', 5],
+      ['RefundError', 'staging', 1],
+    ];
+    let n = 100;
+    for (const [type, environment, times] of spread)
+      for (let i = 0; i < times; i++)
+        expect(
+          (
+            await storeEvent(
+              gw,
+              own.id,
+              own.publicKey,
+              thrown(n++, type, { environment }),
+            )
+          ).status,
+        ).toBe(200);
+    const counts = async (params: string) => {
+      const res = await gw.http
+        .get(`${ownBase}/errors?sort=frequency${params}`)
+        .set(root)
+        .expect(200);
+      return (res.body as Array<{ title: string; count: number }>).map((e) => [
+        e.title.split(':')[0],
+        e.count,
+      ]);
+    };
+    await expect(counts('')).resolves.toEqual([
+      ['RefundError', 6],
+      ['PaymentError', 5],
+    ]);
+    // The frequency sort follows the environment's counts too.
+    await expect(counts('&environment=staging')).resolves.toEqual([
+      ['PaymentError', 2],
+      ['RefundError', 1],
+    ]);
+    await expect(counts('&environment=production')).resolves.toEqual([
+      ['RefundError', 5],
+      ['PaymentError', 3],
+    ]);
+    await expect(
+      counts(`&query=${encodeURIComponent('environment:staging')}`),
+    ).resolves.toEqual([
+      ['PaymentError', 2],
+      ['RefundError', 1],
+    ]);
+    await expect(counts('&environment=qa')).resolves.toEqual([]);
+    // Keyset pages go on from the environment's count, not the total.
+    const first = await gw.http
+      .get(`${ownBase}/errors?sort=frequency&environment=staging&per_page=1`)
+      .set(root)
+      .expect(200);
+    expect(first.body.map((e: { count: number }) => e.count)).toEqual([2]);
+    const next = /<([^>]+)>; rel="next"/.exec(
+      first.headers['link'] as string,
+    )?.[1] as string;
+    const cursor = new URL(next).searchParams.get('cursor') as string;
+    const second = await gw.http
+      .get(
+        `${ownBase}/errors?sort=frequency&environment=staging&per_page=1&cursor=${encodeURIComponent(cursor)}`,
+      )
+      .set(root)
+      .expect(200);
+    expect(second.body.map((e: { count: number }) => e.count)).toEqual([1]);
+  });
+
   it('answers a bad query with a 400 naming the fault', async () => {
     for (const [query, message] of [
       [
