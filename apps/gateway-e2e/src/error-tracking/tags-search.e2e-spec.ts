@@ -1,3 +1,5 @@
+import { loadBrowserSourceMapFixture } from '@quitanda/testing';
+
 import {
   ROOT_TOKEN,
   createTrackedProject,
@@ -312,6 +314,41 @@ describe('error tracking: derived tags and Sentry search (e2e)', () => {
       .set(root)
       .expect(200);
     expect(second.body.map((e: { count: number }) => e.count)).toEqual([1]);
+  });
+
+  it("tags a browser SDK's event with the browser and OS its User-Agent names", async () => {
+    const own = await createTrackedProject(gw);
+    const ownBase = `/api/v4/projects/${own.id}/error_tracking`;
+    const recorded =
+      loadBrowserSourceMapFixture('001-debug-id.json').parsed.event;
+    expect((await storeEvent(gw, own.id, own.publicKey, recorded)).status).toBe(
+      200,
+    );
+    const found = await gw.http
+      .get(
+        `${ownBase}/errors?query=${encodeURIComponent('browser.name:"Chrome Headless" os.name:Linux')}`,
+      )
+      .set(root)
+      .expect(200);
+    expect(found.body).toHaveLength(1);
+    const tags = await gw.http
+      .get(`${ownBase}/errors/${found.body[0].id}/tags`)
+      .set(root)
+      .expect(200);
+    const top = Object.fromEntries(
+      (
+        tags.body as Array<{
+          key: string;
+          top_values: Array<{ value: string }>;
+        }>
+      ).map((k) => [k.key, k.top_values[0]?.value]),
+    );
+    expect(top).toMatchObject({
+      browser: 'Chrome Headless 156.0.0',
+      'browser.name': 'Chrome Headless',
+      os: 'Linux',
+      'os.name': 'Linux',
+    });
   });
 
   it('answers a bad query with a 400 naming the fault', async () => {
