@@ -244,7 +244,7 @@ describe('error tracking: derived tags and Sentry search (e2e)', () => {
       .expect(200);
   });
 
-  it("counts an error's events in the environment the list is narrowed to", async () => {
+  it("counts and charts an error's events in the environment the list is narrowed to", async () => {
     const own = await createTrackedProject(gw);
     const ownBase = `/api/v4/projects/${own.id}/error_tracking`;
     // PaymentError: 3 in production, 2 in staging; RefundError: 5 and 1.
@@ -272,10 +272,17 @@ describe('error tracking: derived tags and Sentry search (e2e)', () => {
         .get(`${ownBase}/errors?sort=frequency${params}`)
         .set(root)
         .expect(200);
-      return (res.body as Array<{ title: string; count: number }>).map((e) => [
-        e.title.split(':')[0],
-        e.count,
-      ]);
+      const errors = res.body as Array<{
+        title: string;
+        count: number;
+        frequency: Array<[number, number]>;
+      }>;
+      // The 24-hour frequency follows the same environment as the count.
+      for (const error of errors)
+        expect(error.frequency.reduce((sum, [, n]) => sum + n, 0)).toBe(
+          error.count,
+        );
+      return errors.map((e) => [e.title.split(':')[0], e.count]);
     };
     await expect(counts('')).resolves.toEqual([
       ['RefundError', 6],

@@ -184,6 +184,10 @@ describe('error tracking in the browser: tag distribution and search (Chromium e
     expect(both.replace(/\s+/g, ' ')).toBe('Events (environment production)');
     const count = await page.locator('tbody tr td.num').first().innerText();
     expect(count.trim()).toBe('2');
+    // Its sparkline charts the same environment's events.
+    expect(
+      await page.locator('svg.sparkline').first().getAttribute('aria-label'),
+    ).toMatch(/^2 events in the last 24 hours/);
     await page.context().close();
   });
 

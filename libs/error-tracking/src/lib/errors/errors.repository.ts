@@ -6,7 +6,7 @@ import { ErrorTrackingRepository } from '../persistence/error-tracking-repositor
 import { eventCountSql } from './environment-count.sql';
 import { errorSearchConditions } from './error-search.sql';
 import { eventSearchConditions } from './event-search.sql';
-import { containsPattern } from './search-sql';
+import { bind, containsPattern } from './search-sql';
 import type { SearchTerm } from './sentry-search';
 import type {
   ErrorRecord,
@@ -82,11 +82,17 @@ function toError(row: ErrorRow): ErrorRecord {
   };
 }
 
-/** `[[unix seconds, count], ...]` of an error's hours since a time. */
-const HOURS_OF = (id: string, from: string) =>
-  `(SELECT coalesce(json_agg(json_build_array(extract(epoch FROM h.hour)::bigint, h.count)), '[]'::json)
-      FROM error_tracking.error_hourly_counts h
-     WHERE h.error_id = ${id} AND h.hour >= ${from})`;
+/**
+ * `[[unix seconds, count], ...]` of an error's hours since a time: of
+ * every environment, or of the one `environment` (a placeholder) names.
+ */
+const HOURS_OF = (id: string, from: string, environment?: string) =>
+  `(SELECT coalesce(json_agg(json_build_array(extract(epoch FROM hh.hour)::bigint, hh.count)), '[]'::json)
+      FROM (SELECT h.hour, sum(h.count)::int AS count
+              FROM error_tracking.error_hourly_counts h
+             WHERE h.error_id = ${id} AND h.hour >= ${from}
+                   ${environment === undefined ? '' : `AND h.environment = ${environment}`}
+             GROUP BY h.hour) hh)`;
 
 const SORT_COLUMN: Record<ErrorSort, string> = {
   last_seen: 'last_seen',
@@ -252,15 +258,22 @@ export class ErrorsRepository extends ErrorTrackingRepository {
         `(${sortBy}, e.id) < ($${params.length - 1}::${cast}, $${params.length}::bigint)`,
       );
     }
-    params.push(query.limit, hoursFrom);
+    const limit = bind(params, query.limit);
+    const hours = HOURS_OF(
+      'page.id',
+      bind(params, hoursFrom),
+      query.environment === undefined
+        ? undefined
+        : bind(params, query.environment),
+    );
     const rows = await this.replica.rows<
       ErrorRow & { hours: Array<[number, number]>; sort_value: unknown }
     >(
-      `SELECT page.*, ${HOURS_OF('page.id', `$${params.length}`)} AS hours
+      `SELECT page.*, ${hours} AS hours
          FROM (SELECT ${COLUMNS_COUNTED(count)}, ${sortBy} AS sort_value
                  FROM error_tracking.errors e
                 WHERE ${conditions.join(' AND ')}
-                ORDER BY ${sortBy} DESC, e.id DESC LIMIT $${params.length - 1}) page
+                ORDER BY ${sortBy} DESC, e.id DESC LIMIT ${limit}) page
         ORDER BY page.sort_value DESC, page.id DESC`,
       params,
     );
