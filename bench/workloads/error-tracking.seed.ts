@@ -83,14 +83,14 @@ export async function copyEvents(
     // The hour bucket as the collector's flush writes it
     // (libs/error-tracking/.../flush/event-rows.step.ts, step `hourly`).
     await client.query(
-      `INSERT INTO error_tracking.error_hourly_counts AS h (error_id, hour, count)
+      `INSERT INTO error_tracking.error_hourly_counts AS h (error_id, hour, environment, count)
        SELECT error_id,
               to_timestamp(floor(extract(epoch FROM timestamp) / 3600) * 3600),
-              count(*)
+              environment, count(*)
          FROM error_tracking.events
         WHERE project_id = $1
-        GROUP BY 1, 2
-       ON CONFLICT (error_id, hour) DO UPDATE SET count = excluded.count`,
+        GROUP BY 1, 2, 3
+       ON CONFLICT (error_id, hour, environment) DO UPDATE SET count = excluded.count`,
       [projectId],
     );
     // The tag counts as the flush's `tag_counts` step writes them

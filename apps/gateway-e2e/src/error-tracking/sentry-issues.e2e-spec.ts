@@ -231,7 +231,7 @@ describe("sentry-cli's issues commands and Sentry's issue API (e2e)", () => {
       expect(seen.sort()).toEqual(Object.values(ids).sort());
     });
 
-    it('filters by is:, environment: and free text, and refuses other keys', async () => {
+    it('filters by is:, environment: and free text, and refuses keys not stored here', async () => {
       await gw.query(
         'UPDATE error_tracking.errors SET status = $2 WHERE id = $1',
         [ids['RangeError'], 'ignored'],
@@ -264,6 +264,95 @@ describe("sentry-cli's issues commands and Sentry's issue API (e2e)", () => {
         .query({ statsPeriod: '14d' })
         .set(auth())
         .expect(400);
+    });
+
+    it('reads every search of the GitLab API and the pages the same way', async () => {
+      const own = await createTrackedProject(gw, owner.token);
+      const thrown = (type: string, fields: Record<string, unknown>) => ({
+        platform: 'javascript',
+        exception: { values: [{ type, value: `${type} happened` }] },
+        ...fields,
+      });
+      for (const event of [
+        thrown('CheckoutError', {
+          environment: 'production',
+          release: 'shop@1.0.0',
+          contexts: { browser: { name: 'Chrome', version: '120.0' } },
+          user: { email: 'ana@example.com' },
+          tags: { feature: 'cart' },
+        }),
+        thrown('CheckoutError', {
+          environment: 'production',
+          release: 'shop@1.0.0',
+          contexts: { browser: { name: 'Firefox', version: '121.0' } },
+          tags: { feature: 'cart' },
+        }),
+        thrown('SearchError', {
+          environment: 'staging',
+          release: 'shop@2.0.0',
+          level: 'warning',
+          contexts: { browser: { name: 'Firefox', version: '121.0' } },
+          tags: { feature: 'search box' },
+        }),
+        { message: 'Disk almost full', server_name: 'worker-3' },
+      ])
+        expect(
+          (await storeEvent(gw, own.id, own.publicKey, event)).status,
+        ).toBe(200);
+      const titles = (body: Array<{ title: string }>) =>
+        body.map((g) => g.title.split(':')[0] as string).sort();
+      const bothAnswer = async (query: string) => {
+        const sentry = await gw.http
+          .get(issuesPath(own.id))
+          .query({ query })
+          .set(auth())
+          .expect(200);
+        const gitlab = await gw.http
+          .get(`/api/v4/projects/${own.id}/error_tracking/errors`)
+          .query({ query })
+          .set('PRIVATE-TOKEN', owner.token)
+          .expect(200);
+        expect(titles(sentry.body)).toEqual(titles(gitlab.body));
+        return titles(sentry.body);
+      };
+      for (const [query, expected] of [
+        ['browser.name:Firefox', ['CheckoutError', 'SearchError']],
+        ['browser.name:Firefox !environment:staging', ['CheckoutError']],
+        ['is:unresolved environment:staging', ['SearchError']],
+        ['release:shop@2.*', ['SearchError']],
+        ['user.email:ana@example.com', ['CheckoutError']],
+        ['feature:"search box"', ['SearchError']],
+        ['tags[feature]:cart', ['CheckoutError']],
+        ['level:warning', ['SearchError']],
+        ['!has:browser', ['Disk almost full']],
+        ['has:server_name', ['Disk almost full']],
+        ['"search box"', ['SearchError']],
+        ['happened times_seen:>1', ['CheckoutError']],
+        [
+          'firstSeen:-1h !is:resolved',
+          ['CheckoutError', 'Disk almost full', 'SearchError'],
+        ],
+      ] as const)
+        await expect(bothAnswer(query)).resolves.toEqual(expected);
+      // A fault is told the same way, in Sentry's error body.
+      const refused = await gw.http
+        .get(issuesPath(own.id))
+        .query({ query: 'feature:"open' })
+        .set(auth())
+        .expect(400);
+      expect(refused.body).toEqual({
+        detail: 'query: a quote opened at character 9 is never closed',
+      });
+      // The bulk update takes the same search.
+      await gw.http
+        .put(issuesPath(own.id))
+        .query({ query: '!has:browser' })
+        .set(auth())
+        .send({ status: 'resolved' })
+        .expect(200);
+      await expect(bothAnswer('is:resolved')).resolves.toEqual([
+        'Disk almost full',
+      ]);
     });
 
     it("needs a token of a member: Sentry's 401 and 404 bodies otherwise", async () => {

@@ -1,3 +1,5 @@
+import { loadBrowserSourceMapFixture } from '@quitanda/testing';
+
 import {
   ROOT_TOKEN,
   createTrackedProject,
@@ -240,6 +242,120 @@ describe('error tracking: derived tags and Sentry search (e2e)', () => {
       .set(root)
       .send({ status: 'unresolved' })
       .expect(200);
+  });
+
+  it("counts and charts an error's events in the environment the list is narrowed to", async () => {
+    const own = await createTrackedProject(gw);
+    const ownBase = `/api/v4/projects/${own.id}/error_tracking`;
+    // PaymentError: 3 in production, 2 in staging; RefundError: 5 and 1.
+    const spread: Array<[string, string, number]> = [
+      ['PaymentError', 'production', 3],
+      ['PaymentError', 'staging', 2],
+      ['RefundError', 'production', 5],
+      ['RefundError', 'staging', 1],
+    ];
+    let n = 100;
+    for (const [type, environment, times] of spread)
+      for (let i = 0; i < times; i++)
+        expect(
+          (
+            await storeEvent(
+              gw,
+              own.id,
+              own.publicKey,
+              thrown(n++, type, { environment }),
+            )
+          ).status,
+        ).toBe(200);
+    const counts = async (params: string) => {
+      const res = await gw.http
+        .get(`${ownBase}/errors?sort=frequency${params}`)
+        .set(root)
+        .expect(200);
+      const errors = res.body as Array<{
+        title: string;
+        count: number;
+        frequency: Array<[number, number]>;
+      }>;
+      // The 24-hour frequency follows the same environment as the count.
+      for (const error of errors)
+        expect(error.frequency.reduce((sum, [, n]) => sum + n, 0)).toBe(
+          error.count,
+        );
+      return errors.map((e) => [e.title.split(':')[0], e.count]);
+    };
+    await expect(counts('')).resolves.toEqual([
+      ['RefundError', 6],
+      ['PaymentError', 5],
+    ]);
+    // The frequency sort follows the environment's counts too.
+    await expect(counts('&environment=staging')).resolves.toEqual([
+      ['PaymentError', 2],
+      ['RefundError', 1],
+    ]);
+    await expect(counts('&environment=production')).resolves.toEqual([
+      ['RefundError', 5],
+      ['PaymentError', 3],
+    ]);
+    await expect(
+      counts(`&query=${encodeURIComponent('environment:staging')}`),
+    ).resolves.toEqual([
+      ['PaymentError', 2],
+      ['RefundError', 1],
+    ]);
+    await expect(counts('&environment=qa')).resolves.toEqual([]);
+    // Keyset pages go on from the environment's count, not the total.
+    const first = await gw.http
+      .get(`${ownBase}/errors?sort=frequency&environment=staging&per_page=1`)
+      .set(root)
+      .expect(200);
+    expect(first.body.map((e: { count: number }) => e.count)).toEqual([2]);
+    const next = /<([^>]+)>; rel="next"/.exec(
+      first.headers['link'] as string,
+    )?.[1] as string;
+    const cursor = new URL(next).searchParams.get('cursor') as string;
+    const second = await gw.http
+      .get(
+        `${ownBase}/errors?sort=frequency&environment=staging&per_page=1&cursor=${encodeURIComponent(cursor)}`,
+      )
+      .set(root)
+      .expect(200);
+    expect(second.body.map((e: { count: number }) => e.count)).toEqual([1]);
+  });
+
+  it("tags a browser SDK's event with the browser and OS its User-Agent names", async () => {
+    const own = await createTrackedProject(gw);
+    const ownBase = `/api/v4/projects/${own.id}/error_tracking`;
+    const recorded =
+      loadBrowserSourceMapFixture('001-debug-id.json').parsed.event;
+    expect((await storeEvent(gw, own.id, own.publicKey, recorded)).status).toBe(
+      200,
+    );
+    const found = await gw.http
+      .get(
+        `${ownBase}/errors?query=${encodeURIComponent('browser.name:"Chrome Headless" os.name:Linux')}`,
+      )
+      .set(root)
+      .expect(200);
+    expect(found.body).toHaveLength(1);
+    const tags = await gw.http
+      .get(`${ownBase}/errors/${found.body[0].id}/tags`)
+      .set(root)
+      .expect(200);
+    const top = Object.fromEntries(
+      (
+        tags.body as Array<{
+          key: string;
+          top_values: Array<{ value: string }>;
+        }>
+      ).map((k) => [k.key, k.top_values[0]?.value]),
+    );
+    expect(top).toMatchObject({
+      browser: 'Chrome Headless 156.0.0',
+      'browser.name': 'Chrome Headless',
+      os: 'Linux',
+      'os.name': 'Linux',
+    });
   });
 
   it('answers a bad query with a 400 naming the fault', async () => {

@@ -657,8 +657,8 @@ describe('scale-out through PgBouncer and a streaming replica', () => {
            INSERT INTO error_tracking.event_ids (project_id, event_id, timestamp, received_at)
            SELECT $1, event_id, ts, received_at FROM ev),
          hours AS (
-           INSERT INTO error_tracking.error_hourly_counts (error_id, hour, count)
-           SELECT id, date_trunc('hour', $3::timestamptz), $2 FROM err)
+           INSERT INTO error_tracking.error_hourly_counts (error_id, hour, environment, count)
+           SELECT id, date_trunc('hour', $3::timestamptz), 'production', $2 FROM err)
          INSERT INTO error_tracking.events
                 (error_id, timestamp, event_id, received_at, project_id, level, environment, payload)
          SELECT err.id, ev.ts, ev.event_id, ev.received_at, $1, 'error', 'production', '{"message":"expired"}'

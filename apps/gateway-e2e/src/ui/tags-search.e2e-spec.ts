@@ -65,6 +65,10 @@ describe('error tracking in the browser: tag distribution and search (Chromium e
       thrown(2, 'CartError', { environment: 'production', contexts: firefox }),
       thrown(3, 'CartError', { environment: 'production', contexts: firefox }),
       thrown(4, 'SearchError', { environment: 'staging', contexts: firefox }),
+      // PayError: 2 in production, 1 in staging, no browser.
+      thrown(5, 'PayError', { environment: 'production' }),
+      thrown(6, 'PayError', { environment: 'production' }),
+      thrown(7, 'PayError', { environment: 'staging' }),
     ])
       expect(
         (await storeEvent(gw, project.id, project.publicKey, event)).status,
@@ -172,6 +176,18 @@ describe('error tracking in the browser: tag distribution and search (Chromium e
     expect(header.replace(/\s+/g, ' ')).toBe('Events (environment production)');
     const cells = await page.locator('tbody tr td.num').first().innerText();
     expect(cells.trim()).toBe('3');
+    // With another picker as well, the rows still count the environment's.
+    await page.goto(
+      `${gw.url}/projects/${project.id}/error_tracking?environment=production&level=error&query=PayError`,
+    );
+    const both = await page.locator('thead th.num').first().innerText();
+    expect(both.replace(/\s+/g, ' ')).toBe('Events (environment production)');
+    const count = await page.locator('tbody tr td.num').first().innerText();
+    expect(count.trim()).toBe('2');
+    // Its sparkline charts the same environment's events.
+    expect(
+      await page.locator('svg.sparkline').first().getAttribute('aria-label'),
+    ).toMatch(/^2 events in the last 24 hours/);
     await page.context().close();
   });
 

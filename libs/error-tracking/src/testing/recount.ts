@@ -1,5 +1,7 @@
 import type { Sql } from '@quitanda/database';
 
+import type { HourlyCountRow } from '../lib/retention/subtract-hours';
+
 export interface RecountMismatch {
   readonly errorId: string;
   readonly field: string;
@@ -15,6 +17,7 @@ interface EventRow {
   logger: string | null;
   user: Record<string, string> | null;
   event_id: string;
+  environment: string;
   tags: Record<string, string> | null;
 }
 
@@ -51,16 +54,13 @@ export async function recountErrors(
   );
   const events = await sql.rows<EventRow>(
     `SELECT error_id::text, timestamp, release, level, payload->>'logger' AS logger,
-            payload->'user' AS user, event_id::text, tags
+            payload->'user' AS user, event_id::text, environment, tags
        FROM error_tracking.events WHERE project_id = $1`,
     [projectId],
   );
-  const hourly = await sql.rows<{
-    error_id: string;
-    hour: Date;
-    count: number;
-  }>(
-    `SELECT h.error_id::text, h.hour, h.count FROM error_tracking.error_hourly_counts h
+  const hourly = await sql.rows<HourlyCountRow>(
+    `SELECT h.error_id::text, h.hour, h.environment, h.count
+       FROM error_tracking.error_hourly_counts h
        JOIN error_tracking.errors e ON e.id = h.error_id WHERE e.project_id = $1`,
     [projectId],
   );
@@ -113,21 +113,22 @@ export async function recountErrors(
       own.map((e) => userKey(e.user)).filter((k) => k !== null),
     );
     check(error.id, 'user_count', error.user_count, users.size);
-    const hours = new Map<number, number>();
+    const hours = new Map<string, number>();
     for (const e of own) {
       const hour = Math.floor(e.timestamp.getTime() / 3_600_000) * 3_600_000;
-      hours.set(hour, (hours.get(hour) ?? 0) + 1);
+      const key = `${hour} ${e.environment}`;
+      hours.set(key, (hours.get(key) ?? 0) + 1);
     }
     const storedHours = new Map(
       hourly
         .filter((h) => h.error_id === error.id)
-        .map((h) => [h.hour.getTime(), h.count]),
+        .map((h) => [`${h.hour.getTime()} ${h.environment}`, h.count]),
     );
     check(
       error.id,
       'hourly',
-      [...storedHours.entries()].sort((a, b) => a[0] - b[0]),
-      [...hours.entries()].sort((a, b) => a[0] - b[0]),
+      [...storedHours.entries()].sort(),
+      [...hours.entries()].sort(),
     );
     const tags = new Map<string, number>();
     for (const e of own)

@@ -79,10 +79,10 @@ export class ErrorMergeRepository extends ErrorTrackingRepository {
       merged,
     );
     await tx.rows(
-      `INSERT INTO error_tracking.error_hourly_counts AS h (error_id, hour, count)
-       SELECT $1::bigint, hour, sum(count)::int FROM error_tracking.error_hourly_counts
-        WHERE error_id = ANY($2::bigint[]) GROUP BY hour ORDER BY hour
-       ON CONFLICT (error_id, hour) DO UPDATE SET count = h.count + excluded.count`,
+      `INSERT INTO error_tracking.error_hourly_counts AS h (error_id, hour, environment, count)
+       SELECT $1::bigint, hour, environment, sum(count)::int FROM error_tracking.error_hourly_counts
+        WHERE error_id = ANY($2::bigint[]) GROUP BY hour, environment ORDER BY hour, environment
+       ON CONFLICT (error_id, hour, environment) DO UPDATE SET count = h.count + excluded.count`,
       [keptId, mergedIds],
     );
     await tx.rows(

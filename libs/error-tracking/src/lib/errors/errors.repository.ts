@@ -3,9 +3,10 @@ import { Injectable } from '@nestjs/common';
 import { EVENT_MAX_FUTURE_MS } from '../common/error-tracking.constants';
 import type { Transaction } from '../persistence/error-tracking.database';
 import { ErrorTrackingRepository } from '../persistence/error-tracking-repository';
+import { eventCountSql } from './environment-count.sql';
 import { errorSearchConditions } from './error-search.sql';
 import { eventSearchConditions } from './event-search.sql';
-import { containsPattern } from './search-sql';
+import { bind, containsPattern } from './search-sql';
 import type { SearchTerm } from './sentry-search';
 import type {
   ErrorRecord,
@@ -43,10 +44,15 @@ interface ErrorRow {
   ignored_until_user_count: number | null;
 }
 
-const COLUMNS = `id, project_id, title, type, message, culprit, status, count, user_count,
+/** An error row's columns, its `count` read by `count` (an SQL expression). */
+const COLUMNS_COUNTED = (
+  count: string,
+) => `id, project_id, title, type, message, culprit, status,
+  ${count} AS count, user_count,
   first_seen, last_seen, level, logger, platform, first_release, last_release,
   replace(last_event_id::text, '-', '') AS last_event_id, issue_iid, grouping_version,
   ignored_until, ignored_until_count, ignored_until_user_count`;
+const COLUMNS = COLUMNS_COUNTED('count');
 
 function toError(row: ErrorRow): ErrorRecord {
   return {
@@ -76,11 +82,17 @@ function toError(row: ErrorRow): ErrorRecord {
   };
 }
 
-/** `[[unix seconds, count], ...]` of an error's hours since a time. */
-const HOURS_OF = (id: string, from: string) =>
-  `(SELECT coalesce(json_agg(json_build_array(extract(epoch FROM h.hour)::bigint, h.count)), '[]'::json)
-      FROM error_tracking.error_hourly_counts h
-     WHERE h.error_id = ${id} AND h.hour >= ${from})`;
+/**
+ * `[[unix seconds, count], ...]` of an error's hours since a time: of
+ * every environment, or of the one `environment` (a placeholder) names.
+ */
+const HOURS_OF = (id: string, from: string, environment?: string) =>
+  `(SELECT coalesce(json_agg(json_build_array(extract(epoch FROM hh.hour)::bigint, hh.count)), '[]'::json)
+      FROM (SELECT h.hour, sum(h.count)::int AS count
+              FROM error_tracking.error_hourly_counts h
+             WHERE h.error_id = ${id} AND h.hour >= ${from}
+                   ${environment === undefined ? '' : `AND h.environment = ${environment}`}
+             GROUP BY h.hour) hh)`;
 
 const SORT_COLUMN: Record<ErrorSort, string> = {
   last_seen: 'last_seen',
@@ -141,15 +153,20 @@ function filterConditions(query: ErrorFilter): {
       `(title ILIKE ${p} OR message ILIKE ${p} OR culprit ILIKE ${p})`,
     );
   }
-  for (const [kind, value] of [
-    ['environment', query.environment],
-    ['release', query.release],
-  ] as const) {
-    if (value === undefined) continue;
-    params.push(value);
+  // An environment takes the errors with kept events in it, as its counts
+  // (`eventCountSql`) are read from the same tag counts.
+  if (query.environment !== undefined) {
+    params.push(query.environment);
+    conditions.push(
+      `EXISTS (SELECT 1 FROM error_tracking.error_tags t
+                  WHERE t.error_id = e.id AND t.key = 'environment' AND t.value = $${params.length})`,
+    );
+  }
+  if (query.release !== undefined) {
+    params.push(query.release);
     conditions.push(
       `EXISTS (SELECT 1 FROM error_tracking.error_facets f
-                  WHERE f.error_id = e.id AND f.kind = '${kind}' AND f.value = $${params.length})`,
+                  WHERE f.error_id = e.id AND f.kind = 'release' AND f.value = $${params.length})`,
     );
   }
   conditions.push(...errorSearchConditions(query.terms ?? [], params));
@@ -229,24 +246,35 @@ export class ErrorsRepository extends ErrorTrackingRepository {
     query: ErrorListQuery,
     hoursFrom: Date,
   ): Promise<Array<{ error: ErrorRecord; hours: Array<[number, number]> }>> {
-    const column = SORT_COLUMN[query.sort];
     const { params, conditions } = filterConditions(query);
+    // With an environment, `count` (and the frequency sort) is its events'.
+    const count = eventCountSql(params, query.environment);
+    const sortBy =
+      query.sort === 'frequency' ? count : `e.${SORT_COLUMN[query.sort]}`;
     if (query.after) {
       params.push(query.after.value, query.after.id);
       const cast = query.sort === 'frequency' ? 'bigint' : 'timestamptz';
       conditions.push(
-        `(${column}, id) < ($${params.length - 1}::${cast}, $${params.length}::bigint)`,
+        `(${sortBy}, e.id) < ($${params.length - 1}::${cast}, $${params.length}::bigint)`,
       );
     }
-    params.push(query.limit, hoursFrom);
+    const limit = bind(params, query.limit);
+    const hours = HOURS_OF(
+      'page.id',
+      bind(params, hoursFrom),
+      query.environment === undefined
+        ? undefined
+        : bind(params, query.environment),
+    );
     const rows = await this.replica.rows<
-      ErrorRow & { hours: Array<[number, number]> }
+      ErrorRow & { hours: Array<[number, number]>; sort_value: unknown }
     >(
-      `SELECT page.*, ${HOURS_OF('page.id', `$${params.length}`)} AS hours
-         FROM (SELECT ${COLUMNS} FROM error_tracking.errors e
+      `SELECT page.*, ${hours} AS hours
+         FROM (SELECT ${COLUMNS_COUNTED(count)}, ${sortBy} AS sort_value
+                 FROM error_tracking.errors e
                 WHERE ${conditions.join(' AND ')}
-                ORDER BY ${column} DESC, id DESC LIMIT $${params.length - 1}) page
-        ORDER BY page.${column} DESC, page.id DESC`,
+                ORDER BY ${sortBy} DESC, e.id DESC LIMIT ${limit}) page
+        ORDER BY page.sort_value DESC, page.id DESC`,
       params,
     );
     return rows.map((row) => ({ error: toError(row), hours: row.hours }));

@@ -117,9 +117,27 @@ function errorFilterOf(
         : filter.defaultStatus),
     terms,
     search: filter.search || undefined,
-    environment: filter.environment || undefined,
+    environment: filter.environment || environmentOfTerms(terms),
     release: filter.release || undefined,
   };
+}
+
+/**
+ * The one environment a search narrows to (`environment:name`, neither
+ * negated nor a wildcard, and no other environment term): the list's
+ * counts are then that environment's, as with the `environment` filter.
+ */
+function environmentOfTerms(terms: readonly SearchTerm[]): string | undefined {
+  const named = terms.filter(
+    (term) => term.kind === 'tag' && term.key === 'environment',
+  );
+  const [only] = named;
+  return named.length === 1 &&
+    only?.kind === 'tag' &&
+    !only.negated &&
+    !only.value.includes('*')
+    ? only.value
+    : undefined;
 }
 
 /** Which errors a bulk change takes: named ones, or those a filter takes. */

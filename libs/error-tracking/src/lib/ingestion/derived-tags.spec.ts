@@ -1,3 +1,6 @@
+import { loadBrowserSourceMapFixture } from '@quitanda/testing';
+
+import type { JsonObject } from '../sentry-event/event-json';
 import {
   EVENT_TAGS_MAX,
   derivedTags,
@@ -68,6 +71,62 @@ describe('derivedTags', () => {
         contexts: { os: { version: '10' } },
       }),
     ).toEqual([['mechanism', 'generic']]);
+  });
+});
+
+describe("derivedTags from the request's User-Agent", () => {
+  /** A real @sentry/browser 11.12.0 event: a User-Agent, no browser context. */
+  const browserEvent = loadBrowserSourceMapFixture('001-debug-id.json').parsed
+    .event as JsonObject;
+  const tagsOf = (payload: JsonObject) =>
+    Object.fromEntries(derivedTags(payload));
+
+  it("names the browser and, for JavaScript, the OS of a browser SDK's event", () => {
+    expect(browserEvent['contexts']).not.toHaveProperty('browser');
+    expect(tagsOf(browserEvent)).toMatchObject({
+      browser: 'Chrome Headless 156.0.0',
+      'browser.name': 'Chrome Headless',
+      os: 'Linux',
+      'os.name': 'Linux',
+    });
+    // A desktop agent names no device.
+    expect(tagsOf(browserEvent)).not.toHaveProperty('device');
+  });
+
+  it("takes the device from the agent, and the OS only for JavaScript (a server's OS is its own)", () => {
+    const iPhone =
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
+    const tags = tagsOf({
+      platform: 'python',
+      request: { headers: [['user-agent', iPhone]] },
+    });
+    expect(tags).toMatchObject({
+      browser: 'Mobile Safari 17.1',
+      'browser.name': 'Mobile Safari',
+      device: 'iPhone',
+      'device.family': 'iPhone',
+    });
+    expect(tags).not.toHaveProperty('os');
+  });
+
+  it("lets the event's own contexts win, and ignores an agent it cannot read", () => {
+    expect(
+      tagsOf({
+        ...browserEvent,
+        contexts: {
+          browser: { name: 'Firefox', version: '121.0' },
+          os: { name: 'Windows', version: '11' },
+        },
+      }),
+    ).toMatchObject({
+      browser: 'Firefox 121.0',
+      os: 'Windows 11',
+    });
+    const curl = tagsOf({
+      platform: 'javascript',
+      request: { headers: { 'User-Agent': 'curl/8.5.0' } },
+    });
+    expect(Object.keys(curl)).toEqual([]);
   });
 });
 

@@ -2,6 +2,8 @@ import { isJsonObject } from '../sentry-event/event-json';
 import type { JsonObject } from '../sentry-event/event-json';
 import { TAG_MAX } from './limits';
 import { truncate } from './normalize-event';
+import { userAgentContexts, userAgentOf } from './user-agent-contexts';
+import type { UserAgentContexts } from './user-agent-contexts';
 import { wellFormedJson } from './well-formed-json';
 
 /**
@@ -64,15 +66,40 @@ function thrownMechanism(payload: JsonObject): JsonObject | undefined {
 }
 
 /**
+ * The browser, device and (for JavaScript, where it is the client's) OS
+ * contexts the event lacks, from its request's User-Agent, as Relay adds
+ * them (`normalize_user_agent_info_generic`); the event's own win.
+ */
+function withUserAgentContexts(
+  payload: JsonObject,
+  contexts: unknown,
+): (name: string) => unknown {
+  const own = (name: string): unknown =>
+    isJsonObject(contexts) ? contexts[name] : undefined;
+  const osFromAgent = payload['platform'] === 'javascript';
+  const lacking =
+    own('browser') === undefined ||
+    own('device') === undefined ||
+    (osFromAgent && own('os') === undefined);
+  const userAgent = lacking ? userAgentOf(payload['request']) : undefined;
+  if (userAgent === undefined) return own;
+  const derived: UserAgentContexts = userAgentContexts(userAgent);
+  const fromAgent: Record<string, unknown> = {
+    browser: derived.browser,
+    device: derived.device,
+    os: osFromAgent ? derived.os : undefined,
+  };
+  return (name) => own(name) ?? fromAgent[name];
+}
+
+/**
  * The tags Sentry derives from an event's fields and contexts (its
  * `set_tag` of event fields and the interfaces' and contexts' own tags), as
  * `[key, value]` pairs in a fixed order; a field the event lacks gives no
  * tag.
  */
 export function derivedTags(payload: JsonObject): Array<[string, string]> {
-  const contexts = payload['contexts'];
-  const context = (name: string): unknown =>
-    isJsonObject(contexts) ? contexts[name] : undefined;
+  const context = withUserAgentContexts(payload, payload['contexts']);
   const mechanism = thrownMechanism(payload);
   const handled = mechanism?.['handled'];
   const request = payload['request'];

@@ -156,6 +156,40 @@ describe('retention (fake clock)', () => {
     await expect(recountErrors(sql, project.projectId)).resolves.toEqual([]);
   });
 
+  it("takes events counted before hours had environments off the old hour's row", async () => {
+    const project = await seedProject(sql);
+    const hour = T0 - 2 * 3_600_000;
+    clock.set(new Date(T0));
+    await ingest(project, [
+      event('legacy', hour, { environment: 'production' }),
+      event('legacy', hour + 60_000, { environment: 'staging' }),
+    ]);
+    // Those two as an hour counted before environments were kept.
+    await sql.rows(
+      `WITH old AS (
+         DELETE FROM error_tracking.error_hourly_counts h USING error_tracking.errors e
+          WHERE e.id = h.error_id AND e.project_id = $1
+         RETURNING h.error_id, h.hour, h.count)
+       INSERT INTO error_tracking.error_hourly_counts (error_id, hour, environment, count)
+       SELECT error_id, hour, '', sum(count)::int FROM old GROUP BY 1, 2`,
+      [project.projectId],
+    );
+    // One more in that hour, counted with its environment.
+    await ingest(project, [
+      event('legacy', hour + 120_000, { environment: 'production' }),
+    ]);
+    clock.set(new Date(T0 + 60 * DAY));
+    await ingest(project, [
+      event('legacy', T0 + 60 * DAY, { environment: 'production' }),
+    ]);
+    clock.set(new Date(T0 + 91 * DAY));
+    await expect(retention.run(true)).resolves.toMatchObject({
+      expiredEvents: 3,
+    });
+    // Only the kept event's hour is left, with its environment.
+    await expect(recountErrors(sql, project.projectId)).resolves.toEqual([]);
+  });
+
   it('forgets sign-in throttles once their count would restart and their block is over', async () => {
     const now = clock.now().getTime();
     const minutes = (n: number) => new Date(now + n * 60_000);

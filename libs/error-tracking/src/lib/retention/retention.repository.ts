@@ -10,6 +10,7 @@ import {
 import { ErrorTrackingRepository } from '../persistence/error-tracking-repository';
 import { retryOnConflict } from '../persistence/retry-on-conflict';
 import { THROTTLE_RESET_MS } from '../sessions/sign-in-throttle';
+import { subtractHours } from './subtract-hours';
 import { subtractTags } from './subtract-tags';
 
 export const RETENTION_JOB = 'retention';
@@ -176,6 +177,7 @@ export class RetentionRepository extends ErrorTrackingRepository {
           error_id: string;
           timestamp: Date;
           event_id: string;
+          environment: string;
           tags: Array<[string, string, string, number]>;
         }>(
           `WITH doomed AS (
@@ -201,7 +203,8 @@ export class RetentionRepository extends ErrorTrackingRepository {
              DELETE FROM error_tracking.events ev USING doomed d
               WHERE ev.error_id = d.error_id AND ev.timestamp = d.timestamp
                 AND ev.event_id = d.event_id AND ev.received_at = d.received_at
-             RETURNING ev.project_id, ev.event_id, ev.error_id, ev.timestamp, ev.tags
+             RETURNING ev.project_id, ev.event_id, ev.error_id, ev.timestamp,
+                       ev.environment, ev.tags
            ),
            tag_gone AS (
              SELECT g.error_id, t.key, t.value, count(*) AS n
@@ -221,7 +224,7 @@ export class RetentionRepository extends ErrorTrackingRepository {
              DELETE FROM error_tracking.event_attachment_chunks c
               USING attachments a WHERE c.attachment_id = a.id
            )
-           SELECT error_id::text, timestamp, event_id::text,
+           SELECT error_id::text, timestamp, event_id::text, environment,
                   (SELECT coalesce(json_agg(json_build_array(error_id::text, key, value, n)), '[]')
                      FROM tag_gone) AS tags
              FROM gone
@@ -252,57 +255,26 @@ export class RetentionRepository extends ErrorTrackingRepository {
 
   /** Takes deleted events off their errors' and hours' counts. */
   private async subtract(
-    events: ReadonlyArray<{ error_id: string; timestamp: Date }>,
+    events: ReadonlyArray<{
+      error_id: string;
+      timestamp: Date;
+      environment: string;
+    }>,
     tx: Transaction,
   ): Promise<void> {
-    const counts = new Map<string, number>();
-    for (const event of events) {
-      const hour = Math.floor(event.timestamp.getTime() / 3_600_000);
-      const key = `${event.error_id} ${hour}`;
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-    }
-    const gone = [...counts].map(([key, n]) => {
-      const [errorId, hour] = key.split(' ') as [string, string];
-      return {
-        error_id: errorId,
-        hour: new Date(Number(hour) * 3_600_000),
-        n,
-      };
-    });
-    const values = [
-      gone.map((g) => g.error_id),
-      gone.map((g) => g.hour),
-      gone.map((g) => g.n),
-    ];
-    await this.lockErrors('id = ANY($1::bigint[])', values.slice(0, 1), tx);
+    const perError = new Map<string, number>();
+    for (const event of events)
+      perError.set(event.error_id, (perError.get(event.error_id) ?? 0) + 1);
+    const ids = [...perError.keys()];
+    await this.lockErrors('id = ANY($1::bigint[])', [ids], tx);
     await tx.rows(
-      `UPDATE error_tracking.errors e SET count = e.count - p.n
-         FROM (SELECT error_id, sum(n) AS n
-                 FROM unnest($1::bigint[], $2::int[]) AS x(error_id, n)
-                GROUP BY 1) p
-        WHERE e.id = p.error_id`,
-      [values[0], values[2]],
+      `UPDATE error_tracking.errors e SET count = e.count - x.n
+         FROM unnest($1::bigint[], $2::int[]) AS x(error_id, n)
+        WHERE e.id = x.error_id`,
+      [ids, [...perError.values()]],
     );
     // Hours after errors, each in key order: the flush's order too.
-    await tx.rows(
-      `SELECT 1 FROM error_tracking.error_hourly_counts h
-         JOIN unnest($1::bigint[], $2::timestamptz[]) AS x(error_id, hour)
-           ON h.error_id = x.error_id AND h.hour = x.hour
-        ORDER BY h.error_id, h.hour FOR UPDATE OF h`,
-      values.slice(0, 2),
-    );
-    await tx.rows(
-      `UPDATE error_tracking.error_hourly_counts h SET count = h.count - x.n
-         FROM unnest($1::bigint[], $2::timestamptz[], $3::int[]) AS x(error_id, hour, n)
-        WHERE h.error_id = x.error_id AND h.hour = x.hour`,
-      values,
-    );
-    await tx.rows(
-      `DELETE FROM error_tracking.error_hourly_counts h
-        USING unnest($1::bigint[], $2::timestamptz[]) AS x(error_id, hour)
-        WHERE h.error_id = x.error_id AND h.hour = x.hour AND h.count <= 0`,
-      values.slice(0, 2),
-    );
+    await subtractHours(events, tx);
   }
 
   /**

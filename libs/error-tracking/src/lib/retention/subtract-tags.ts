@@ -1,4 +1,5 @@
 import type { Transaction } from '../persistence/error-tracking.database';
+import { takeOffCounts } from './take-off-counts';
 
 /**
  * Takes a retention batch's deleted events off their errors' tag counts
@@ -15,26 +16,26 @@ export async function subtractTags(
     gone.map((g) => g[0]),
     gone.map((g) => g[1]),
     gone.map((g) => g[2]),
-    gone.map((g) => g[3]),
   ];
   await tx.rows(
     `SELECT 1 FROM error_tracking.error_tags t
        JOIN unnest($1::bigint[], $2::text[], $3::text[]) AS x(error_id, key, value)
          ON t.error_id = x.error_id AND t.key = x.key AND t.value = x.value
       ORDER BY t.error_id, t.key, t.value FOR UPDATE OF t`,
-    values.slice(0, 3),
-  );
-  await tx.rows(
-    `UPDATE error_tracking.error_tags t SET count = t.count - x.n
-       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::int[]) AS x(error_id, key, value, n)
-      WHERE t.error_id = x.error_id AND t.key = x.key AND t.value = x.value`,
     values,
   );
-  await tx.rows(
-    `DELETE FROM error_tracking.error_tags t
-      USING unnest($1::bigint[], $2::text[], $3::text[]) AS x(error_id, key, value)
-      WHERE t.error_id = x.error_id AND t.key = x.key AND t.value = x.value
-        AND t.count <= 0`,
-    values.slice(0, 3),
+  await takeOffCounts(
+    tx,
+    'error_tags',
+    [
+      {
+        column: 'error_id',
+        arrayType: 'bigint[]',
+        values: values[0] as string[],
+      },
+      { column: 'key', arrayType: 'text[]', values: values[1] as string[] },
+      { column: 'value', arrayType: 'text[]', values: values[2] as string[] },
+    ],
+    gone.map((g) => g[3]),
   );
 }

@@ -152,7 +152,7 @@ export function IssueListQueries(): MethodDecorator {
       name: 'query',
       required: false,
       description:
-        'Sentry search, `is:unresolved` by default (empty: every status): `is:unresolved|resolved|ignored|muted|archived`, `environment:`, `release:` and free text; any other key is a 400.',
+        'Sentry search, the same syntax and meaning as `query` of the GitLab errors list, `is:unresolved` by default (empty, or without an `is:` term: every status): free text, `key:value` and `!key:value` for any tag, `has:`, `is:`, `firstSeen:`, `lastSeen:`, `times_seen:`, quoted values; a key not stored here (`assigned:`, ...) is a 400.',
     }),
     ApiQuery({
       name: 'statsPeriod',

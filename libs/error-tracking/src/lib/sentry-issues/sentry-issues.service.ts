@@ -25,11 +25,8 @@ import {
 } from './sentry-issue-tags';
 import type { SentryTagKey, SentryTagValue } from './sentry-issue-tags';
 import type { SentryGroup, StatsPeriod } from './sentry-group';
-import {
-  SENTRY_STATUSES,
-  parseIssueQuery,
-  parseIssueSort,
-} from './sentry-issue-query';
+import { SENTRY_STATUSES } from '../errors/sentry-search';
+import { issueFilter, parseIssueSort } from './sentry-issue-query';
 
 /** Sentry's page size (its default and its maximum). */
 export const ISSUES_PER_PAGE = 100;
@@ -223,7 +220,7 @@ export class SentryIssuesService {
       project,
       AccessLevel.Reporter,
     );
-    const filter = parseIssueQuery(single(query, 'query'));
+    const filter = issueFilter(single(query, 'query'));
     const sort = parseIssueSort(single(query, 'sort'));
     const period = statsPeriod(query);
     const cursor = single(query, 'cursor');
@@ -371,19 +368,17 @@ export class SentryIssuesService {
       AccessLevel.Developer,
     );
     const ids = issueIds(query);
-    const filter = parseIssueQuery(single(query, 'query'));
     const statusName = single(query, 'status');
     const status =
-      statusName === undefined ? filter.status : SENTRY_STATUSES[statusName];
+      statusName === undefined ? undefined : SENTRY_STATUSES[statusName];
     if (!status && statusName !== undefined)
       throw invalid('status: not a valid status filter');
+    const filter = issueFilter(single(query, 'query'), status);
     const change = bulkChange(body);
     if (change.kind === 'merge') return this.merge(access, ids);
     const changed = await this.errors.updateStatusOfMany(
       access,
-      ids.length > 0
-        ? { ids }
-        : { filter: { ...filter, status }, limit: BULK_MUTATION_LIMIT },
+      ids.length > 0 ? { ids } : { filter, limit: BULK_MUTATION_LIMIT },
       change.status,
       change.ignoreUntil,
     );

@@ -26,7 +26,14 @@ export const ERROR_FILTER_FIELDS = {
       example: 'is:unresolved browser.name:Chrome !environment:staging',
     },
   },
-  environment: { type: 'string', max: 200 },
+  environment: {
+    type: 'string',
+    max: 200,
+    doc: {
+      description:
+        'Errors with a kept event in this environment; a list’s `count`, `frequency` and `frequency` sort are then this environment’s.',
+    },
+  },
   release: { type: 'string', max: 200 },
   level: { type: 'string', oneOf: EVENT_LEVELS },
 } as const;

@@ -3,8 +3,8 @@ import type { FlushStep } from './flush-step';
 
 /**
  * The rows beside the error that say the same as its events: the events
- * themselves (in their day's partition), the hourly counts (the 24-hour
- * frequency) and the environments and releases seen (the list's filters,
+ * themselves (in their day's partition), the hourly counts per
+ * environment (the frequency charts) and the environments and releases seen (the list's filters,
  * kept while an event with them is: `last_seen` by time or arrival).
  */
 export const EVENT_ROWS: readonly FlushStep[] = [
@@ -21,12 +21,12 @@ export const EVENT_ROWS: readonly FlushStep[] = [
   },
   {
     name: 'hourly',
-    sql: `  INSERT INTO error_tracking.error_hourly_counts AS h (error_id, hour, count)
-  SELECT up.id, to_timestamp(floor(extract(epoch FROM f.ts) / 3600) * 3600), count(*)
+    sql: `  INSERT INTO error_tracking.error_hourly_counts AS h (error_id, hour, environment, count)
+  SELECT up.id, to_timestamp(floor(extract(epoch FROM f.ts) / 3600) * 3600), f.environment, count(*)
     FROM fresh f
     JOIN up ON up.project_id = f.project_id AND up.fingerprint = f.fingerprint
-   GROUP BY 1, 2 ORDER BY 1, 2
-  ON CONFLICT (error_id, hour) DO UPDATE SET count = h.count + excluded.count`,
+   GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+  ON CONFLICT (error_id, hour, environment) DO UPDATE SET count = h.count + excluded.count`,
   },
   {
     name: 'facets',

@@ -10,6 +10,7 @@ import { AddDrainedSpoolRequests1795900000000 } from './1795900000000-AddDrained
 import { AddTriage1795943168059 } from './1795943168059-AddTriage';
 import { AddEventAttachments1795943196317 } from './1795943196317-AddEventAttachments';
 import { AddEventTags1796000036200 } from './1796000036200-AddEventTags';
+import { AddEnvironmentToErrorHourlyCounts1796100000000 } from './1796100000000-AddEnvironmentToErrorHourlyCounts';
 
 /** Every migration of the error_tracking schema, oldest first. */
 export const ERROR_TRACKING_MIGRATIONS = [
@@ -25,4 +26,5 @@ export const ERROR_TRACKING_MIGRATIONS = [
   AddTriage1795943168059,
   AddEventAttachments1795943196317,
   AddEventTags1796000036200,
+  AddEnvironmentToErrorHourlyCounts1796100000000,
 ];

@@ -119,7 +119,8 @@ export class WebErrorsController {
   }
 
   /**
-   * The rows' counts under the pickers' selection, when exactly one picker
+   * The rows' counts under the pickers' selection: an environment's, which
+   * the list's counts are already, or else that of the one picker that
    * selects (the per-error tag counts answer one value; several at once
    * would need the events).
    */
@@ -127,7 +128,13 @@ export class WebErrorsController {
     query: ErrorListQuery,
     items: readonly ErrorWithFrequency[],
   ): Promise<ListSelection | undefined> {
-    const picked = (['environment', 'release', 'level'] as const).filter(
+    if (query.environment !== '')
+      return {
+        key: 'environment',
+        value: query.environment,
+        counts: new Map(items.map(({ error }) => [error.id, error.count])),
+      };
+    const picked = (['release', 'level'] as const).filter(
       (key) => query[key] !== '',
     );
     const [key] = picked;
