@@ -83,6 +83,7 @@ import { explainLargeQueries } from './workloads/marketplace.explain';
 import {
   marketplaceCreateAssortment,
   marketplaceCreateAssortmentLarge,
+  marketplaceCreateWithHook,
   marketplaceListProducts,
   marketplaceListProductsLarge,
   marketplaceLogin,
@@ -110,6 +111,7 @@ function allWorkloads(databaseUrl: string, large: boolean): Workload[] {
     marketplaceProducerAssortment(databaseUrl),
     marketplaceCreateAssortment(databaseUrl),
     marketplaceLogin(databaseUrl),
+    marketplaceCreateWithHook(databaseUrl),
   ];
   if (!large) return small;
   return [
