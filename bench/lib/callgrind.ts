@@ -85,6 +85,10 @@ export async function instructionsPerRequest(
       '--instr-atstart=no',
       `--callgrind-out-file=${join(dir, 'cg.%p')}`,
       command.file,
+      // No V8 helper threads (concurrent marking, background compiles):
+      // their share of the work depends on timing, which callgrind slows
+      // fiftyfold; in the main thread it counts the same every run.
+      '--single-threaded',
       ...command.args,
     ],
     { env, stdio: ['ignore', 'pipe', 'pipe'] },
