@@ -97,11 +97,10 @@ export async function instructionsPerRequest(
   let serving: number | undefined;
   child.stdout.on('data', (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-20_000);
-    serving ??= Number(
-      /"pid":(\d+)[^\n]*"msg":"Quitanda is listening"/.exec(output)?.[1] ??
-        Number.NaN,
+    const listening = /"pid":(\d+)[^\n]*"msg":"Quitanda is listening"/.exec(
+      output,
     );
-    if (Number.isNaN(serving)) serving = undefined;
+    if (serving === undefined && listening) serving = Number(listening[1]);
   });
   child.stderr.on('data', (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-20_000);

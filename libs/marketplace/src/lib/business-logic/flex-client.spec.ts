@@ -22,11 +22,13 @@ describe('FlexClient', () => {
   let server: Server;
   let service: FlexService;
   let seenSecret: string | undefined;
+  const sockets = new Set<unknown>();
   const client = new FlexClient();
 
   beforeAll(async () => {
     const started = await serve((req, res) => {
       seenSecret = req.headers['x-auth-key'] as string | undefined;
+      sockets.add(req.socket);
       if (req.url === '/healthcheck') {
         res.setHeader('content-type', 'application/json');
         res.end(JSON.stringify({ healthy: true }));
@@ -48,6 +50,11 @@ describe('FlexClient', () => {
       } else if (req.url === '/html') {
         res.statusCode = 500;
         res.end('<h1>Internal Server Error</h1>');
+      } else if (req.url === '/moved') {
+        res.statusCode = 302;
+        res.setHeader('location', 'http://127.0.0.1:9/elsewhere');
+        res.setHeader('content-type', 'application/json');
+        res.end('{}');
       } else if (req.url === '/stall') {
         // Never answers: the caller's timeout ends it.
       } else {
@@ -91,6 +98,19 @@ describe('FlexClient', () => {
         code: MarketplaceErrorCode.BLRuntimeError,
         debug: expect.stringContaining(String(MAX_FLEX_RESPONSE_BYTES)),
       });
+  });
+
+  it('keeps one connection to the service for calls one after another', async () => {
+    sockets.clear();
+    for (let i = 0; i < 5; i++) await call('/ok');
+    expect(sockets.size).toBe(1);
+  });
+
+  it('follows no redirect: a service that answers one is a BLRuntimeError', async () => {
+    await expect(call('/moved')).rejects.toMatchObject({
+      code: MarketplaceErrorCode.BLRuntimeError,
+      debug: expect.stringContaining('redirect (302)'),
+    });
   });
 
   it("ends a call at the service's timeout with BLTimeoutError", async () => {
