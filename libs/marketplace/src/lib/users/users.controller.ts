@@ -56,11 +56,15 @@ export class UsersController {
     },
   )
   @ApiBody(USER_BODY)
-  signup(
+  async signup(
     @Caller() principal: Principal,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<unknown> {
+    await this.users.admitSignup(
+      principal,
+      req.ip ?? req.socket.remoteAddress ?? 'unknown',
+    );
     // The body is read once the pre-save hook may have changed it.
     return this.logic.around(
       'create',
@@ -68,11 +72,7 @@ export class UsersController {
       USER_COLLECTION,
       req,
       async () => {
-        const user = await this.users.signup(
-          principal,
-          req.body,
-          req.ip ?? req.socket.remoteAddress ?? 'unknown',
-        );
+        const user = await this.users.createUser(principal, req.body);
         res
           .status(201)
           .setHeader(

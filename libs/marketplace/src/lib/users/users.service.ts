@@ -77,17 +77,31 @@ export class UsersService {
       throw MarketplaceError.tooManySignups(signupWindow(now).end, now);
   }
 
+  /**
+   * Whether `client` may sign a user up now (app or master credentials;
+   * app signups counted per client address): taken before the collection's
+   * business logic runs, so a refused signup costs no call to a Flex service.
+   */
+  async admitSignup(principal: Principal, client: string): Promise<void> {
+    if (principal.kind === 'user')
+      throw MarketplaceError.insufficient(
+        'signup needs app or master credentials',
+      );
+    await this.countSignup(principal, client);
+  }
+
   /** 201 reply: every submitted field, the password as sent, a session. */
   async signup(
     principal: Principal,
     body: unknown,
     client: string,
   ): Promise<KinveyDoc> {
-    if (principal.kind === 'user')
-      throw MarketplaceError.insufficient(
-        'signup needs app or master credentials',
-      );
-    await this.countSignup(principal, client);
+    await this.admitSignup(principal, client);
+    return this.createUser(principal, body);
+  }
+
+  /** A signup `admitSignup` let in. */
+  async createUser(principal: Principal, body: unknown): Promise<KinveyDoc> {
     const input = withImplicitCredentials(body) as Record<string, unknown>;
     const password = checkUserBody(input, true) as string;
     const now = this.clock.now();
