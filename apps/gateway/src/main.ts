@@ -8,7 +8,7 @@ import { loadConfig } from './app/config/gateway-config';
 import type { GatewayConfig } from './app/config/gateway-config';
 import { createGatewayLogger } from './app/logging/gateway-logger';
 import { reportCrashes } from './app/runtime/crash-report';
-import { applyHeapPolicy } from './app/runtime/heap-policy';
+import { applyHeapPolicy, workerHeapFlags } from './app/runtime/heap-policy';
 import { stopSignal } from './app/runtime/stop-signal';
 import { runWorkerCluster } from './app/runtime/worker-cluster';
 
@@ -55,6 +55,9 @@ async function main(): Promise<void> {
   if (cluster.isPrimary && config.databaseUrl) {
     // What the primary said goes out before its workers say anything.
     log.flush();
+    cluster.setupPrimary({
+      execArgv: [...process.execArgv, ...workerHeapFlags()],
+    });
     const code = await runWorkerCluster(config, log, stopRequested);
     log.info('Stopped');
     return exitAfterLogs(code);

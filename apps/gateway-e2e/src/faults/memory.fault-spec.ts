@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 
 import autocannon from 'autocannon';
 
@@ -140,7 +141,13 @@ describe('memory under sustained load (fault)', () => {
         // Load that failed would not have exercised the gateway's memory.
         expect(result['2xx']).toBeGreaterThan(result.requests.total * 0.99);
       }
-      const rss = await peakRssMb(await gw.servingPid());
+      const pid = await gw.servingPid();
+      // The worker runs under the heap limit the primary gave it.
+      const argv = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
+      expect(argv).toContainEqual(
+        expect.stringMatching(/^--max-old-space-size=\d+$/),
+      );
+      const rss = await peakRssMb(pid);
       console.log(
         `memory: ${PHASE_SECONDS} s per phase at ${CONNECTIONS} connections; ` +
           `${answered.join('; ')}; gateway peak RSS ${Math.round(rss)} MB`,

@@ -1,6 +1,10 @@
 import { setFlagsFromString } from 'node:v8';
 
-import { HEAP_GROWING_PERCENT, applyHeapPolicy } from './heap-policy';
+import {
+  HEAP_GROWING_PERCENT,
+  applyHeapPolicy,
+  workerHeapFlags,
+} from './heap-policy';
 
 jest.mock('node:v8', () => ({ setFlagsFromString: jest.fn() }));
 
@@ -30,8 +34,25 @@ describe('applyHeapPolicy', () => {
     '--heap-growing-percent=50',
     '--max-old-space-size=1024',
     '--max-heap-size=512',
+    '--max-semi-space-size=4',
   ])("leaves an operator's %s alone", (flag) => {
     expect(applyHeapPolicy(['--enable-source-maps', flag])).toBe(false);
+    expect(setFlagsFromString).not.toHaveBeenCalled();
+    expect(workerHeapFlags(['--enable-source-maps', flag])).toEqual([]);
+  });
+});
+
+describe('workerHeapFlags', () => {
+  it('caps the old generation at the growth factor, keeping the young one whole', () => {
+    expect(workerHeapFlags(['--enable-source-maps'])).toEqual([
+      `--heap-growing-percent=${HEAP_GROWING_PERCENT}`,
+      '--max-old-space-size=192',
+      '--max-semi-space-size=16',
+    ]);
+  });
+
+  it('are flags the primary hands on, so a worker sets none of its own', () => {
+    expect(applyHeapPolicy(workerHeapFlags([]))).toBe(false);
     expect(setFlagsFromString).not.toHaveBeenCalled();
   });
 });
