@@ -77,13 +77,6 @@ export class CollectionsRepository extends MarketplaceRepository {
     return rows[0]?.n ?? 0;
   }
 
-  /** Serialises changes of one app's collections (limits, unique keys). */
-  async lockApp(appKey: string, tx: MarketplaceTx): Promise<void> {
-    await tx.rows('SELECT pg_advisory_xact_lock(hashtext($1))', [
-      `marketplace.collections:${appKey}`,
-    ]);
-  }
-
   /**
    * Sets a collection's settings and recomputes its records' unique keys;
    * false when it is not declared. Records that already break the new

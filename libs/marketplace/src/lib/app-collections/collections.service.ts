@@ -112,10 +112,7 @@ export class CollectionsService {
     work: (tx: MarketplaceTx) => Promise<T>,
   ): Promise<T> {
     return this.cache.changing(appKey, () =>
-      this.db.transaction(async (tx) => {
-        await this.repository.lockApp(appKey, tx);
-        return work(tx);
-      }),
+      this.db.serialized(`marketplace.collections:${appKey}`, work),
     );
   }
 

@@ -243,10 +243,7 @@ export class BusinessLogicConfig {
     work: (tx: MarketplaceTx) => Promise<T>,
   ): Promise<T> {
     return this.cache.changing(appKey, () =>
-      this.db.transaction(async (tx) => {
-        await this.repository.lockApp(appKey, tx);
-        return work(tx);
-      }),
+      this.db.serialized(`marketplace.business_logic:${appKey}`, work),
     );
   }
 

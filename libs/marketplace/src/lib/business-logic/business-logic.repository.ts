@@ -56,13 +56,6 @@ export class BusinessLogicRepository extends MarketplaceRepository {
     return rows.map((row) => row.app_key);
   }
 
-  /** Serialises changes of one app's business logic (its limits). */
-  async lockApp(appKey: string, tx: MarketplaceTx): Promise<void> {
-    await tx.rows('SELECT pg_advisory_xact_lock(hashtext($1))', [
-      `marketplace.business_logic:${appKey}`,
-    ]);
-  }
-
   async upsertService(
     appKey: string,
     row: FlexServiceRow,

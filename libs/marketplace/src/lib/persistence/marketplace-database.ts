@@ -51,6 +51,22 @@ export class MarketplaceDatabase {
   }
 
   /**
+   * Runs `work` in one transaction that first takes the advisory lock on
+   * `key`: changes under one key (an app's collections, its business
+   * logic) run one at a time, across replicas, so the limits and unique
+   * rules they check hold.
+   */
+  serialized<T>(
+    key: string,
+    work: (tx: MarketplaceTx) => Promise<T>,
+  ): Promise<T> {
+    return this.primary.transaction(async (tx) => {
+      await tx.rows('SELECT pg_advisory_xact_lock(hashtext($1))', [key]);
+      return work(tx);
+    });
+  }
+
+  /**
    * Runs a compiled SELECT (listings, counts, groups: on the replica when
    * there is one). One that calls jsonb set functions runs with JIT off:
    * PostgreSQL estimates them at hundreds of rows, so such queries over a

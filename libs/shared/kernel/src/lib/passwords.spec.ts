@@ -1,4 +1,10 @@
-import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from './passwords';
+import { TransportError, TransportErrorKind } from './transport-error';
+import {
+  DUMMY_PASSWORD_HASH,
+  MAX_WAITING_HASHES,
+  hashPassword,
+  verifyPassword,
+} from './passwords';
 
 describe('password hashing', () => {
   it('hashes with argon2id at OWASP parameters and a fresh salt', async () => {
@@ -37,5 +43,30 @@ describe('password hashing', () => {
     await expect(
       verifyPassword('x'.repeat(2000), await hashPassword('x')),
     ).resolves.toBe(false);
+  });
+
+  it('refuses checks past the queue with a 429, never a wrong-password answer', async () => {
+    const stored = await hashPassword('right');
+    // More than can run and wait at once, all asked in the same turn.
+    const asked = Array.from({ length: MAX_WAITING_HASHES + 8 }, () =>
+      verifyPassword('right', stored).then(
+        (ok) => ({ ok }),
+        (error: unknown) => ({ error }),
+      ),
+    );
+    const answers = await Promise.all(asked);
+    const refused = answers.filter((a) => 'error' in a);
+    expect(refused.length).toBeGreaterThanOrEqual(4);
+    for (const answer of refused) {
+      const error = (answer as { error: unknown }).error;
+      expect(error).toBeInstanceOf(TransportError);
+      expect(error).toMatchObject({
+        kind: TransportErrorKind.TooManyRequests,
+        retryAfterSeconds: 1,
+      });
+    }
+    // Every check that ran found the password right.
+    expect(answers.filter((a) => 'ok' in a && a.ok !== true)).toEqual([]);
+    await expect(verifyPassword('right', stored)).resolves.toBe(true);
   });
 });

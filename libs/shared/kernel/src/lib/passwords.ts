@@ -2,7 +2,8 @@ import { availableParallelism } from 'node:os';
 
 import { Algorithm, hash, verify } from '@node-rs/argon2';
 
-import { ConcurrencyLimit } from './concurrency-limit';
+import { ConcurrencyLimit, ConcurrencyLimitFull } from './concurrency-limit';
+import { TransportError, TransportErrorKind } from './transport-error';
 
 /**
  * Argon2id at OWASP's recommended minimum (19 MiB of memory, 2 passes, one
@@ -26,7 +27,26 @@ const MAX_PASSWORD_BYTES = 1024;
  * core raised the gateway's peak by 73 MB against 19 for one, at the same
  * logins per second).
  */
-const HASHES = new ConcurrencyLimit(Math.min(4, availableParallelism()));
+const HASH_SLOTS = Math.min(4, availableParallelism());
+/**
+ * Hashes that may wait their turn: about 0.8 s of hashing. A flood of
+ * signups or logins past it is refused at once (429, retry in a second)
+ * instead of making every login wait behind it.
+ */
+export const MAX_WAITING_HASHES = HASH_SLOTS * 50;
+const HASHES = new ConcurrencyLimit(HASH_SLOTS, MAX_WAITING_HASHES);
+
+/** The hash queue is full: a 429 in the context's own error format. */
+function busy(error: unknown): never {
+  if (error instanceof ConcurrencyLimitFull)
+    throw new TransportError(
+      TransportErrorKind.TooManyRequests,
+      'Too many password checks at once; retry shortly.',
+      [],
+      1,
+    );
+  throw error;
+}
 
 function tooLong(password: string): boolean {
   return Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES;
@@ -35,7 +55,7 @@ function tooLong(password: string): boolean {
 /** A memory-hard hash: `$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>`. */
 export async function hashPassword(password: string): Promise<string> {
   if (tooLong(password)) throw new RangeError('Password too long');
-  return HASHES.run(() => hash(password.normalize('NFC'), OPTIONS));
+  return HASHES.run(() => hash(password.normalize('NFC'), OPTIONS)).catch(busy);
 }
 
 /** Checks a password against a stored hash (constant-time comparison). */
@@ -44,11 +64,10 @@ export async function verifyPassword(
   stored: string,
 ): Promise<boolean> {
   if (tooLong(password) || !stored.startsWith('$argon2')) return false;
-  try {
-    return await HASHES.run(() => verify(stored, password.normalize('NFC')));
-  } catch {
-    return false;
-  }
+  // A full queue is no verdict on the password: it is refused, not false.
+  return HASHES.run(() =>
+    verify(stored, password.normalize('NFC')).catch(() => false),
+  ).catch(busy);
 }
 
 /**
