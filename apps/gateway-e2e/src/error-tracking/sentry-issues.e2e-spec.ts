@@ -481,11 +481,12 @@ describe("sentry-cli's issues commands and Sentry's issue API (e2e)", () => {
 
   describe('GET /api/0/issues/{id}/events/ (and latest, oldest, one) and /tags/', () => {
     const oldestId = 'a1'.repeat(16);
+    const oldestAt = new Date(Date.now() - 2 * 3_600_000).toISOString();
 
     beforeAll(async () => {
       const res = await storeEvent(gw, project.id, project.publicKey, {
         event_id: oldestId,
-        timestamp: new Date(Date.now() - 2 * 3_600_000).toISOString(),
+        timestamp: oldestAt,
         platform: 'javascript',
         level: 'error',
         environment: 'production',
@@ -562,6 +563,17 @@ describe("sentry-cli's issues commands and Sentry's issue API (e2e)", () => {
         .set(auth())
         .expect(200);
       expect(values.body).toEqual([value('environment', 'production', 2)]);
+      // First and last sightings are the value's own events' (kept by the
+      // ingestion flush): the older event carries both values here.
+      const [production] = values.body as Array<Record<string, string>>;
+      expect(production?.['firstSeen']).toBe(oldestAt);
+      expect(Date.parse(production?.['lastSeen'] ?? '')).toBeGreaterThan(
+        Date.parse(oldestAt),
+      );
+      const browser = (tags.body as Array<Record<string, unknown>>)[0];
+      expect(browser?.['topValues']).toEqual([
+        expect.objectContaining({ firstSeen: oldestAt }),
+      ]);
       const none = await gw.http
         .get(`/api/0/issues/${id}/tags/os/values/`)
         .set(auth())

@@ -94,11 +94,16 @@ export class ErrorMergeRepository extends ErrorTrackingRepository {
       [keptId, mergedIds],
     );
     await tx.rows(
-      `INSERT INTO error_tracking.error_tags AS t (error_id, key, value, count, last_seen)
-       SELECT $1::bigint, key, value, sum(count), max(last_seen) FROM error_tracking.error_tags
-        WHERE error_id = ANY($2::bigint[]) GROUP BY key, value ORDER BY key, value
+      `INSERT INTO error_tracking.error_tags AS t (error_id, key, value, count, first_seen, last_seen)
+       SELECT $1::bigint, g.key, g.value, sum(g.count),
+              min(coalesce(g.first_seen, e.first_seen)), max(g.last_seen)
+         FROM error_tracking.error_tags g
+         JOIN error_tracking.errors e ON e.id = g.error_id
+        WHERE g.error_id = ANY($2::bigint[]) GROUP BY g.key, g.value ORDER BY g.key, g.value
        ON CONFLICT (error_id, key, value) DO UPDATE SET
          count = t.count + excluded.count,
+         first_seen = CASE WHEN t.first_seen IS NOT NULL
+      THEN least(t.first_seen, excluded.first_seen) END,
          last_seen = greatest(t.last_seen, excluded.last_seen)`,
       [keptId, mergedIds],
     );

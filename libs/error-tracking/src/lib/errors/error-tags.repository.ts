@@ -1,13 +1,33 @@
 import { Injectable } from '@nestjs/common';
 
 import { ErrorTrackingRepository } from '../persistence/error-tracking-repository';
-import type { TagKeyDistribution } from './tag-distribution';
+import type { TagKeyDistribution, TagValueCount } from './tag-distribution';
 
 interface KeyRow {
   key: string;
   total: string;
   unique_values: string;
-  top: Array<[string, string, string]>;
+  top: Array<[string, string, string, string]>;
+}
+
+/**
+ * A value's first sighting: its own, else (counted before first_seen was
+ * kept) the error's, the earliest it can have been.
+ */
+const FIRST_SEEN = `coalesce(v.first_seen,
+  (SELECT e.first_seen FROM error_tracking.errors e WHERE e.id = $1))`;
+
+function valueCount(
+  [value, count, firstSeen, lastSeen]: [string, string, string, string],
+  total: number,
+): TagValueCount {
+  return {
+    value,
+    count: Number(count),
+    share: Number(count) / total,
+    firstSeen: new Date(firstSeen),
+    lastSeen: new Date(lastSeen),
+  };
 }
 
 /**
@@ -29,9 +49,9 @@ export class ErrorTagsRepository extends ErrorTrackingRepository {
           WHERE error_id = $1 AND count > 0
           GROUP BY key ORDER BY key LIMIT $2)
        SELECT k.key, k.total::text, k.unique_values::text,
-              (SELECT json_agg(json_build_array(v.value, v.count::text, v.last_seen)
+              (SELECT json_agg(json_build_array(v.value, v.count::text, ${FIRST_SEEN}, v.last_seen)
                                ORDER BY v.count DESC, v.value)
-                 FROM (SELECT value, count, last_seen FROM error_tracking.error_tags t
+                 FROM (SELECT value, count, first_seen, last_seen FROM error_tracking.error_tags t
                         WHERE t.error_id = $1 AND t.key = k.key AND t.count > 0
                         ORDER BY t.count DESC, t.value LIMIT $3) v) AS top
          FROM keys k ORDER BY k.key`,
@@ -43,14 +63,34 @@ export class ErrorTagsRepository extends ErrorTrackingRepository {
         key: row.key,
         total,
         uniqueValues: Number(row.unique_values),
-        topValues: row.top.map(([value, count, lastSeen]) => ({
-          value,
-          count: Number(count),
-          share: Number(count) / total,
-          lastSeen: new Date(lastSeen),
-        })),
+        topValues: row.top.map((value) => valueCount(value, total)),
       };
     });
+  }
+
+  /** One key's values of an error, most frequent first, at most `limit`. */
+  async values(
+    errorId: string,
+    key: string,
+    limit: number,
+  ): Promise<TagValueCount[]> {
+    const rows = await this.replica.rows<{
+      top: Array<[string, string, string, string]>;
+      total: string;
+    }>(
+      `SELECT (SELECT sum(count) FROM error_tracking.error_tags
+                WHERE error_id = $1 AND key = $2 AND count > 0)::text AS total,
+              coalesce((SELECT json_agg(json_build_array(v.value, v.count::text, ${FIRST_SEEN}, v.last_seen)
+                                        ORDER BY v.count DESC, v.value)
+                          FROM (SELECT value, count, first_seen, last_seen
+                                  FROM error_tracking.error_tags t
+                                 WHERE t.error_id = $1 AND t.key = $2 AND t.count > 0
+                                 ORDER BY t.count DESC, t.value LIMIT $3) v), '[]') AS top`,
+      [errorId, key, limit],
+    );
+    const row = rows[0];
+    const total = Number(row?.total ?? 0);
+    return (row?.top ?? []).map((value) => valueCount(value, total));
   }
 
   /**

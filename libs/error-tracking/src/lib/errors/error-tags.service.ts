@@ -12,7 +12,7 @@ import {
   MAX_TAG_KEYS,
   TOP_TAG_VALUES,
 } from './tag-distribution';
-import type { TagKeyDistribution } from './tag-distribution';
+import type { TagKeyDistribution, TagValueCount } from './tag-distribution';
 
 /**
  * What the error page and the list read beside the errors: each key's top
@@ -30,9 +30,21 @@ export class ErrorTagsService {
   async distribution(
     access: ProjectAccess,
     errorId: string,
+    topValues = TOP_TAG_VALUES,
   ): Promise<TagKeyDistribution[]> {
     const error = await this.errors.find(access, errorId);
-    return this.tags.distribution(error.id, MAX_TAG_KEYS, TOP_TAG_VALUES);
+    return this.tags.distribution(error.id, MAX_TAG_KEYS, topValues);
+  }
+
+  /** One key's values of an error, most frequent first, at most `limit`. */
+  async values(
+    access: ProjectAccess,
+    errorId: string,
+    key: string,
+    limit: number,
+  ): Promise<TagValueCount[]> {
+    const error = await this.errors.find(access, errorId);
+    return this.tags.values(error.id, key, limit);
   }
 
   /** Each listed error's kept events with one tag value. */

@@ -100,15 +100,6 @@ const SORT_COLUMN: Record<ErrorSort, string> = {
   frequency: 'count',
 };
 
-/** How often one tag value occurs among an error's events. */
-export interface TagCount {
-  readonly key: string;
-  readonly value: string;
-  readonly count: number;
-  readonly firstSeen: Date;
-  readonly lastSeen: Date;
-}
-
 /** Keyset position: the sort value and id of a page's last error. */
 export interface ErrorPosition {
   readonly value: string;
@@ -341,51 +332,6 @@ export class ErrorsRepository extends ErrorTrackingRepository {
       [projectId, errorId],
     );
     return rows[0] ? toError(rows[0]) : undefined;
-  }
-
-  /**
-   * Tag counts over an error's latest `window` events (by time): the SDK's
-   * tags, and `level`, `environment`, `release` from the event's fields
-   * where the SDK did not tag them. Only `key`'s when given.
-   */
-  async tagCounts(
-    errorId: string,
-    window: number,
-    key?: string,
-  ): Promise<TagCount[]> {
-    const rows = await this.replica.rows<{
-      key: string;
-      value: string;
-      count: string;
-      first_seen: Date;
-      last_seen: Date;
-    }>(
-      `WITH recent AS (
-         SELECT timestamp, level, environment, release,
-                CASE WHEN jsonb_typeof(payload->'tags') = 'object'
-                     THEN payload->'tags' ELSE '{}'::jsonb END AS tags
-           FROM error_tracking.events WHERE error_id = $1
-          ORDER BY timestamp DESC, event_id DESC LIMIT $2),
-       pairs AS (
-         SELECT t.key, t.value, r.timestamp FROM recent r, jsonb_each_text(r.tags) t
-         UNION ALL
-         SELECT f.key, f.value, r.timestamp FROM recent r,
-                LATERAL (VALUES ('level', r.level), ('environment', r.environment),
-                                ('release', r.release)) f(key, value)
-          WHERE f.value <> '' AND NOT r.tags ? f.key)
-       SELECT key, value, count(*) AS count, min(timestamp) AS first_seen,
-              max(timestamp) AS last_seen
-         FROM pairs WHERE $3::text IS NULL OR key = $3
-        GROUP BY key, value ORDER BY key, count(*) DESC, value`,
-      [errorId, window, key ?? null],
-    );
-    return rows.map((row) => ({
-      key: row.key,
-      value: row.value,
-      count: Number(row.count),
-      firstSeen: row.first_seen,
-      lastSeen: row.last_seen,
-    }));
   }
 
   /** The id of an error's first or last event by its time, if any is kept. */

@@ -30,7 +30,7 @@ import type {
   StoredEvent,
 } from './error.types';
 import { ErrorsRepository } from './errors.repository';
-import type { ErrorFilter, TagCount } from './errors.repository';
+import type { ErrorFilter } from './errors.repository';
 import { EVENT_SEARCH_SCAN_MAX } from './event-search';
 import { issueDescription } from './issue-description';
 import { isEventId, isValidSortValue } from './list-cursor';
@@ -346,17 +346,6 @@ export class ErrorsService {
       : undefined;
     if (!event) throw ErrorTrackingError.notFound('Event');
     return event;
-  }
-
-  /** Tag counts over the error's latest `window` events (`key`'s only when given). */
-  async tagCounts(
-    access: ProjectAccess,
-    errorId: string,
-    window: number,
-    key?: string,
-  ): Promise<TagCount[]> {
-    const error = await this.find(access, errorId);
-    return this.errors.tagCounts(error.id, window, key);
   }
 
   /** An error's oldest or latest kept event, by its time. */

@@ -4,6 +4,7 @@ export interface TagValueCount {
   readonly count: number;
   /** `count` over the events that carry the key, 0..1. */
   readonly share: number;
+  readonly firstSeen: Date;
   readonly lastSeen: Date;
 }
 

@@ -92,13 +92,15 @@ export class RetagRepository extends ErrorTrackingRepository {
                RETURNING ev.error_id, ev.timestamp, ev.received_at, ev.tags
              ),
              counts AS (
-               INSERT INTO error_tracking.error_tags AS t (error_id, key, value, count, last_seen)
-               SELECT g.error_id, p.key, p.value, count(*),
+               INSERT INTO error_tracking.error_tags AS t (error_id, key, value, count, first_seen, last_seen)
+               SELECT g.error_id, p.key, p.value, count(*), min(g.timestamp),
                       max(greatest(g.timestamp, g.received_at))
                  FROM tagged g CROSS JOIN LATERAL jsonb_each_text(g.tags) AS p(key, value)
                 GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
                ON CONFLICT (error_id, key, value) DO UPDATE SET
                  count = t.count + excluded.count,
+                 first_seen = CASE WHEN t.first_seen IS NOT NULL
+      THEN least(t.first_seen, excluded.first_seen) END,
                  last_seen = greatest(t.last_seen, excluded.last_seen)
              )
              SELECT count(*)::int AS n FROM tagged`,

@@ -1,7 +1,7 @@
-import type { TagCount } from '../errors/errors.repository';
-
-/** How many of an issue's latest events its tag counts read. */
-export const TAG_WINDOW = 1000;
+import type {
+  TagKeyDistribution,
+  TagValueCount,
+} from '../errors/tag-distribution';
 /** Values per key on `/tags/` (Sentry's top values). */
 export const TOP_VALUES = 9;
 /** Values on `/tags/{key}/values/`, most frequent first. */
@@ -31,9 +31,12 @@ export interface SentryTagKey {
   topValues: SentryTagValue[];
 }
 
-export function toSentryTagValue(count: TagCount): SentryTagValue {
+export function toSentryTagValue(
+  key: string,
+  count: TagValueCount,
+): SentryTagValue {
   return {
-    key: count.key,
+    key,
     name: count.value,
     value: count.value,
     count: count.count,
@@ -43,15 +46,14 @@ export function toSentryTagValue(count: TagCount): SentryTagValue {
 }
 
 /** Per key: events tagged, distinct values, and the most frequent ones. */
-export function toSentryTagKeys(counts: readonly TagCount[]): SentryTagKey[] {
-  const keys = new Map<string, TagCount[]>();
-  for (const count of counts)
-    keys.set(count.key, [...(keys.get(count.key) ?? []), count]);
-  return [...keys].map(([key, values]) => ({
-    key,
-    name: LABELS[key] ?? key,
-    totalValues: values.reduce((sum, v) => sum + v.count, 0),
-    uniqueValues: values.length,
-    topValues: values.slice(0, TOP_VALUES).map(toSentryTagValue),
+export function toSentryTagKeys(
+  keys: readonly TagKeyDistribution[],
+): SentryTagKey[] {
+  return keys.map((tag) => ({
+    key: tag.key,
+    name: LABELS[tag.key] ?? tag.key,
+    totalValues: tag.total,
+    uniqueValues: tag.uniqueValues,
+    topValues: tag.topValues.map((value) => toSentryTagValue(tag.key, value)),
   }));
 }

@@ -6,6 +6,7 @@ import type { Caller } from '../accounts/account.types';
 import { AccessLevel } from '../common/error-tracking.constants';
 import { ErrorTrackingError } from '../common/error-tracking.errors';
 import { ErrorMergeService } from '../errors/error-merge.service';
+import { ErrorTagsService } from '../errors/error-tags.service';
 import { MAX_BULK_ERRORS } from '../errors/error.types';
 import type { ErrorStatus, IgnoreUntil } from '../errors/error.types';
 import { ignoreUntilOf } from '../errors/ignore-until';
@@ -19,7 +20,7 @@ import { toSentryEvent, toSentryEventSummary } from './sentry-issue-event';
 import { toSentryGroup } from './sentry-group';
 import {
   MAX_TAG_VALUES,
-  TAG_WINDOW,
+  TOP_VALUES,
   toSentryTagKeys,
   toSentryTagValue,
 } from './sentry-issue-tags';
@@ -204,6 +205,7 @@ export class SentryIssuesService {
   constructor(
     private readonly errors: ErrorsService,
     private readonly merges: ErrorMergeService,
+    private readonly tagCounts: ErrorTagsService,
     private readonly access: ProjectAccessService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -304,13 +306,13 @@ export class SentryIssuesService {
   }
 
   /**
-   * An issue's tags with their top values (`/issues/{id}/tags/`), counted
-   * over its latest `TAG_WINDOW` events.
+   * An issue's tags with their top values (`/issues/{id}/tags/`), from the
+   * counts the ingestion flush keeps over its retained events.
    */
   async tags(caller: Caller, issueId: string): Promise<SentryTagKey[]> {
     const access = await this.issueAccess(caller, issueId);
     return toSentryTagKeys(
-      await this.errors.tagCounts(access, issueId, TAG_WINDOW),
+      await this.tagCounts.distribution(access, issueId, TOP_VALUES),
     );
   }
 
@@ -322,16 +324,13 @@ export class SentryIssuesService {
   ): Promise<SentryTagValue[]> {
     const access = await this.issueAccess(caller, issueId);
     if (key.length > 200) throw sentryNotFound();
-    const counts = await this.errors.tagCounts(
+    const values = await this.tagCounts.values(
       access,
       issueId,
-      TAG_WINDOW,
       key,
+      MAX_TAG_VALUES,
     );
-    return counts
-      .sort((a, b) => b.count - a.count || a.value.localeCompare(b.value))
-      .slice(0, MAX_TAG_VALUES)
-      .map(toSentryTagValue);
+    return values.map((value) => toSentryTagValue(key, value));
   }
 
   /** The caller's access to an issue's project (a reporter's at least). */

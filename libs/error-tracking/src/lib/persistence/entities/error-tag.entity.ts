@@ -29,6 +29,13 @@ export class ErrorTagEntity {
   @Column({ type: 'bigint' })
   count!: string;
 
+  /**
+   * The earliest time of an event with the value; none for values counted
+   * before the column (read as the error's own first sighting).
+   */
+  @Column({ type: 'timestamptz', precision: 3, nullable: true })
+  firstSeen!: Date | null;
+
   /** The latest time or arrival of an event with the value. */
   @Column({ type: 'timestamptz', precision: 3 })
   lastSeen!: Date;

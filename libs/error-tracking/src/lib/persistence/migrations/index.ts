@@ -11,6 +11,7 @@ import { AddTriage1795943168059 } from './1795943168059-AddTriage';
 import { AddEventAttachments1795943196317 } from './1795943196317-AddEventAttachments';
 import { AddEventTags1796000036200 } from './1796000036200-AddEventTags';
 import { AddEnvironmentToErrorHourlyCounts1796100000000 } from './1796100000000-AddEnvironmentToErrorHourlyCounts';
+import { AddFirstSeenToErrorTags1796200000000 } from './1796200000000-AddFirstSeenToErrorTags';
 
 /** Every migration of the error_tracking schema, oldest first. */
 export const ERROR_TRACKING_MIGRATIONS = [
@@ -27,4 +28,5 @@ export const ERROR_TRACKING_MIGRATIONS = [
   AddEventAttachments1795943196317,
   AddEventTags1796000036200,
   AddEnvironmentToErrorHourlyCounts1796100000000,
+  AddFirstSeenToErrorTags1796200000000,
 ];

@@ -19,9 +19,16 @@ describe('the tags panel', () => {
             value: '<b>Chrome</b>',
             count: 3,
             share: 0.75,
+            firstSeen: new Date(0),
             lastSeen: new Date(0),
           },
-          { value: 'Firefox', count: 1, share: 0.25, lastSeen: new Date(0) },
+          {
+            value: 'Firefox',
+            count: 1,
+            share: 0.25,
+            firstSeen: new Date(0),
+            lastSeen: new Date(0),
+          },
         ],
       },
     ]).value;
