@@ -219,9 +219,12 @@ function ingest(
     name,
     description,
     // Contract: never below the last measured share of the group-commit
-    // ceiling (0.34-0.46x on 2026-11-26).
-    target: { minRatio: 0.34 },
-    targets: collectorTargets(databaseUrl),
+    // ceiling (0.34-0.46x on 2026-11-26). That server cannot decode zstd
+    // (Node 20 has none) and fails those bodies at once: zstd is measured
+    // against no ceiling, and compared with the plain envelope's rate.
+    ...(mode === 'zstd'
+      ? { targets: collectorTargets(databaseUrl).slice(0, 1) }
+      : { target: { minRatio: 0.34 }, targets: collectorTargets(databaseUrl) }),
     prepare: () => setUpProject(databaseUrl, alerts ? enableAlerts : undefined),
     requests(_url, prepared) {
       const project = prepared as TrackedProject;
