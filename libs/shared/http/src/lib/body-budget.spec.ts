@@ -3,7 +3,14 @@ import type { IncomingMessage } from 'node:http';
 
 import { TransportErrorKind } from '@quitanda/kernel';
 
-import { BodyBudget, holdBodyBytes, holdParserBody } from './body-budget';
+import {
+  BodyBudget,
+  PARSED_VALUE_BYTES,
+  holdBodyBytes,
+  holdParsedValues,
+  holdParserBody,
+  jsonValuesAtMost,
+} from './body-budget';
 
 /** A request with Express's `res`, both only as far as the budget looks. */
 function request(headers: Record<string, string> = {}) {
@@ -48,6 +55,40 @@ describe('body budget', () => {
     expect(() => holdBodyBytes(request().req, 101, budget)).toThrow(
       expect.objectContaining({ kind: TransportErrorKind.PayloadTooLarge }),
     );
+    expect(budget.usedBytes).toBe(0);
+  });
+
+  it('counts at least the values JSON parses into, from its raw bytes', () => {
+    const count = (text: string) => jsonValuesAtMost(Buffer.from(text));
+    // JSON.parse makes 1, 1, 3 and 8 values of these.
+    expect(count('"text"')).toBe(1);
+    expect(count('{}')).toBe(2);
+    expect(count('[{},{}]')).toBe(5);
+    expect(count('{"a":1,"b":[{},{},"x"],"c":{"d":null}}')).toBe(10);
+    // A separator inside a string counts too: never fewer than parsed.
+    expect(count('["a,b"]')).toBe(3);
+  });
+
+  it("holds a parsed body's values beyond its text until the response closes, and refuses past the budget", () => {
+    const budget = new BodyBudget(10 * PARSED_VALUE_BYTES);
+    const small = request();
+    holdBodyBytes(small.req, 300, budget);
+    // Three values weigh less than their text: nothing more is held.
+    holdParsedValues(small.req, 3, budget);
+    expect(budget.usedBytes).toBe(300);
+    const dense = request();
+    holdBodyBytes(dense.req, 12, budget);
+    // Four empty objects in 12 bytes of text weigh four values.
+    holdParsedValues(dense.req, 4, budget);
+    expect(budget.usedBytes).toBe(300 + 4 * PARSED_VALUE_BYTES);
+    expect(() => holdParsedValues(request().req, 8, budget)).toThrow(
+      expect.objectContaining({ kind: TransportErrorKind.TooManyRequests }),
+    );
+    expect(() => holdParsedValues(request().req, 11, budget)).toThrow(
+      expect.objectContaining({ kind: TransportErrorKind.PayloadTooLarge }),
+    );
+    dense.res.emit('close');
+    small.res.emit('close');
     expect(budget.usedBytes).toBe(0);
   });
 

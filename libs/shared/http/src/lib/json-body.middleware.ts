@@ -4,7 +4,11 @@ import { TransportError, TransportErrorKind } from '@quitanda/kernel';
 import { json } from 'body-parser';
 import type { NextFunction, Request, Response } from 'express';
 
-import { holdParserBody } from './body-budget';
+import {
+  holdParsedValues,
+  holdParserBody,
+  jsonValuesAtMost,
+} from './body-budget';
 import { noteBodyLimit } from './body-limit';
 import { isJsonContentType } from './content-type';
 import { unsafeRequestError } from './hostile-input';
@@ -54,6 +58,8 @@ export function jsonBody(options: JsonBodyOptions): Middleware {
     limit: options.limitBytes,
     strict: false,
     type: () => true,
+    // Before the parse: what the body will weigh in the heap.
+    verify: (req, _res, raw) => holdParsedValues(req, jsonValuesAtMost(raw)),
   });
   const url = safeUrl();
   return (req, res, next) =>
