@@ -26,6 +26,7 @@ export {
   BodyBudget,
   holdBodyBytes,
   holdParserBody,
+  parsedJsonExtraBytes,
 } from './lib/body-budget';
 export { DEFAULT_BODY_BUDGET_BYTES } from './lib/body-budget-default';
 export { bodyLimitOf, noteBodyLimit } from './lib/body-limit';

@@ -5,6 +5,7 @@ import { isConnectionFailure } from '@quitanda/database';
 import {
   holdBodyBytes,
   noteBodyLimit,
+  parsedJsonExtraBytes,
   pauseDeadline,
   restartDeadline,
 } from '@quitanda/http';
@@ -171,7 +172,9 @@ export class IngestionService {
 
     let parsed: ParsedRequest;
     if (request.endpoint === 'store') {
-      parsed = parseStore(await this.readStore(request), context);
+      const body = await this.readStore(request);
+      holdBodyBytes(request.body, parsedJsonExtraBytes(body));
+      parsed = parseStore(body, context);
     } else {
       let heldBeforeKey = 0;
       const hold = (bytes: number) => {

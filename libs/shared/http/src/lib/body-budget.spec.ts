@@ -10,6 +10,7 @@ import {
   holdParsedValues,
   holdParserBody,
   jsonValuesAtMost,
+  parsedJsonExtraBytes,
 } from './body-budget';
 
 /** A request with Express's `res`, both only as far as the budget looks. */
@@ -67,6 +68,18 @@ describe('body budget', () => {
     expect(count('{"a":1,"b":[{},{},"x"],"c":{"d":null}}')).toBe(10);
     // A separator inside a string counts too: never fewer than parsed.
     expect(count('["a,b"]')).toBe(3);
+  });
+
+  it('weighs what JSON parses into beyond its own bytes', () => {
+    const weigh = (text: string) => parsedJsonExtraBytes(Buffer.from(text));
+    // 301 values in 602 bytes: each value's weight, less the text.
+    const dense = `[${'{},'.repeat(150)}{}]`;
+    expect(weigh(dense)).toBe(
+      jsonValuesAtMost(Buffer.from(dense)) * PARSED_VALUE_BYTES - dense.length,
+    );
+    expect(weigh(dense)).toBeGreaterThan(300 * PARSED_VALUE_BYTES - 1_000);
+    // Text that weighs more than its one value: nothing beyond it.
+    expect(weigh(`"${'x'.repeat(200)}"`)).toBe(0);
   });
 
   it("holds a parsed body's values beyond its text until the response closes, and refuses past the budget", () => {

@@ -53,7 +53,7 @@ function refusal(bytes: number, budget: BodyBudget): TransportError {
   if (bytes > budget.capacityBytes)
     return new TransportError(
       TransportErrorKind.PayloadTooLarge,
-      `The request body is larger than the ${budget.capacityBytes} bytes this server buffers at once.`,
+      `The request body needs more than the ${budget.capacityBytes} bytes this server buffers at once (its bytes, and what JSON parses into).`,
     );
   return new TransportError(
     TransportErrorKind.TooManyRequests,
@@ -116,6 +116,15 @@ export function jsonValuesAtMost(text: Buffer): number {
     if (byte === 0x2c || byte === 0x5b || byte === 0x7b) values += 1;
   }
   return values;
+}
+
+/**
+ * What JSON `text` takes in the heap once parsed beyond its own bytes, at
+ * most: for a reader that holds the text itself and parses it later (the
+ * collector's events), held before the parse.
+ */
+export function parsedJsonExtraBytes(text: Buffer): number {
+  return Math.max(0, jsonValuesAtMost(text) * PARSED_VALUE_BYTES - text.length);
 }
 
 /**
