@@ -102,6 +102,10 @@ export function holdBodyBytes(
  */
 export const PARSED_VALUE_BYTES = 64;
 
+/** 1 for the bytes that open a value in JSON (`,` `[` `{`), else 0. */
+const VALUE_OPENERS = new Uint8Array(256);
+for (const byte of ',[{') VALUE_OPENERS[byte.charCodeAt(0)] = 1;
+
 /**
  * At least how many values JSON `text` parses into, at most a few more:
  * one for the whole, one more per container opened and per separator
@@ -110,11 +114,9 @@ export const PARSED_VALUE_BYTES = 64;
  */
 export function jsonValuesAtMost(text: Buffer): number {
   let values = 1;
-  for (let i = 0; i < text.length; i += 1) {
-    const byte = text[i];
-    // `,` `[` `{`
-    if (byte === 0x2c || byte === 0x5b || byte === 0x7b) values += 1;
-  }
+  // A table lookup, not three comparisons: no branch per byte.
+  for (let i = 0; i < text.length; i += 1)
+    values += VALUE_OPENERS[text[i] as number] as number;
   return values;
 }
 
