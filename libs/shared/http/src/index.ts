@@ -26,7 +26,8 @@ export {
   BodyBudget,
   holdBodyBytes,
   holdParserBody,
-  parsedJsonExtraBytes,
+  jsonValuesAtMost,
+  parsedExtraBytes,
 } from './lib/body-budget';
 export { DEFAULT_BODY_BUDGET_BYTES } from './lib/body-budget-default';
 export { bodyLimitOf, noteBodyLimit } from './lib/body-limit';

@@ -65,6 +65,39 @@ describe('parsePayloadJson', () => {
   });
 });
 
+describe('parsePayloadJson, weighed', () => {
+  const weighOf = (text: string): number[] => {
+    const told: number[] = [];
+    parsePayloadJson(Buffer.from(text), 0, Buffer.byteLength(text), (v) =>
+      told.push(v),
+    );
+    return told;
+  };
+
+  it('tells a small text its values once, counted as they are walked', () => {
+    // The object, its array, 1, the inner object and "c,,,": five values
+    // (keys are their objects'); commas inside a string count for nothing.
+    expect(weighOf('{"a":[1,{"b":"c,,,"}]}')).toEqual([5]);
+    expect(weighOf('"text"')).toEqual([1]);
+    expect(weighOf(`[${'{},'.repeat(999)}{}]`)).toEqual([1_001]);
+  });
+
+  it('tells a large text its values before it is parsed, and a refusal stops the parse', () => {
+    const large = `{"pad":[${'{},'.repeat(40_000)}{}]}`;
+    // Counted from the bytes: at least every value the text parses into.
+    expect(weighOf(large)[0]).toBeGreaterThanOrEqual(40_003);
+    const parse = jest.spyOn(JSON, 'parse');
+    const refusal = new Error('the budget is spent');
+    expect(() =>
+      parsePayloadJson(Buffer.from(large), 0, large.length, () => {
+        throw refusal;
+      }),
+    ).toThrow(refusal);
+    expect(parse).not.toHaveBeenCalled();
+    parse.mockRestore();
+  });
+});
+
 describe('parsePayloadJson, exact integers', () => {
   const big = '18446744073709551615';
   it.each([

@@ -1,4 +1,9 @@
-import { prepareEvent, serializePayload } from './prepare-request';
+import {
+  parseEnvelopeRequest,
+  parseStore,
+  prepareEvent,
+  serializePayload,
+} from './prepare-request';
 
 describe('serializePayload', () => {
   it('replaces lone surrogates, which jsonb refuses, and keeps everything else', () => {
@@ -39,5 +44,50 @@ describe('prepareEvent', () => {
       server_name: '\uD800\uDFFF\uFFFD host',
       region: 'eu\uFFFD',
     });
+  });
+});
+
+describe('weighing parsed payloads', () => {
+  const refusal = new Error('the body budget is spent');
+  const refuse = () => {
+    throw refusal;
+  };
+  const context = { receivedAt: new Date(0), maxEventBytes: 1 << 20 };
+  const envelope = (payload: string) =>
+    Buffer.from(`{}\n{"type":"event"}\n${payload}\n`);
+
+  it('tells the context each payload and its size', () => {
+    const told: Array<[number, number]> = [];
+    const payload = '{"message":"m","extra":{"a":[{},{}]}}';
+    parseEnvelopeRequest(envelope(payload), {
+      ...context,
+      weighParsed: (values, bytes) => told.push([values, bytes]),
+    });
+    parseStore(Buffer.from(payload), {
+      ...context,
+      weighParsed: (values, bytes) => told.push([values, bytes]),
+    });
+    // The event, "m", extra, its array and the two objects.
+    expect(told).toEqual([
+      [6, payload.length],
+      [6, payload.length],
+    ]);
+  });
+
+  it("ends the request on the budget's refusal, not as a bad item or bad JSON", () => {
+    const weighed = { ...context, weighParsed: refuse };
+    expect(() =>
+      parseEnvelopeRequest(envelope('{"message":"m"}'), weighed),
+    ).toThrow(refusal);
+    expect(() => parseStore(Buffer.from('{"message":"m"}'), weighed)).toThrow(
+      refusal,
+    );
+    // Bad JSON stays the item's or the body's own fault.
+    expect(
+      parseEnvelopeRequest(envelope('{not json'), weighed).request.discards,
+    ).toEqual([expect.objectContaining({ reason: 'invalid_payload' })]);
+    expect(() => parseStore(Buffer.from('{not json'), weighed)).toThrow(
+      'The event is not valid JSON.',
+    );
   });
 });

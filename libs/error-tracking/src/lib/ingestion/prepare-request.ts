@@ -26,6 +26,22 @@ export interface PrepareContext {
   readonly receivedAt: Date;
   readonly clientIp?: string;
   readonly maxEventBytes: number;
+  /**
+   * Told what each payload parses into (`values`, at most, from a text of
+   * `textBytes`) while it is parsed; may throw (the body budget).
+   */
+  readonly weighParsed?: (values: number, textBytes: number) => void;
+}
+
+/** `parsePayloadJson` of `payload`, weighed as `context` says. */
+function parseWeighed(payload: Buffer, context: PrepareContext): unknown {
+  const { weighParsed } = context;
+  return parsePayloadJson(
+    payload,
+    0,
+    payload.length,
+    weighParsed && ((values) => weighParsed(values, payload.length)),
+  );
 }
 
 export function serializePayload(payload: JsonObject): string {
@@ -107,8 +123,9 @@ export function parseStore(
     throw eventTooLarge(context.maxEventBytes);
   let raw: unknown;
   try {
-    raw = parsePayloadJson(body);
-  } catch {
+    raw = parseWeighed(body, context);
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
     throw ErrorTrackingError.badRequest('The event is not valid JSON.');
   }
   if (!isJsonObject(raw))
@@ -133,11 +150,14 @@ function discard(acc: Discard[], item: EnvelopeItem, reason: string): void {
   });
 }
 
-function tryParse(item: EnvelopeItem): unknown {
+/** The item's payload, or undefined when it is not JSON. */
+function tryParse(item: EnvelopeItem, context: PrepareContext): unknown {
   try {
-    return parsePayloadJson(item.payload);
-  } catch {
-    return undefined;
+    return parseWeighed(item.payload, context);
+  } catch (error) {
+    // A refusal of the body budget ends the request; bad JSON, the item.
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
   }
 }
 
@@ -176,7 +196,7 @@ export class EnvelopeItemsParser {
       case 'event': {
         if (item.payload.length > context.maxEventBytes)
           throw eventTooLarge(context.maxEventBytes);
-        const raw = tryParse(item);
+        const raw = tryParse(item, context);
         if (!isJsonObject(raw)) {
           discard(discards, item, 'invalid_payload');
           break;
@@ -190,14 +210,17 @@ export class EnvelopeItemsParser {
         break;
       }
       case 'session': {
-        const session = parseSession(tryParse(item), context.receivedAt);
+        const session = parseSession(
+          tryParse(item, context),
+          context.receivedAt,
+        );
         if (session) this.sessions.push(session);
         else discard(discards, item, 'invalid_payload');
         break;
       }
       case 'sessions': {
         const buckets = parseSessionAggregates(
-          tryParse(item),
+          tryParse(item, context),
           context.receivedAt,
         );
         if (buckets) this.buckets.push(...buckets);
@@ -205,7 +228,7 @@ export class EnvelopeItemsParser {
         break;
       }
       case 'client_report': {
-        const reported = parseClientReport(tryParse(item));
+        const reported = parseClientReport(tryParse(item, context));
         if (reported) discards.push(...reported);
         else discard(discards, item, 'invalid_payload');
         break;

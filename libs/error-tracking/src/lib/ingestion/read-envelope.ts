@@ -1,7 +1,5 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 
-import { parsedJsonExtraBytes } from '@quitanda/http';
-
 import { ErrorTrackingError } from '../common/error-tracking.errors';
 import type { JsonObject } from '../sentry-event/event-json';
 import { EnvelopeFramer, EnvelopeFramingError } from './envelope';
@@ -34,9 +32,8 @@ export interface ReadEnvelopeOptions {
   /** Most items in one envelope (413 past it). */
   readonly maxItems: number;
   /**
-   * Told the size of each kept item's payload before it is buffered, and
-   * what it parses into beyond that before it is parsed (the gateway's
-   * body budget); may throw. Skipped items are never buffered.
+   * Told the size of each kept item's payload before it is buffered (the
+   * gateway's body budget); may throw. Skipped items are never buffered.
    */
   readonly hold?: (bytes: number) => void;
   /**
@@ -92,13 +89,7 @@ export async function readEnvelope(
       if (item.streamed && attachments) await attachments.piece(item);
       else if (attachments && item.type === 'attachment')
         attachments.skipped(item);
-      else {
-        // What a kept item parses into is held too, before the parse: a
-        // 1 MiB event of `{},` is 340,000 objects in the heap.
-        if (isKeptItemType(item.type))
-          options.hold?.(parsedJsonExtraBytes(item.payload));
-        parser.add(item, header);
-      }
+      else parser.add(item, header);
       await pause(item.payload.length);
     }
   };

@@ -121,12 +121,12 @@ export function jsonValuesAtMost(text: Buffer): number {
 }
 
 /**
- * What JSON `text` takes in the heap once parsed beyond its own bytes, at
- * most: for a reader that holds the text itself and parses it later (the
- * collector's events), held before the parse.
+ * What `values` parsed from a text of `textBytes` take in the heap beyond
+ * that text (held already), for a reader that weighs its text's values
+ * itself (the collector's events).
  */
-export function parsedJsonExtraBytes(text: Buffer): number {
-  return Math.max(0, jsonValuesAtMost(text) * PARSED_VALUE_BYTES - text.length);
+export function parsedExtraBytes(values: number, textBytes: number): number {
+  return Math.max(0, values * PARSED_VALUE_BYTES - textBytes);
 }
 
 /**
