@@ -5,11 +5,9 @@ import type { Target } from './types';
 const ROOT = join(__dirname, '../..');
 
 /**
- * The node flags `npm start` and the Dockerfile give the gateway: none.
- * A smaller heap cap (`--max-old-space-size=1024`, 1536 or 2000, which also
- * make V8 grow the old generation by 1.6-2x after a collection instead of
- * up to 4x) took peak RSS from 278 to 172-189 MB but cost 7-15% of the
- * throughput and tripled p99 (docs/performance.md, "Heap flags A/B").
+ * The node flags `npm start` and the Dockerfile give the gateway: none. Its
+ * primary gives each worker the heap policy itself (`heap-policy.ts`; why
+ * in docs/reliability.md, "Memory").
  */
 export const GATEWAY_NODE_FLAGS: readonly string[] = [];
 
