@@ -7,6 +7,7 @@ import { ConfigurationError } from './app/config/env.schema';
 import { loadConfig } from './app/config/gateway-config';
 import type { GatewayConfig } from './app/config/gateway-config';
 import { createGatewayLogger } from './app/logging/gateway-logger';
+import { workerAllocatorEnv } from './app/runtime/allocator-policy';
 import { reportCrashes } from './app/runtime/crash-report';
 import { applyHeapPolicy, workerHeapFlags } from './app/runtime/heap-policy';
 import { stopSignal } from './app/runtime/stop-signal';
@@ -58,6 +59,8 @@ async function main(): Promise<void> {
     cluster.setupPrimary({
       execArgv: [...process.execArgv, ...workerHeapFlags()],
     });
+    // Workers start with the primary's environment.
+    Object.assign(process.env, workerAllocatorEnv());
     const code = await runWorkerCluster(config, log, stopRequested);
     log.info('Stopped');
     return exitAfterLogs(code);

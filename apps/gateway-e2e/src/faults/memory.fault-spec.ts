@@ -147,6 +147,13 @@ describe('memory under sustained load (fault)', () => {
       expect(argv).toContainEqual(
         expect.stringMatching(/^--max-old-space-size=\d+$/),
       );
+      // And with glibc's mmap threshold fixed (allocator-policy.ts).
+      const environ = (await readFile(`/proc/${pid}/environ`, 'utf8')).split(
+        '\0',
+      );
+      expect(environ).toContainEqual(
+        expect.stringMatching(/^MALLOC_MMAP_THRESHOLD_=\d+$/),
+      );
       const rss = await peakRssMb(pid);
       console.log(
         `memory: ${PHASE_SECONDS} s per phase at ${CONNECTIONS} connections; ` +
