@@ -54,7 +54,13 @@ import { Client } from 'pg';
 import { instructionsPerRequest } from './lib/callgrind';
 import type { CallgrindCounts } from './lib/callgrind';
 import { load } from './lib/load';
-import { canPin, freePort, pinSelf, startServer } from './lib/processes';
+import {
+  canPin,
+  databaseCpuMs,
+  freePort,
+  pinSelf,
+  startServer,
+} from './lib/processes';
 import { parseServerDir } from './lib/parse-server-install';
 import { probeAnswer } from './lib/probe';
 import { markdown, summarise } from './lib/report';
@@ -151,6 +157,17 @@ async function withAdmin<T>(
   } finally {
     await client.end();
   }
+}
+
+/** CPU time between two readings (ms) per request, in microseconds. */
+function usPerRequest(
+  beforeMs: number | undefined,
+  afterMs: number | undefined,
+  requests: number,
+): number | undefined {
+  return beforeMs === undefined || afterMs === undefined || requests === 0
+    ? undefined
+    : Math.round(((afterMs - beforeMs) * 1000) / requests);
 }
 
 async function main(): Promise<void> {
@@ -285,14 +302,20 @@ async function main(): Promise<void> {
             const conns = workload.connections ?? connections;
             await load(running.url, requests, warmup, conns);
             const cpuBefore = running.cpuMs();
+            const dbBefore = databaseCpuMs();
             const result = await load(running.url, requests, seconds, conns);
             const cpuAfter = running.cpuMs();
-            const cpuUsPerRequest =
-              cpuBefore === undefined ||
-              cpuAfter === undefined ||
-              result.requests === 0
-                ? undefined
-                : Math.round(((cpuAfter - cpuBefore) * 1000) / result.requests);
+            const dbAfter = databaseCpuMs();
+            const cpuUsPerRequest = usPerRequest(
+              cpuBefore,
+              cpuAfter,
+              result.requests,
+            );
+            const dbUsPerRequest = usPerRequest(
+              dbBefore,
+              dbAfter,
+              result.requests,
+            );
             const peakRssMb = running.peakRssMb();
             measurements.push({
               workload: workload.name,
@@ -301,9 +324,10 @@ async function main(): Promise<void> {
               ...result,
               peakRssMb,
               cpuUsPerRequest,
+              dbUsPerRequest,
             });
             console.log(
-              `  run ${run} ${target.name}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, CPU ${cpuUsPerRequest ?? '?'} us/req, peak RSS ${peakRssMb ?? '?'} MB` +
+              `  run ${run} ${target.name}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, CPU ${cpuUsPerRequest ?? '?'} us/req, PostgreSQL ${dbUsPerRequest ?? '?'} us/req, peak RSS ${peakRssMb ?? '?'} MB` +
                 (result.errors || result.non2xx
                   ? `, ${result.errors} errors, ${result.non2xx} non-2xx`
                   : ''),

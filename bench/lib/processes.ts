@@ -223,3 +223,49 @@ export async function startServer(
       }),
   };
 }
+
+/**
+ * CPU time (ms) every local PostgreSQL process has used so far: the live
+ * ones' own, plus what the postmaster's exited children (closed
+ * connections) used. Undefined when no PostgreSQL runs on this machine
+ * (a remote `BENCH_DATABASE_URL`).
+ */
+export function databaseCpuMs(): number | undefined {
+  let total = 0;
+  let found = false;
+  let entries: string[];
+  try {
+    entries = require('node:fs').readdirSync('/proc') as string[];
+  } catch {
+    return undefined;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    if (name !== 'postgres') continue;
+    found = true;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime, stime, and for the postmaster its reaped children's.
+    total += Number(fields[11]) + Number(fields[12]);
+    if (Number(fields[1]) === 1 || !isPostgres(fields[1]))
+      total += Number(fields[13]) + Number(fields[14]);
+  }
+  return found ? (total * 1000) / USER_HZ : undefined;
+}
+
+function isPostgres(pid: string | undefined): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return (
+      stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === 'postgres'
+    );
+  } catch {
+    return false;
+  }
+}

@@ -14,6 +14,8 @@ export interface Summary {
   readonly peakRssMb: number | undefined;
   /** The median of the runs' server CPU time per request, in microseconds, if read. */
   readonly cpuUsPerRequest: number | undefined;
+  /** The same for the local PostgreSQL server's processes, if read. */
+  readonly dbUsPerRequest: number | undefined;
   readonly failures: number;
 }
 
@@ -39,6 +41,9 @@ export function summarise(measurements: readonly Measurement[]): Summary[] {
     const cpu = runs.flatMap((r) =>
       r.cpuUsPerRequest === undefined ? [] : [r.cpuUsPerRequest],
     );
+    const db = runs.flatMap((r) =>
+      r.dbUsPerRequest === undefined ? [] : [r.dbUsPerRequest],
+    );
     return {
       workload: first.workload,
       target: first.target,
@@ -48,6 +53,7 @@ export function summarise(measurements: readonly Measurement[]): Summary[] {
       p99Ms: median(runs.map((r) => r.p99Ms)),
       peakRssMb: rss.length ? Math.max(...rss) : undefined,
       cpuUsPerRequest: cpu.length ? Math.round(median(cpu)) : undefined,
+      dbUsPerRequest: db.length ? Math.round(median(db)) : undefined,
       failures: runs.reduce((sum, r) => sum + r.errors + r.non2xx, 0),
     };
   });
@@ -149,13 +155,14 @@ export function markdown(
   const lines = [
     setup,
     '',
-    '| workload | server | req/s (median) | runs | p50 ms | p99 ms | CPU us/req | peak RSS MB | quitanda ÷ this | target | verdict |',
-    '|---|---|---:|---|---:|---:|---:|---:|---:|---|---|',
+    '| workload | server | req/s (median) | runs | p50 ms | p99 ms | CPU us/req | PostgreSQL CPU us/req | peak RSS MB | quitanda ÷ this | target | verdict |',
+    '|---|---|---:|---|---:|---:|---:|---:|---:|---:|---|---|',
   ];
   const cell = (ratio: number | undefined) =>
     ratio === undefined ? '' : `${ratio.toFixed(2)}x`;
   const rss = (s: Summary) => (s.peakRssMb === undefined ? '' : s.peakRssMb);
-  const cpu = (s: Summary) => s.cpuUsPerRequest ?? '';
+  const cpu = (s: Summary) =>
+    `${s.cpuUsPerRequest ?? ''} | ${s.dbUsPerRequest ?? ''}`;
   const missing: string[] = [];
   let met = 0;
   for (const workload of workloads) {
@@ -181,7 +188,7 @@ export function markdown(
       !compared.some((c) => c.base.workload === reference.workload)
     )
       lines.push(
-        `| ${label} | quitanda in "${reference.workload}" | | | | | | | | >= ${reference.minRatio}x | not measured in this run (select it too) |`,
+        `| ${label} | quitanda in "${reference.workload}" | | | | | | | | | >= ${reference.minRatio}x | not measured in this run (select it too) |`,
       );
     for (const { base, label: name, ratio, wanted } of compared) {
       lines.push(

@@ -77,4 +77,6 @@ export interface Measurement {
   readonly peakRssMb?: number;
   /** The server's CPU time per answered request during the measured run, in microseconds. */
   readonly cpuUsPerRequest?: number;
+  /** Every local PostgreSQL process's CPU time per answered request, in microseconds. */
+  readonly dbUsPerRequest?: number;
 }

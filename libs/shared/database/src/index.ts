@@ -21,6 +21,8 @@ export { SqlRepository, sqlRepository } from './lib/sql-repository';
 export { boundedWaits } from './lib/bounded-waits';
 export { namedStatements } from './lib/named-statements';
 export { withClient } from './lib/with-client';
+export { WriteBatches } from './lib/write-batches';
+export type { WriteBatchLimits } from './lib/write-batches';
 export {
   runAsCaller,
   identifyCaller,

@@ -80,6 +80,25 @@ describe('Sql read-your-writes', () => {
     expect(remembered()).toBe(0);
   });
 
+  it('remembers, for each caller that asks, a write another scope sent for it (a batch)', async () => {
+    const dataSource = await dataSourceOf(true);
+    const sql = new Sql(dataSource);
+    const tracker = readYourWritesOf(
+      poolOf(dataSource),
+      readPoolOf(dataSource),
+    );
+    // The batch is sent outside every caller's scope, as a timer would.
+    await sql.rows('INSERT INTO notes VALUES (4, $1), (5, $1)', ['batched']);
+    expect(tracker.remembered).toBe(0);
+    await asCaller('carla', () => sql.wroteForCaller());
+    await asCaller('davi', () => sql.wroteForCaller());
+    expect(tracker.remembered).toBe(2);
+    // Outside a scope, and on the replica's Sql, there is no one to remember.
+    await sql.wroteForCaller();
+    await asCaller('eva', () => Sql.replica(dataSource).wroteForCaller());
+    expect(tracker.remembered).toBe(2);
+  });
+
   it('adds no query without a replica', async () => {
     const dataSource = await dataSourceOf(false);
     const pool = poolOf(dataSource);
@@ -89,6 +108,7 @@ describe('Sql read-your-writes', () => {
         'primary only',
       ]);
       await Sql.replica(dataSource).rows('SELECT body FROM notes');
+      await new Sql(dataSource).wroteForCaller();
     });
     expect(query).toHaveBeenCalledTimes(2);
     query.mockRestore();

@@ -182,6 +182,16 @@ export class Sql implements SqlExecutor {
     else await tracker.wroteNow(caller);
   }
 
+  /**
+   * Remembers a write made for the current caller by work that ran outside
+   * its scope (a batch another request sent), so its replica reads see it.
+   */
+  async wroteForCaller(): Promise<void> {
+    if (this.target !== 'primary' || !hasReadReplica(this.dataSource)) return;
+    const caller = currentCaller();
+    if (caller !== undefined) await this.readYourWrites().wroteNow(caller);
+  }
+
   private readYourWrites(): ReadYourWrites {
     return readYourWritesOf(
       poolOf(this.dataSource),
