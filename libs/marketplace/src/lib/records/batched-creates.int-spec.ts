@@ -113,6 +113,25 @@ describe('batched creates (database)', () => {
     });
   });
 
+  it('sends at most a MiB of records in one statement', async () => {
+    const appKey = await app();
+    const statements = jest.spyOn(Sql.prototype, 'prepared');
+    const big = 'x'.repeat(700 * 1024);
+    const answers = await outcomes([
+      records.insert(record(appKey, 'big1', { big })),
+      records.insert(record(appKey, 'big2', { big })),
+      records.insert(record(appKey, 'small', { n: 1 })),
+    ]);
+    expect(answers).toEqual(['stored', 'stored', 'stored']);
+    // The ids each statement carried.
+    expect(
+      statements.mock.calls.map(([, , values]) =>
+        String(values[0]).match(/"i":"\w+"/g),
+      ),
+    ).toEqual([['"i":"big1"'], ['"i":"big2"', '"i":"small"']]);
+    statements.mockRestore();
+  });
+
   it('answers the one record whose producer is no user false, and stores the rest', async () => {
     const appKey = await app();
     const answers = await outcomes([

@@ -14,13 +14,20 @@ function heldWrites() {
   return { batches, write };
 }
 
+/** Limits that leave weight out: every item weighs 1, a batch any count. */
+const BY_COUNT = { weight: Infinity, weigh: () => 1 };
+
 /** Lets the event loop turn once, so a batch scheduled for its end is sent. */
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('WriteBatches', () => {
   it('sends the items of one turn as one batch and answers each its own outcome', async () => {
     const { batches, write } = heldWrites();
-    const writes = new WriteBatches(write, { flights: 2, items: 64 });
+    const writes = new WriteBatches(write, {
+      ...BY_COUNT,
+      flights: 2,
+      items: 64,
+    });
     const answers = [1, 2, 3].map((n) => writes.add(n));
     await nextTurn();
     expect(batches.map((b) => b.items)).toEqual([[1, 2, 3]]);
@@ -34,7 +41,11 @@ describe('WriteBatches', () => {
 
   it('holds what arrives while every flight is out, then sends it together', async () => {
     const { batches, write } = heldWrites();
-    const writes = new WriteBatches(write, { flights: 1, items: 64 });
+    const writes = new WriteBatches(write, {
+      ...BY_COUNT,
+      flights: 1,
+      items: 64,
+    });
     const first = writes.add(1);
     await nextTurn();
     const later = [2, 3].map((n) => writes.add(n));
@@ -50,7 +61,11 @@ describe('WriteBatches', () => {
 
   it('cuts batches at the item limit, as many in flight as allowed', async () => {
     const { batches, write } = heldWrites();
-    const writes = new WriteBatches(write, { flights: 2, items: 2 });
+    const writes = new WriteBatches(write, {
+      ...BY_COUNT,
+      flights: 2,
+      items: 2,
+    });
     const answers = [1, 2, 3, 4, 5].map((n) => writes.add(n));
     await nextTurn();
     expect(batches.map((b) => b.items)).toEqual([
@@ -71,9 +86,36 @@ describe('WriteBatches', () => {
     ]);
   });
 
+  it('cuts batches at their weight, but sends an item heavier than it alone', async () => {
+    const { batches, write } = heldWrites();
+    const writes = new WriteBatches(write, {
+      flights: 3,
+      items: 64,
+      weight: 10,
+      weigh: (n: number) => n,
+    });
+    const answers = [4, 5, 2, 30, 1].map((n) => writes.add(n));
+    await nextTurn();
+    expect(batches.map((b) => b.items)).toEqual([[4, 5], [2], [30]]);
+    for (const batch of batches.slice()) batch.finish(batch.items.map(String));
+    await expect(Promise.all(answers.slice(0, 4))).resolves.toEqual([
+      '4',
+      '5',
+      '2',
+      '30',
+    ]);
+    expect(batches.map((b) => b.items)).toEqual([[4, 5], [2], [30], [1]]);
+    batches[3]?.finish(['1']);
+    await expect(answers[4]).resolves.toBe('1');
+  });
+
   it('fails every item of a failed batch with its error, and goes on with the next', async () => {
     const { batches, write } = heldWrites();
-    const writes = new WriteBatches(write, { flights: 1, items: 64 });
+    const writes = new WriteBatches(write, {
+      ...BY_COUNT,
+      flights: 1,
+      items: 64,
+    });
     const failing = [1, 2].map((n) => writes.add(n));
     await nextTurn();
     const next = writes.add(3);
@@ -86,7 +128,11 @@ describe('WriteBatches', () => {
 
   it('fails an item its batch left without an outcome', async () => {
     const { batches, write } = heldWrites();
-    const writes = new WriteBatches(write, { flights: 1, items: 64 });
+    const writes = new WriteBatches(write, {
+      ...BY_COUNT,
+      flights: 1,
+      items: 64,
+    });
     const answers = [1, 2].map((n) => writes.add(n));
     await nextTurn();
     batches[0]?.finish(['a']);

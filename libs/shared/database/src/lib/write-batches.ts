@@ -1,9 +1,15 @@
 /** How a `WriteBatches` groups its items. */
-export interface WriteBatchLimits {
+export interface WriteBatchLimits<Item> {
   /** Batches in flight at once; the rest wait for one to finish. */
   readonly flights: number;
   /** Items in one batch at most. */
   readonly items: number;
+  /**
+   * What one batch may weigh at most, by `weigh` (say, the characters of
+   * what it sends); a batch's first item goes whatever it weighs.
+   */
+  readonly weight: number;
+  readonly weigh: (item: Item) => number;
 }
 
 interface Waiting<Item, Outcome> {
@@ -29,7 +35,7 @@ export class WriteBatches<Item, Outcome> {
 
   constructor(
     private readonly write: (items: readonly Item[]) => Promise<Outcome[]>,
-    private readonly limits: WriteBatchLimits,
+    private readonly limits: WriteBatchLimits<Item>,
   ) {}
 
   add(item: Item): Promise<Outcome> {
@@ -46,7 +52,7 @@ export class WriteBatches<Item, Outcome> {
 
   private send(): void {
     while (this.waiting.length > 0 && this.inFlight < this.limits.flights) {
-      const batch = this.waiting.splice(0, this.limits.items);
+      const batch = this.waiting.splice(0, this.batchLength());
       this.inFlight++;
       const done = () => {
         this.inFlight--;
@@ -54,6 +60,19 @@ export class WriteBatches<Item, Outcome> {
       };
       this.writeBatch(batch).then(done, done);
     }
+  }
+
+  /** How many of the waiting items the next batch takes. */
+  private batchLength(): number {
+    const { items, weight, weigh } = this.limits;
+    let length = 0;
+    let weighs = 0;
+    for (const waiting of this.waiting) {
+      weighs += weigh(waiting.item);
+      if (length === items || (length > 0 && weighs > weight)) break;
+      length++;
+    }
+    return length;
   }
 
   private async writeBatch(batch: Array<Waiting<Item, Outcome>>) {
