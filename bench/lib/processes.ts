@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 
@@ -226,46 +226,38 @@ export async function startServer(
 
 /**
  * CPU time (ms) every local PostgreSQL process has used so far: the live
- * ones' own, plus what the postmaster's exited children (closed
- * connections) used. Undefined when no PostgreSQL runs on this machine
- * (a remote `BENCH_DATABASE_URL`).
+ * ones' own, plus what the postmaster (the one whose parent is no
+ * `postgres`) counts for its exited children (closed connections).
+ * Undefined when no PostgreSQL runs on this machine (a remote
+ * `BENCH_DATABASE_URL`).
  */
 export function databaseCpuMs(): number | undefined {
-  let total = 0;
-  let found = false;
+  const processes = new Map<string, string[]>();
   let entries: string[];
   try {
-    entries = require('node:fs').readdirSync('/proc') as string[];
+    entries = readdirSync('/proc');
   } catch {
     return undefined;
   }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
+  for (const pid of entries) {
+    if (!/^\d+$/.test(pid)) continue;
     try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (
+        stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === 'postgres'
+      )
+        processes.set(pid, stat.slice(stat.lastIndexOf(')') + 2).split(' '));
     } catch {
-      continue;
+      // Gone since the listing.
     }
-    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    if (name !== 'postgres') continue;
-    found = true;
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime, stime, and for the postmaster its reaped children's.
-    total += Number(fields[11]) + Number(fields[12]);
-    if (Number(fields[1]) === 1 || !isPostgres(fields[1]))
-      total += Number(fields[13]) + Number(fields[14]);
   }
-  return found ? (total * 1000) / USER_HZ : undefined;
-}
-
-function isPostgres(pid: string | undefined): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return (
-      stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === 'postgres'
-    );
-  } catch {
-    return false;
+  if (processes.size === 0) return undefined;
+  let ticks = 0;
+  for (const fields of processes.values()) {
+    // After the name: ppid is field 1; utime, stime, cutime, cstime 11-14.
+    ticks += Number(fields[11]) + Number(fields[12]);
+    if (!processes.has(fields[1] ?? ''))
+      ticks += Number(fields[13]) + Number(fields[14]);
   }
+  return (ticks * 1000) / USER_HZ;
 }

@@ -180,8 +180,9 @@ describe('batched creates (database)', () => {
     ).rejects.toMatchObject({ debug: 'name' });
   });
 
-  it('fails only the record PostgreSQL cannot store; the others of its batch are stored', async () => {
+  it('fails only the record PostgreSQL cannot store (NUL); it goes alone, the others of its turn in one batch', async () => {
     const appKey = await app();
+    const statements = jest.spyOn(Sql.prototype, 'prepared');
     const answers = await outcomes([
       records.insert(record(appKey, 'a', { n: 1 })),
       records.insert(record(appKey, 'bad', { n: 'nul \u0000 inside' })),
@@ -190,6 +191,12 @@ describe('batched creates (database)', () => {
     expect(answers[0]).toBe('stored');
     expect(answers[1]).not.toBe('stored');
     expect(answers[2]).toBe('stored');
+    // The NUL record at once, alone; the other two at the turn's end.
+    expect(statements.mock.calls.map(([name]) => name)).toEqual([
+      'mkt_insert_record',
+      'mkt_insert_records',
+    ]);
+    statements.mockRestore();
     expect(await stored(appKey)).toEqual([
       ['a', 1],
       ['c', 3],

@@ -162,6 +162,19 @@ interface BatchItem {
   readonly json: string;
 }
 
+function batchRow(record: NewRecord, producer: string | undefined): BatchRow {
+  return {
+    a: record.appKey,
+    c: record.collection,
+    i: record.id,
+    d: record.doc,
+    cr: record.creator,
+    u: record.uniqueName ?? null,
+    t: record.now,
+    p: producer ?? null,
+  };
+}
+
 const keyOf = (appKey: string, collection: string, id: string) =>
   `${appKey}\u0000${collection}\u0000${id}`;
 
@@ -197,23 +210,18 @@ export class RecordsRepository extends MarketplaceRepository {
     tx?: MarketplaceTx,
   ): Promise<boolean> {
     if (!tx && !record.uniqueValues?.length) {
-      const row: BatchRow = {
-        a: record.appKey,
-        c: record.collection,
-        i: record.id,
-        d: record.doc,
-        cr: record.creator,
-        u: record.uniqueName ?? null,
-        t: record.now,
-        p: producer ?? null,
-      };
-      const outcome = await this.batches.add({
-        key: keyOf(record.appKey, record.collection, record.id),
-        json: JSON.stringify(row),
-      });
-      if (outcome === 'stored') {
-        await this.sql.wroteForCaller();
-        return true;
+      const json = JSON.stringify(batchRow(record, producer));
+      // PostgreSQL's jsonb refuses NUL: such a record would fail its whole
+      // batch, and every other record in it would go again alone.
+      if (!json.includes('\\u0000')) {
+        const outcome = await this.batches.add({
+          key: keyOf(record.appKey, record.collection, record.id),
+          json,
+        });
+        if (outcome === 'stored') {
+          await this.sql.wroteForCaller();
+          return true;
+        }
       }
     }
     return this.insertAlone(record, producer, tx);
@@ -226,12 +234,10 @@ export class RecordsRepository extends MarketplaceRepository {
   private async insertBatch(
     items: readonly BatchItem[],
   ): Promise<BatchOutcome[]> {
-    const keys = new Set<string>();
-    const sent = items.filter((item) => {
-      if (keys.has(item.key)) return false;
-      keys.add(item.key);
-      return true;
-    });
+    const first = new Map<string, BatchItem>();
+    for (const item of items)
+      if (!first.has(item.key)) first.set(item.key, item);
+    const sent = [...first.values()];
     let stored: Array<{ app_key: string; collection: string; id: string }>;
     try {
       stored = await this.sql.prepared(
@@ -248,12 +254,11 @@ export class RecordsRepository extends MarketplaceRepository {
     const storedKeys = new Set(
       stored.map((row) => keyOf(row.app_key, row.collection, row.id)),
     );
-    const answered = new Set<string>();
-    return items.map(({ key }) => {
-      if (!storedKeys.has(key) || answered.has(key)) return 'alone';
-      answered.add(key);
-      return 'stored';
-    });
+    return items.map((item) =>
+      first.get(item.key) === item && storedKeys.has(item.key)
+        ? 'stored'
+        : 'alone',
+    );
   }
 
   private async insertAlone(
